@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import type { ModelNode } from '../compile/manifest.js';
+import { renderModel } from '../compile/render-model.js';
+import { openWarehouse, type Warehouse } from '../db/open-warehouse.js';
+import { relationColumns } from '../db/relation-kind.js';
+import { selectNodes } from '../graph/select-nodes.js';
+import { topologicalOrder } from '../graph/topological-order.js';
+import type { NodePlan } from '../plan/node-plan.js';
+import { planModel } from '../plan/plan-model.js';
+import { writeNodeArtifacts } from '../state/write-artifacts.js';
+import { loadSession, type SessionOptions } from './session.js';
+
+export interface CompileOptions extends SessionOptions {
+  readonly select?: readonly string[];
+  readonly exclude?: readonly string[];
+  readonly fullRefresh?: boolean;
+}
+
+export interface CompiledModel {
+  readonly node: ModelNode;
+  /** The SELECT a full build runs (is_incremental() false). */
+  readonly fullSql: string;
+  /** The SELECT an incremental run runs (is_incremental() true); incremental models only. */
+  readonly incrementalSql?: string;
+  /** What `run` would do now against the warehouse (first build if there is none). */
+  readonly plan: NodePlan;
+}
+
+/** Render every selected model both ways and plan it, without writing to the warehouse. */
+export function compile(options: CompileOptions = {}): CompiledModel[] {
+  const session = loadSession(options);
+  const { manifest, graph, project } = session;
+  const selected = selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: ['model'] });
+  const db: Warehouse | undefined = existsSync(project.databasePath) ? openWarehouse(project.databasePath, { readonly: true }) : undefined;
+  try {
+    const out: CompiledModel[] = [];
+    for (const id of topologicalOrder(graph, selected)) {
+      const node = manifest.nodes.get(id);
+      if (node?.resourceType !== 'model') continue;
+      const full = renderModel(manifest, node, { db, forceIncremental: false });
+      const incremental = node.config.materialized === 'incremental' ? renderModel(manifest, node, { db, forceIncremental: true }) : undefined;
+      const live = renderModel(manifest, node, { db, fullRefresh: options.fullRefresh });
+      const plan = planModel({
+        node,
+        sql: live.sql,
+        existing: live.existing,
+        targetColumns: db && live.existing === 'table' ? relationColumns(db, node.alias).map((c) => c.name) : [],
+        fullRefresh: options.fullRefresh ?? false,
+        backfill: manifest.vars.start != null && manifest.vars.end != null,
+      });
+      writeNodeArtifacts(project, node, plan);
+      out.push({ node, fullSql: full.sql, incrementalSql: incremental?.sql, plan });
+    }
+    return out;
+  } finally {
+    db?.close();
+  }
+}

@@ -1,0 +1,38 @@
+import type { ResourceType } from '../graph/graph-node.js';
+import { selectNodes } from '../graph/select-nodes.js';
+import { topologicalOrder } from '../graph/topological-order.js';
+import { loadSession, type SessionOptions } from './session.js';
+
+export interface ListOptions extends SessionOptions {
+  readonly select?: readonly string[];
+  readonly exclude?: readonly string[];
+  readonly resourceTypes?: readonly ResourceType[];
+}
+
+export interface ListedNode {
+  readonly uniqueId: string;
+  readonly name: string;
+  readonly resourceType: ResourceType;
+  readonly path: string;
+  readonly materialized?: string;
+  readonly tags: readonly string[];
+  readonly dependsOn: readonly string[];
+}
+
+/** `ls`: the selected nodes in build order. */
+export function listNodes(options: ListOptions = {}): ListedNode[] {
+  const { graph } = loadSession(options);
+  const selected = selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.resourceTypes });
+  return topologicalOrder(graph, selected).map((id) => {
+    const n = graph.nodes.get(id)!;
+    return {
+      uniqueId: n.uniqueId,
+      name: n.name,
+      resourceType: n.resourceType,
+      path: n.path,
+      materialized: n.resourceType === 'model' ? String(n.config?.materialized) : undefined,
+      tags: n.tags,
+      dependsOn: n.dependsOn,
+    };
+  });
+}

@@ -1,0 +1,23 @@
+import { parse } from 'yaml';
+import { ProjectError } from '../errors/project-error.js';
+
+/** --vars: a YAML mapping, as in dbt ('{as_of: "2026-09-02", lookback_days: 3}'). */
+export function parseVars(text: string | undefined): Record<string, unknown> {
+  if (text === undefined || text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = parse(text);
+  } catch (err) {
+    const detail = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new ProjectError(`The YAML provided in the --vars argument is not valid: ${detail}`, {
+      hint: `example: --vars '{as_of: "2026-09-02", lookback_days: 3}'`,
+    });
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const type = value === null ? 'null' : Array.isArray(value) ? 'list' : typeof value;
+    throw new ProjectError(`The --vars argument must be a YAML dictionary, but was of type '${type}'`, {
+      hint: `example: --vars '{as_of: "2026-09-02"}'`,
+    });
+  }
+  return value as Record<string, unknown>;
+}

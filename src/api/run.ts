@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { now } from '../clock.js';
+import type { ModelNode } from '../compile/manifest.js';
+import { ProjectError } from '../errors/project-error.js';
+import type { NodeResult, RunEvent } from '../execute/node-result.js';
+import { runNodes } from '../execute/run-nodes.js';
+import { selectNodes } from '../graph/select-nodes.js';
+import type { ResourceType } from '../graph/graph-node.js';
+import { topologicalOrder } from '../graph/topological-order.js';
+import type { NodePlan } from '../plan/node-plan.js';
+import { writeRunArtifacts, writeNodeArtifacts } from '../state/write-artifacts.js';
+import { finishRun, startRun } from '../state/ledger.js';
+import { loadSession, openSessionWarehouse, type Session, type SessionOptions } from './session.js';
+
+export interface RunOptions extends SessionOptions {
+  readonly select?: readonly string[];
+  readonly exclude?: readonly string[];
+  readonly fullRefresh?: boolean;
+  /** Why this run happened; recorded in the ledger (required for backfills). */
+  readonly reason?: string;
+  /** 'run', 'seed', 'build', 'backfill': which resources and how it is recorded. */
+  readonly command?: 'run' | 'seed' | 'build' | 'backfill';
+  /** The command line as typed, for the ledger. */
+  readonly commandLine?: string;
+  readonly onEvent?: (event: RunEvent) => void;
+  /** Write target/ artifacts (default true). */
+  readonly writeArtifacts?: boolean;
+  /** Reuse an already loaded session (replay, tests). */
+  readonly session?: Session;
+}
+
+export interface RunResult {
+  readonly invocationId: string;
+  readonly results: readonly NodeResult[];
+  readonly elapsedSeconds: number;
+  /** 0 ok, 1 a node failed, 2 a project error made a node fail. */
+  readonly exitCode: number;
+  readonly session: Session;
+}
+
+const RESOURCES: Record<NonNullable<RunOptions['command']>, ResourceType[]> = {
+  run: ['model'],
+  backfill: ['model'],
+  seed: ['seed'],
+  build: ['seed', 'model'],
+};
+
+/** Select, order and build nodes: the engine behind run, seed, build and backfill. */
+export async function run(options: RunOptions = {}): Promise<RunResult> {
+  const t0 = performance.now();
+  const session = options.session ?? loadSession(options);
+  const { manifest, graph, project } = session;
+  const command = options.command ?? 'run';
+  const selected = selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: RESOURCES[command] });
+  const order = topologicalOrder(graph, selected);
+  if (options.fullRefresh) {
+    const protectedModels = order
+      .map((id) => manifest.nodes.get(id))
+      .filter((n): n is ModelNode => n?.resourceType === 'model' && n.config.full_refresh === false)
+      .map((n) => n.name);
+    if (protectedModels.length > 0) {
+      throw new ProjectError(`--full-refresh refused: ${protectedModels.join(', ')} ${protectedModels.length > 1 ? 'have' : 'has'} full_refresh: false`, {
+        hint: `leave ${protectedModels.length > 1 ? 'them' : 'it'} out with --exclude ${protectedModels.join(' ')}, or run without --full-refresh`,
+      });
+    }
+  }
+  const db = openSessionWarehouse(session, options);
+  const invocationId = randomUUID();
+  const runStartedAt = now();
+  const asOf = manifest.vars.as_of;
+  try {
+    startRun(db, {
+      invocationId,
+      command,
+      commandLine: options.commandLine ?? `mini-dbt ${command}`,
+      vars: manifest.vars,
+      reason: options.reason,
+      asOf: asOf === undefined || asOf === null ? undefined : String(asOf),
+    });
+    const plans: { node: ModelNode; plan: NodePlan }[] = [];
+    const results = await runNodes({
+      db,
+      manifest,
+      graph,
+      order,
+      fullRefresh: options.fullRefresh ?? false,
+      invocationId,
+      runStartedAt,
+      reason: options.reason,
+      onEvent: options.onEvent,
+      onPlanned: (node, plan) => plans.push({ node, plan }),
+    });
+    const failed = results.some((r) => r.status === 'error');
+    finishRun(db, invocationId, failed ? 'error' : 'success');
+    const elapsedSeconds = (performance.now() - t0) / 1000;
+    if (options.writeArtifacts !== false) {
+      for (const { node, plan } of plans) writeNodeArtifacts(project, node, plan);
+      writeRunArtifacts(project, manifest, graph, { invocationId, command, results, elapsedSeconds, runStartedAt, options: { select: options.select, exclude: options.exclude, fullRefresh: options.fullRefresh, vars: options.vars } });
+    }
+    const exitCode = results.reduce((code, r) => (r.status === 'error' ? Math.max(code, r.exitCode) : code), 0);
+    return { invocationId, results, elapsedSeconds, exitCode, session };
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,40 @@
+import { captureProject } from '../compile/capture-project.js';
+import type { Manifest } from '../compile/manifest.js';
+import { openWarehouse, type Warehouse } from '../db/open-warehouse.js';
+import { buildGraph } from '../graph/build-graph.js';
+import type { Graph } from '../graph/graph-node.js';
+import { loadProject } from '../project/load-project.js';
+import type { Project } from '../project/project.js';
+import { migrateLedger } from '../state/migrate-ledger.js';
+
+export interface SessionOptions {
+  /** The project folder (default: the current directory). */
+  readonly projectDir?: string;
+  /** The SQLite file, overriding the project's `database:`. */
+  readonly database?: string;
+  /** --vars, already parsed. */
+  readonly vars?: Readonly<Record<string, unknown>>;
+  /** Milliseconds to wait for another writer (default: project busy-timeout, else 5000). */
+  readonly busyTimeoutMs?: number;
+}
+
+export interface Session {
+  readonly project: Project;
+  readonly manifest: Manifest;
+  readonly graph: Graph;
+}
+
+/** Load, capture and graph the project (no warehouse needed). */
+export function loadSession(options: SessionOptions): Session {
+  const project = loadProject(options.projectDir ?? process.cwd(), { database: options.database });
+  const manifest = captureProject(project, { vars: options.vars });
+  const graph = buildGraph(manifest.graphNodes);
+  return { project, manifest, graph };
+}
+
+/** Open the project's warehouse with the ledger tables migrated. */
+export function openSessionWarehouse(session: Session, options: SessionOptions): Warehouse {
+  const db = openWarehouse(session.project.databasePath, { busyTimeoutMs: options.busyTimeoutMs ?? session.project.busyTimeoutMs });
+  migrateLedger(db);
+  return db;
+}

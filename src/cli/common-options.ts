@@ -1,0 +1,35 @@
+import { Option, type Command } from 'commander';
+import { parseVars } from '../api/parse-vars.js';
+import type { SessionOptions } from '../api/session.js';
+import { ProjectError } from '../errors/project-error.js';
+
+export interface CommonFlags {
+  projectDir?: string;
+  database?: string;
+  vars?: string;
+  busyTimeout?: string;
+}
+
+/** --project-dir, --database, --vars and --busy-timeout, accepted by every command. */
+export function withCommonOptions(command: Command): Command {
+  return command
+    .option('--project-dir <dir>', 'the project folder (default: the current directory)')
+    .option('--database <path>', 'the SQLite warehouse file (overrides the project\'s database:)')
+    .option('--vars <yaml>', "variables as a YAML mapping, e.g. '{as_of: \"2026-09-02\"}'")
+    .addOption(new Option('--busy-timeout <ms>', 'how long to wait for another process holding the write lock'));
+}
+
+export function withSelection(command: Command): Command {
+  return command
+    .option('-s, --select <selector...>', 'nodes to include: name, +name, name+, tag:x, path:models/x, a,b (intersection)')
+    .option('--exclude <selector...>', 'nodes to leave out (same grammar as --select)');
+}
+
+export function sessionOptions(flags: CommonFlags): SessionOptions {
+  let busyTimeoutMs: number | undefined;
+  if (flags.busyTimeout !== undefined) {
+    busyTimeoutMs = Number(flags.busyTimeout);
+    if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) throw new ProjectError(`--busy-timeout must be a number of milliseconds, got '${flags.busyTimeout}'`);
+  }
+  return { projectDir: flags.projectDir, database: flags.database, vars: parseVars(flags.vars), busyTimeoutMs };
+}

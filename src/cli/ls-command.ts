@@ -1,0 +1,32 @@
+import { listNodes } from '../api/list-nodes.js';
+import type { ResourceType } from '../graph/graph-node.js';
+import { ProjectError } from '../errors/project-error.js';
+import { sessionOptions, type CommonFlags } from './common-options.js';
+
+export interface LsFlags extends CommonFlags {
+  select?: string[];
+  exclude?: string[];
+  resourceType?: string[];
+  output?: string;
+}
+
+const TYPES: readonly ResourceType[] = ['model', 'seed', 'source', 'test'];
+
+/** ls: selected nodes, as names, paths or JSON lines (dbt's --output). */
+export function lsCommand(flags: LsFlags): number {
+  const types = flags.resourceType?.map((t) => {
+    if (!(TYPES as readonly string[]).includes(t)) throw new ProjectError(`unknown --resource-type '${t}'; valid: ${TYPES.join(', ')}`);
+    return t as ResourceType;
+  });
+  const output = flags.output ?? 'selector';
+  if (!['selector', 'name', 'path', 'json'].includes(output)) throw new ProjectError(`unknown --output '${output}'; valid: selector, name, path, json`);
+  const nodes = listNodes({ ...sessionOptions(flags), select: flags.select, exclude: flags.exclude, resourceTypes: types });
+  const lines = nodes.map((n) => {
+    if (output === 'json') return JSON.stringify({ unique_id: n.uniqueId, name: n.name, resource_type: n.resourceType, original_file_path: n.path, config: { materialized: n.materialized }, tags: n.tags, depends_on: { nodes: n.dependsOn } });
+    if (output === 'path') return n.path;
+    if (output === 'name') return n.name;
+    return n.uniqueId.split('.').slice(1).join('.');
+  });
+  process.stdout.write(lines.length > 0 ? `${lines.join('\n')}\n` : '');
+  return 0;
+}

@@ -1,0 +1,68 @@
+import type { NodeResult, RunEvent } from '../execute/node-result.js';
+import { colors, line } from './terminal.js';
+
+const WIDTH = 80;
+
+function dotted(prefix: string, status: string): string {
+  const dots = Math.max(3, WIDTH - prefix.length - 1);
+  return `${prefix} ${'.'.repeat(dots)} [${status}]`;
+}
+
+/** Print dbt-style START / OK / ERROR / SKIP lines as a run progresses. */
+export function printEvent(event: RunEvent): void {
+  if (event.type === 'log') {
+    line(event.message);
+    return;
+  }
+  const head = `${event.index} of ${event.total}`;
+  if (event.type === 'start') {
+    line(dotted(`${head} START ${event.description}`, 'RUN'));
+    return;
+  }
+  const r = event.result;
+  const time = `in ${r.executionTime.toFixed(2)}s`;
+  if (r.status === 'success') {
+    const verb = r.resourceType === 'seed' ? 'loaded' : 'created';
+    line(dotted(`${head} OK ${verb} ${event.description}`, `${colors.green(r.message ?? 'OK')} ${time}`));
+    if (r.plan && r.plan.mode !== 'view') {
+      const parts = [`${r.plan.mode}${r.plan.strategy ? ` (${r.plan.strategy})` : ''}: ${r.plan.reason}`];
+      if (r.partitions.length > 0) {
+        const range = r.partitions.length === 1 ? r.partitions[0] : `${r.partitions[0]}..${r.partitions[r.partitions.length - 1]}`;
+        parts.push(`wrote ${r.partitions.length} partition${r.partitions.length === 1 ? '' : 's'} ${range}`);
+      }
+      if (r.asOf) parts.push(`as of ${r.asOf}`);
+      line(colors.dim(`      ${parts.join('; ')}`));
+    }
+  } else if (r.status === 'error') {
+    line(dotted(`${head} ERROR creating ${event.description}`, `${colors.red('ERROR')} ${time}`));
+  } else {
+    line(dotted(`${head} SKIP relation main.${r.name}`, colors.yellow('SKIP')));
+  }
+}
+
+/** The closing block: Finished ..., failures, Done. PASS=.. WARN=.. ERROR=.. SKIP=.. TOTAL=.. */
+export function printSummary(results: readonly NodeResult[], elapsedSeconds: number, kinds: Readonly<Record<string, number>>): void {
+  const pass = results.filter((r) => r.status === 'success').length;
+  const error = results.filter((r) => r.status === 'error').length;
+  const skip = results.filter((r) => r.status === 'skipped').length;
+  const what = Object.entries(kinds)
+    .filter(([, n]) => n > 0)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, n]) => `${n} ${k}${n === 1 ? '' : 's'}`)
+    .join(', ');
+  line();
+  line(`Finished running ${what || 'nothing'} in ${elapsedSeconds.toFixed(2)}s.`);
+  line();
+  if (error === 0) {
+    line(colors.green('Completed successfully'));
+  } else {
+    line(colors.red(`Completed with ${error} error${error === 1 ? '' : 's'}:`));
+    for (const r of results.filter((x) => x.status === 'error')) {
+      line();
+      line(colors.red(`Failure in ${r.resourceType} ${r.name}`));
+      for (const l of (r.message ?? '').split('\n')) line(`  ${l}`);
+    }
+  }
+  line();
+  line(`Done. PASS=${pass} WARN=0 ERROR=${error} SKIP=${skip} TOTAL=${results.length}`);
+}

@@ -1,0 +1,48 @@
+import { run, type RunOptions } from '../api/run.js';
+import { loadSession } from '../api/session.js';
+import { printEvent, printSummary } from './print-run.js';
+import { sessionOptions, type CommonFlags } from './common-options.js';
+import { line } from './terminal.js';
+
+export interface RunFlags extends CommonFlags {
+  select?: string[];
+  exclude?: string[];
+  fullRefresh?: boolean;
+}
+
+const VERSION = '0.1.0';
+
+/** run / seed / build: print dbt-style lines, return the exit code. */
+export async function runCommand(command: NonNullable<RunOptions['command']>, flags: RunFlags, extra: Partial<RunOptions> = {}): Promise<number> {
+  const options = sessionOptions(flags);
+  const session = loadSession(options);
+  const { manifest, project } = session;
+  const counts = { model: manifest.models.size, seed: manifest.seeds.size, source: manifest.sources.size, macro: manifest.jinja.macroNames.length };
+  line(`Running with mini-dbt=${VERSION}`);
+  if (project.configFile !== 'project.yml') line(`Using ${project.configFile} (no project.yml found)`);
+  line(`Found ${Object.entries(counts).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}${n === 1 ? '' : 's'}`).join(', ')}`);
+  line();
+  const result = await run({
+    ...options,
+    ...extra,
+    session,
+    command,
+    select: flags.select,
+    exclude: flags.exclude,
+    fullRefresh: flags.fullRefresh,
+    commandLine: ['mini-dbt', ...process.argv.slice(2)].join(' '),
+    onEvent: printEvent,
+  });
+  if (result.results.length === 0) {
+    line('Nothing to do. Try checking your model configs and model specification args');
+    return 0;
+  }
+  const kinds: Record<string, number> = {};
+  for (const r of result.results) {
+    const node = manifest.nodes.get(r.uniqueId);
+    const kind = node?.resourceType === 'model' ? `${String(node.config.materialized)} model` : 'seed';
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
+  }
+  printSummary(result.results, result.elapsedSeconds, kinds);
+  return result.exitCode;
+}

@@ -1,0 +1,193 @@
+import { folderConfigLayers } from '../config/folder-config.js';
+import { mergeConfigs } from '../config/merge-configs.js';
+import { ProjectError, ProjectErrors } from '../errors/project-error.js';
+import { didYouMeanSuffix } from '../errors/did-you-mean.js';
+import type { GraphNode } from '../graph/graph-node.js';
+import type { Project } from '../project/project.js';
+import { findLine } from './find-line.js';
+import { JinjaEnvironment } from './jinja-environment.js';
+import type { Manifest, ManifestNode, ModelNode, SeedNode, SourceNode } from './manifest.js';
+import { Relation } from './relation.js';
+import type { RenderState } from './render-state.js';
+import { resolveVars } from './resolve-vars.js';
+import { validateModelConfig } from './validate-model-config.js';
+
+export interface CaptureOptions {
+  readonly vars?: Readonly<Record<string, unknown>>;
+}
+
+const stringList = (v: unknown): string[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
+
+/**
+ * Pass 1: render every model without a warehouse to capture its refs,
+ * sources and config(). Incremental models are captured with
+ * is_incremental() both false and true, so a ref used only on one branch is
+ * still a dependency. Every problem is collected and thrown together.
+ */
+export function captureProject(project: Project, options: CaptureOptions = {}): Manifest {
+  const errors: ProjectError[] = [];
+  const jinja = new JinjaEnvironment(project.macros);
+  const vars = resolveVars(project.vars, project.name, options.vars ?? {});
+  const varNames = () => Object.keys(vars);
+  const lookupVar = (name: string) => ({ found: Object.prototype.hasOwnProperty.call(vars, name) && vars[name] !== undefined, value: vars[name] });
+
+  const seeds = new Map<string, SeedNode>();
+  for (const file of project.seeds) {
+    const properties = project.seedProperties.get(file.name);
+    const config = mergeConfigs(...folderConfigLayers(project.seedFolderConfigs, project.name, file.folders), properties?.config ?? {});
+    seeds.set(file.name, {
+      resourceType: 'seed',
+      uniqueId: `seed.${project.name}.${file.name}`,
+      name: file.name,
+      alias: typeof config.alias === 'string' ? config.alias : file.name,
+      file,
+      fqn: [project.name, ...file.folders, file.name],
+      config,
+      properties,
+    });
+  }
+  for (const name of project.seedProperties.keys()) {
+    if (!seeds.has(name)) {
+      const props = project.seedProperties.get(name)!;
+      errors.push(new ProjectError(`properties describe seed '${name}' but there is no seeds/${name}.csv`, { location: props.location }));
+    }
+  }
+
+  const sources = new Map<string, SourceNode>();
+  for (const table of project.sources) {
+    const key = `${table.sourceName}.${table.tableName}`;
+    sources.set(key, {
+      resourceType: 'source',
+      uniqueId: `source.${project.name}.${key}`,
+      name: key,
+      alias: table.identifier,
+      table,
+      fqn: [project.name, table.sourceName, table.tableName],
+      config: table.config,
+    });
+  }
+
+  // Config before rendering: folder configs, then yml.
+  const baseConfigs = new Map(project.models.map((file) => {
+    const properties = project.modelProperties.get(file.name);
+    return [file.name, mergeConfigs(...folderConfigLayers(project.modelFolderConfigs, project.name, file.folders), properties?.config ?? {})];
+  }));
+
+  const captured: { file: (typeof project.models)[number]; refs: string[]; sources: [string, string][]; config: Record<string, unknown> }[] = [];
+  for (const file of project.models) {
+    const base = baseConfigs.get(file.name)!;
+    const record = { refs: [] as string[], sources: [] as [string, string][], config: {} as Record<string, unknown> };
+    const render = (incremental: boolean): void => {
+      const state: RenderState = {
+        modelName: file.name,
+        modelPath: file.path,
+        execute: false,
+        vars: lookupVar,
+        varNames,
+        ref: (name) => {
+          if (!record.refs.includes(name)) record.refs.push(name);
+          return new Relation(name);
+        },
+        source: (s, t) => {
+          if (!record.sources.some(([a, b]) => a === s && b === t)) record.sources.push([s, t]);
+          return new Relation(sources.get(`${s}.${t}`)?.alias ?? t);
+        },
+        self: new Relation(typeof base.alias === 'string' ? base.alias : file.name),
+        isIncremental: () => incremental,
+        config: base,
+        captured: { refs: [], sources: [], config: record.config },
+        invocationId: '',
+        runStartedAt: new Date(0),
+        targetName: 'dev',
+        databasePath: project.databasePath,
+        fullRefresh: false,
+        log: () => undefined,
+      };
+      jinja.render(file.path, file.rawSql, state);
+    };
+    try {
+      render(false);
+      if (mergeConfigs(base, record.config).materialized === 'incremental') render(true);
+      for (const match of file.rawSql.matchAll(/--\s*depends_on:\s*\{\{\s*ref\(\s*['"]([^'"]+)['"]\s*\)\s*\}\}/g)) {
+        if (!record.refs.includes(match[1]!)) record.refs.push(match[1]!);
+      }
+      captured.push({ file, ...record });
+    } catch (err) {
+      errors.push(err instanceof ProjectError ? err : new ProjectError(String(err), { location: { file: file.path } }));
+    }
+  }
+  for (const name of project.modelProperties.keys()) {
+    if (!baseConfigs.has(name)) {
+      const props = project.modelProperties.get(name)!;
+      errors.push(new ProjectError(`properties describe model '${name}' but there is no model file for it.${didYouMeanSuffix(name, [...baseConfigs.keys()])}`, { location: props.location }));
+    }
+  }
+
+  const models = new Map<string, ModelNode>();
+  const disabled = new Map<string, ModelNode>();
+  for (const c of captured) {
+    const config = mergeConfigs(baseConfigs.get(c.file.name)!, c.config);
+    const node: ModelNode = {
+      resourceType: 'model',
+      uniqueId: `model.${project.name}.${c.file.name}`,
+      name: c.file.name,
+      alias: typeof config.alias === 'string' ? config.alias : c.file.name,
+      file: c.file,
+      fqn: [project.name, ...c.file.folders, c.file.name],
+      config: { materialized: 'view', ...config },
+      properties: project.modelProperties.get(c.file.name),
+      refs: c.refs,
+      sources: c.sources,
+      dependsOn: [],
+    };
+    const problem = validateModelConfig(node);
+    if (problem) errors.push(problem);
+    if (config.enabled === false) disabled.set(node.name, node);
+    else models.set(node.name, node);
+  }
+
+  // Resolve dependencies now that every node is known.
+  const refNames = [...models.keys(), ...seeds.keys()];
+  for (const [name, node] of models) {
+    const dependsOn: string[] = [];
+    for (const ref of node.refs) {
+      const line = findLine(node.file.rawSql, ref);
+      const location = { file: node.file.path, line };
+      if (ref === name) {
+        errors.push(new ProjectError(`model '${name}' refers to itself with ref('${ref}')`, { location, hint: 'use {{ this }} to refer to the model\'s own table' }));
+        continue;
+      }
+      const target = models.get(ref) ?? seeds.get(ref);
+      if (target) dependsOn.push(target.uniqueId);
+      else if (disabled.has(ref)) errors.push(new ProjectError(`model '${name}' depends on a node named '${ref}' which is disabled`, { location }));
+      else errors.push(new ProjectError(`model '${name}' depends on a node named '${ref}' which was not found.${didYouMeanSuffix(ref, refNames)}`, { location }));
+    }
+    for (const [s, t] of node.sources) {
+      const source = sources.get(`${s}.${t}`);
+      if (source) dependsOn.push(source.uniqueId);
+      else {
+        errors.push(new ProjectError(`model '${name}' depends on a source named '${s}.${t}' which was not found.${didYouMeanSuffix(`${s}.${t}`, [...sources.keys()])}`, {
+          location: { file: node.file.path, line: findLine(node.file.rawSql, t) },
+        }));
+      }
+    }
+    models.set(name, { ...node, dependsOn });
+  }
+  if (errors.length === 1) throw errors[0]!;
+  if (errors.length > 1) throw new ProjectErrors(errors);
+
+  const nodes = new Map<string, ManifestNode>();
+  for (const n of [...seeds.values(), ...sources.values(), ...models.values()]) nodes.set(n.uniqueId, n);
+  const graphNodes: GraphNode[] = [...nodes.values()].map((n) => ({
+    uniqueId: n.uniqueId,
+    name: n.name,
+    resourceType: n.resourceType,
+    path: n.resourceType === 'model' ? n.file.path : n.resourceType === 'seed' ? n.file.path : n.table.location.file,
+    fqn: n.fqn,
+    tags: stringList(n.config.tags),
+    dependsOn: n.resourceType === 'model' ? n.dependsOn : [],
+    config: n.config,
+    packageName: project.name,
+  }));
+  return { project, jinja, nodes, models, seeds, sources, disabled, graphNodes, vars };
+}

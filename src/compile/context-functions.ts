@@ -1,0 +1,99 @@
+import { ProjectError } from '../errors/project-error.js';
+import { didYouMeanSuffix } from '../errors/did-you-mean.js';
+import { splitKeywordArgs } from './keyword-args.js';
+import type { RenderState } from './render-state.js';
+
+/** A function exposed to templates; failures are kept on the state for a precise message. */
+function guarded<T>(state: RenderState, fn: (...args: unknown[]) => T): (...args: unknown[]) => T {
+  return (...args: unknown[]) => {
+    try {
+      return fn(...args);
+    } catch (err) {
+      if (err instanceof Error && !state.failure) state.failure = err;
+      throw err;
+    }
+  };
+}
+
+function makeVar(state: RenderState) {
+  return guarded(state, (...args: unknown[]) => {
+    const { positional, keywords } = splitKeywordArgs(args);
+    const name = String(positional[0]);
+    const hasDefault = positional.length > 1 || 'default' in keywords;
+    const fallback = positional.length > 1 ? positional[1] : keywords.default;
+    const found = state.vars(name);
+    if (found.found) return found.value;
+    if (hasDefault) return fallback;
+    if (!state.execute) return undefined;
+    throw new ProjectError(`Required var '${name}' not found for model '${state.modelName}' (${state.modelPath}).${didYouMeanSuffix(name, state.varNames())}`, {
+      hint: `pass it with --vars '{${name}: ...}', set it under vars: in the project file, or give var() a default`,
+    });
+  });
+}
+
+function makeConfig(state: RenderState) {
+  const config = guarded(state, (...args: unknown[]) => {
+    const { positional, keywords } = splitKeywordArgs(args);
+    const dict = typeof positional[0] === 'object' && positional[0] !== null ? (positional[0] as Record<string, unknown>) : {};
+    Object.assign(state.captured.config, dict, keywords);
+    return '';
+  }) as ((...args: unknown[]) => string) & { get: unknown; require: unknown };
+  config.get = (key: string, fallback?: unknown) => {
+    const value = state.config[key] ?? state.captured.config[key];
+    return value === undefined || value === null ? fallback : value;
+  };
+  config.require = guarded(state, (key: unknown) => {
+    const value = state.config[String(key)] ?? state.captured.config[String(key)];
+    if (value === undefined) throw new ProjectError(`model '${state.modelName}' requires config '${String(key)}'`);
+    return value;
+  });
+  return config;
+}
+
+function makeEnvVar(state: RenderState) {
+  return guarded(state, (...args: unknown[]) => {
+    const name = String(args[0]);
+    const value = process.env[name];
+    if (value !== undefined) return value;
+    if (args.length > 1) return args[1] === undefined || args[1] === null ? args[1] : String(args[1]);
+    throw new ProjectError(`Env var required but not provided: '${name}' (model '${state.modelName}')`);
+  });
+}
+
+/** The dbt Jinja context for one render, as a name -> value map. */
+export function contextFunctions(state: RenderState): Record<string, unknown> {
+  return {
+    ref: guarded(state, (...args: unknown[]) => {
+      const { positional } = splitKeywordArgs(args);
+      if (positional.length > 2) throw new ProjectError(`ref() takes at most two arguments (${positional.length} given)`);
+      return positional.length === 2 ? state.ref(String(positional[1]), String(positional[0])) : state.ref(String(positional[0]));
+    }),
+    source: guarded(state, (...args: unknown[]) => state.source(String(args[0]), String(args[1]))),
+    var: makeVar(state),
+    config: makeConfig(state),
+    is_incremental: guarded(state, () => state.isIncremental()),
+    env_var: makeEnvVar(state),
+    this: state.self,
+    execute: state.execute,
+    invocation_id: state.invocationId,
+    run_started_at: state.runStartedAt,
+    target: { name: state.targetName, type: 'sqlite', schema: 'main', database: 'main', path: state.databasePath, threads: 1 },
+    model: { name: state.modelName, original_file_path: state.modelPath, config: state.config },
+    flags: { FULL_REFRESH: state.fullRefresh, WHICH: 'run' },
+    log: (message: unknown, info?: unknown) => {
+      if (state.execute && (info === true || (typeof info === 'object' && info !== null && (info as { info?: unknown }).info === true))) {
+        state.log(String(message));
+      }
+      return '';
+    },
+    exceptions: {
+      raise_compiler_error: guarded(state, (message: unknown) => {
+        throw new ProjectError(`Compilation Error in model ${state.modelName} (${state.modelPath}): ${String(message)}`);
+      }),
+      warn: (message: unknown) => {
+        state.log(`Warning: ${String(message)}`);
+        return '';
+      },
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import type { GraphNode } from '../graph/graph-node.js';
+import type { ModelFile, NodeProperties, Project, SeedFile, SourceTable } from '../project/project.js';
+import type { JinjaEnvironment } from './jinja-environment.js';
+
+export type NodeConfig = Readonly<Record<string, unknown>>;
+
+export interface ModelNode {
+  readonly resourceType: 'model';
+  readonly uniqueId: string;
+  readonly name: string;
+  /** The relation name in the warehouse (alias config, else the name). */
+  readonly alias: string;
+  readonly file: ModelFile;
+  readonly fqn: readonly string[];
+  readonly config: NodeConfig;
+  readonly properties?: NodeProperties;
+  readonly refs: readonly string[];
+  readonly sources: readonly [string, string][];
+  readonly dependsOn: readonly string[];
+}
+
+export interface SeedNode {
+  readonly resourceType: 'seed';
+  readonly uniqueId: string;
+  readonly name: string;
+  readonly alias: string;
+  readonly file: SeedFile;
+  readonly fqn: readonly string[];
+  readonly config: NodeConfig;
+  readonly properties?: NodeProperties;
+}
+
+export interface SourceNode {
+  readonly resourceType: 'source';
+  readonly uniqueId: string;
+  readonly name: string; // source.table
+  readonly alias: string; // the identifier in the warehouse
+  readonly table: SourceTable;
+  readonly fqn: readonly string[];
+  readonly config: NodeConfig;
+}
+
+export type ManifestNode = ModelNode | SeedNode | SourceNode;
+
+/** The captured project: every node with resolved config and dependencies. */
+export interface Manifest {
+  readonly project: Project;
+  readonly jinja: JinjaEnvironment;
+  readonly nodes: ReadonlyMap<string, ManifestNode>;
+  readonly models: ReadonlyMap<string, ModelNode>; // by name
+  readonly seeds: ReadonlyMap<string, SeedNode>; // by name
+  readonly sources: ReadonlyMap<string, SourceNode>; // by 'source.table'
+  readonly disabled: ReadonlyMap<string, ModelNode>;
+  readonly graphNodes: readonly GraphNode[];
+  /** Merged vars: project globals, project-scoped, then --vars. */
+  readonly vars: Readonly<Record<string, unknown>>;
+}

@@ -1,0 +1,39 @@
+import type { Warehouse } from '../db/open-warehouse.js';
+import type { Relation } from './relation.js';
+
+/** A ref() or source() call recorded while rendering. */
+export interface CapturedRef {
+  readonly name: string;
+  readonly package?: string;
+}
+
+export interface Captured {
+  readonly refs: CapturedRef[];
+  readonly sources: [string, string][];
+  readonly config: Record<string, unknown>;
+}
+
+/** Everything the Jinja context of one model render needs. */
+export interface RenderState {
+  readonly modelName: string;
+  readonly modelPath: string;
+  /** false in the capture pass (no warehouse), true at run time. */
+  readonly execute: boolean;
+  readonly vars: (name: string) => { found: boolean; value: unknown };
+  readonly varNames: () => string[];
+  readonly ref: (name: string, pkg?: string) => Relation;
+  readonly source: (sourceName: string, tableName: string) => Relation;
+  readonly self: Relation;
+  readonly isIncremental: () => boolean;
+  readonly config: Record<string, unknown>;
+  readonly captured: Captured;
+  readonly db?: Warehouse;
+  readonly invocationId: string;
+  readonly runStartedAt: Date;
+  readonly targetName: string;
+  readonly databasePath: string;
+  readonly fullRefresh: boolean;
+  readonly log: (message: string) => void;
+  /** The first ProjectError thrown by a context function, kept for the message. */
+  failure?: Error;
+}

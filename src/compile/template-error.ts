@@ -1,0 +1,26 @@
+import { ProjectError } from '../errors/project-error.js';
+
+const LOCATED = /^\(([^)]*)\) \[Line (\d+), Column (\d+)\]\n\s*([\s\S]*)$/;
+
+/**
+ * Turn a nunjucks error into a ProjectError with file:line. nunjucks reports
+ * parse errors with 1-based lines and runtime errors with 0-based ones.
+ */
+export function templateError(err: unknown, file: string, cause?: Error): ProjectError {
+  const raw = err instanceof Error ? err.message : String(err);
+  const match = LOCATED.exec(raw);
+  if (!match) {
+    const message = cause?.message ?? raw.replace(/^\([^)]*\)\n?\s*/, '');
+    return new ProjectError(message, { location: { file }, hint: cause instanceof ProjectError ? cause.hint : undefined });
+  }
+  const [, , lineText, colText, inner] = match;
+  const runtime = /^[A-Za-z]*Error: /.test(inner!) || cause !== undefined;
+  const line = Number(lineText) + (runtime ? 1 : 0);
+  const column = Number(colText) + (runtime ? 1 : 0);
+  const message = cause?.message ?? inner!.replace(/^Error: /, '');
+  const kind = runtime ? '' : 'template syntax error: ';
+  return new ProjectError(`${kind}${message}`, {
+    location: { file, line, column },
+    hint: cause instanceof ProjectError ? cause.hint : undefined,
+  });
+}

@@ -1,0 +1,41 @@
+import { BUILTIN_STRATEGIES, MATERIALIZATIONS, ON_SCHEMA_CHANGE } from '../config/model-config.js';
+import { ProjectError } from '../errors/project-error.js';
+import { didYouMeanSuffix } from '../errors/did-you-mean.js';
+import type { ModelNode } from './manifest.js';
+import { findLine } from './find-line.js';
+
+/** Strategies this build can run; the others are named so the error can say what exists. */
+export const IMPLEMENTED_STRATEGIES: string[] = ['append', 'delete+insert'];
+
+/** The first config problem of a model, or undefined. */
+export function validateModelConfig(node: ModelNode, customStrategies: readonly string[] = []): ProjectError | undefined {
+  const { config, file } = node;
+  const at = (needle: string) => ({ file: file.path, line: findLine(file.rawSql, needle) });
+  const materialized = String(config.materialized);
+  if (!(MATERIALIZATIONS as readonly string[]).includes(materialized)) {
+    return new ProjectError(`model '${node.name}' has unknown materialization '${materialized}'; valid: ${MATERIALIZATIONS.join(', ')}.${didYouMeanSuffix(materialized, MATERIALIZATIONS)}`, { location: at(materialized) });
+  }
+  const strategy = config.incremental_strategy;
+  if (materialized === 'incremental' && strategy !== undefined && strategy !== null && strategy !== 'default') {
+    const valid = [...IMPLEMENTED_STRATEGIES, ...customStrategies];
+    if (typeof strategy !== 'string' || !valid.includes(strategy)) {
+      const known = (BUILTIN_STRATEGIES as readonly string[]).includes(String(strategy));
+      return new ProjectError(
+        `model '${node.name}' has ${known ? 'unsupported' : 'unknown'} incremental_strategy '${String(strategy)}'; valid: ${valid.join(', ')}.${didYouMeanSuffix(String(strategy), valid)}`,
+        { location: at(String(strategy)) },
+      );
+    }
+  }
+  const key = config.unique_key;
+  if (key !== undefined && key !== null && typeof key !== 'string' && !(Array.isArray(key) && key.every((k) => typeof k === 'string'))) {
+    return new ProjectError(`model '${node.name}': unique_key must be a column name or a list of column names`, { location: at('unique_key') });
+  }
+  const osc = config.on_schema_change;
+  if (osc !== undefined && !(ON_SCHEMA_CHANGE as readonly string[]).includes(String(osc))) {
+    return new ProjectError(`model '${node.name}' has invalid on_schema_change '${String(osc)}'; valid: ${ON_SCHEMA_CHANGE.join(', ')}`, { location: at(String(osc)) });
+  }
+  if (config.full_refresh !== undefined && config.full_refresh !== null && typeof config.full_refresh !== 'boolean') {
+    return new ProjectError(`model '${node.name}': full_refresh must be true or false`, { location: at('full_refresh') });
+  }
+  return undefined;
+}

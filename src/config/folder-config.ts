@@ -1,0 +1,43 @@
+import type { ConfigMap } from '../project/project.js';
+
+/** Config keys that may appear without '+' in a project file's folder tree. */
+const CONFIG_KEYS = new Set([
+  'materialized', 'incremental_strategy', 'unique_key', 'on_schema_change', 'full_refresh', 'enabled', 'alias',
+  'schema', 'database', 'tags', 'pre_hook', 'post_hook', 'pre-hook', 'post-hook', 'indexes', 'partition_by',
+  'event_time', 'loaded_at', 'batch_size', 'lookback', 'begin', 'column_types', 'delimiter', 'quote_columns',
+  'meta', 'docs', 'persist_docs', 'incremental_predicates', 'merge_update_columns', 'merge_exclude_columns',
+  'sql_header', 'contract', 'grants', 'severity', 'store_failures', 'warn_if', 'error_if', 'where', 'limit',
+]);
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function configsAt(level: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(level)) {
+    if (key.startsWith('+') || (CONFIG_KEYS.has(key) && !isRecord(value)) || (CONFIG_KEYS.has(key) && key === 'meta')) {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+/**
+ * The folder-level config layers that apply to a node, shallowest first.
+ * The tree may start with the project name (dbt style) or directly with folders.
+ */
+export function folderConfigLayers(tree: ConfigMap, projectName: string, folders: readonly string[]): ConfigMap[] {
+  const layers: ConfigMap[] = [configsAt(tree as Record<string, unknown>)];
+  let level: unknown = tree;
+  const scoped = (tree as Record<string, unknown>)[projectName];
+  if (isRecord(scoped)) {
+    layers.push(configsAt(scoped));
+    level = scoped;
+  }
+  for (const folder of folders) {
+    const next = isRecord(level) ? level[folder] : undefined;
+    if (!isRecord(next)) break;
+    layers.push(configsAt(next));
+    level = next;
+  }
+  return layers;
+}

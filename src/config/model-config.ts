@@ -1,0 +1,20 @@
+/** The materializations and incremental strategies mini-dbt knows by name. */
+export const MATERIALIZATIONS = ['view', 'table', 'incremental', 'ephemeral'] as const;
+export type Materialization = (typeof MATERIALIZATIONS)[number];
+
+export const BUILTIN_STRATEGIES = ['append', 'delete+insert', 'merge', 'insert_overwrite', 'microbatch'] as const;
+export const ON_SCHEMA_CHANGE = ['ignore', 'fail', 'append_new_columns', 'sync_all_columns'] as const;
+
+/** The unique_key config as a list of column names (dbt accepts a string or a list). */
+export function uniqueKeyColumns(config: Readonly<Record<string, unknown>>): string[] {
+  const key = config.unique_key;
+  if (key === undefined || key === null) return [];
+  return Array.isArray(key) ? key.map(String) : [String(key)];
+}
+
+/** The strategy an incremental model uses: dbt-postgres' default is delete+insert with a key, append without. */
+export function effectiveStrategy(config: Readonly<Record<string, unknown>>): string {
+  const strategy = config.incremental_strategy;
+  if (typeof strategy === 'string' && strategy !== 'default') return strategy;
+  return uniqueKeyColumns(config).length > 0 ? 'delete+insert' : 'append';
+}

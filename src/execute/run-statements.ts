@@ -1,0 +1,67 @@
+import type { Warehouse } from '../db/open-warehouse.js';
+import { relationColumns } from '../db/relation-kind.js';
+import { swapRelation } from '../db/swap-relation.js';
+import { ProjectError } from '../errors/project-error.js';
+import type { NodePlan } from '../plan/node-plan.js';
+import { injectedFailure } from './injected-failure.js';
+
+export interface StatementOutcome {
+  rowsDeleted: number;
+  rowsInserted: number;
+  rowsWritten?: number;
+  partitions: string[];
+}
+
+/**
+ * Run a plan's statements inside the caller's open transaction. Throws on
+ * the first failure; the caller rolls back.
+ */
+export function runStatements(db: Warehouse, plan: NodePlan): StatementOutcome {
+  const outcome: StatementOutcome = { rowsDeleted: 0, rowsInserted: 0, partitions: [] };
+  for (const statement of plan.statements) {
+    switch (statement.kind) {
+      case 'exec': {
+        const info = db.prepare(statement.sql).run();
+        if (statement.role === 'delete') outcome.rowsDeleted += info.changes;
+        if (statement.role === 'insert') outcome.rowsInserted += info.changes;
+        injectedFailure(plan.name, statement.role);
+        break;
+      }
+      case 'swap':
+        swapRelation(db, statement.staged, statement.target);
+        injectedFailure(plan.name, 'swap');
+        break;
+      case 'require-columns': {
+        const name = statement.relation.replace(/^temp\./, '').replace(/^"|"$/g, '').replace(/""/g, '"');
+        const schema = statement.relation.startsWith('temp.') ? 'temp' : 'main';
+        const have = schema === 'temp'
+          ? (db.prepare('select name from temp.pragma_table_info(?)').all(name) as { name: string }[]).map((r) => r.name)
+          : relationColumns(db, name).map((c) => c.name);
+        const missing = statement.columns.filter((c) => !have.includes(c));
+        if (missing.length > 0) {
+          throw new ProjectError(
+            `${statement.config} column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `'${c}'`).join(', ')} of model '${plan.name}' not in its output; the model produces: ${have.join(', ')}`,
+          );
+        }
+        break;
+      }
+      case 'assert-none': {
+        const count = Number(db.prepare(statement.sql).pluck().get());
+        if (count > 0) throw new ProjectError(`${statement.message} (${count} row${count === 1 ? '' : 's'})`);
+        break;
+      }
+      case 'collect-partitions':
+        outcome.partitions = (db.prepare(statement.sql).pluck().all() as unknown[]).map((v) => String(v));
+        break;
+      case 'count-rows':
+        outcome.rowsWritten = Number(db.prepare(statement.sql).pluck().get());
+        break;
+      default: {
+        const never: never = statement;
+        throw new Error(`unknown statement ${JSON.stringify(never)}`);
+      }
+    }
+  }
+  if (outcome.rowsWritten !== undefined && plan.mode === 'full') outcome.rowsInserted = outcome.rowsWritten;
+  return outcome;
+}

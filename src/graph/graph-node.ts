@@ -1,0 +1,35 @@
+/** The kinds of node in the DAG. */
+export type ResourceType = 'model' | 'seed' | 'source' | 'test';
+
+/** Every resource type, in the order used to break ties when ordering nodes. */
+export const RESOURCE_TYPES: readonly ResourceType[] = ['seed', 'source', 'model', 'test'];
+
+/** One resource of the project, as the graph sees it. */
+export interface GraphNode {
+  /** model.<project>.<name>, seed.<project>.<name>, source.<project>.<source>.<table>, test.<project>.<name> */
+  readonly uniqueId: string;
+  /** Model, seed or test name; for sources '<source>.<table>'. */
+  readonly name: string;
+  readonly resourceType: ResourceType;
+  /** Project-relative, forward slashes (models/marts/daily_revenue.sql); for sources the yml file. */
+  readonly path: string;
+  /** e.g. ['brightcart', 'marts', 'daily_revenue'] */
+  readonly fqn: readonly string[];
+  readonly tags: readonly string[];
+  /** Unique ids of the parents. */
+  readonly dependsOn: readonly string[];
+  /** Resolved config, e.g. { materialized: 'incremental' }. */
+  readonly config?: Readonly<Record<string, unknown>>;
+  readonly packageName: string;
+}
+
+/**
+ * The DAG. Every node has an entry in `parents` and `children` (possibly
+ * empty); `children` lists are sorted by unique id. Edges point from a parent
+ * to the nodes that depend on it.
+ */
+export interface Graph {
+  readonly nodes: ReadonlyMap<string, GraphNode>;
+  readonly parents: ReadonlyMap<string, readonly string[]>;
+  readonly children: ReadonlyMap<string, readonly string[]>;
+}

@@ -1,0 +1,151 @@
+import { didYouMean } from '../errors/did-you-mean.js';
+import { ProjectError } from '../errors/project-error.js';
+import { RESOURCE_TYPES } from './graph-node.js';
+
+export type SelectorMethod = 'fqn' | 'tag' | 'path' | 'file' | 'resource_type' | 'source' | 'config' | 'package';
+
+const METHODS: readonly SelectorMethod[] = ['config', 'file', 'fqn', 'package', 'path', 'resource_type', 'source', 'tag'];
+
+/** The valid methods, as printed in error hints. */
+export const SELECTOR_METHOD_NAMES: readonly string[] = METHODS.map((m) => (m === 'config' ? 'config.<key>' : m));
+
+/** One comma-free selector: `[@][N+][method[.arg]:]value[+[N]]`. */
+export interface SelectorCriterion {
+  /** The selector as written, e.g. `2+tag:nightly`. */
+  readonly raw: string;
+  readonly method: SelectorMethod;
+  /** True when no method was written and it was inferred from the value. */
+  readonly methodInferred: boolean;
+  /** For `config.<key>`: the key path, e.g. ['materialized']. */
+  readonly methodArgs: readonly string[];
+  readonly value: string;
+  /** `raw` before and after the value, to rebuild a suggestion. */
+  readonly prefix: string;
+  readonly suffix: string;
+  /** `+x` / `N+x`; depth undefined means all ancestors. */
+  readonly parents: boolean;
+  readonly parentsDepth?: number;
+  /** `x+` / `x+N`; depth undefined means all descendants. */
+  readonly children: boolean;
+  readonly childrenDepth?: number;
+  /** `@x`: x, its descendants and all their ancestors. */
+  readonly childrensParents: boolean;
+}
+
+const GRAMMAR = "a selector is [@][N+][method:]value[+[N]], e.g. 'daily_revenue', '+daily_revenue', 'tag:nightly+', '2+path:models/marts'";
+
+/**
+ * `--select`/`--exclude` values: each is split on whitespace (union), each
+ * token on commas (intersection). Returns one array of criteria per token.
+ */
+export function parseSelection(values: readonly string[]): SelectorCriterion[][] {
+  const tokens = values.flatMap((value) => value.split(/\s+/)).filter((token) => token.length > 0);
+  return tokens.map((token) =>
+    token.split(',').map((part) => {
+      if (part.length === 0) throw malformed(token, "an empty selector between commas; 'a,b' selects nodes matching both a and b");
+      return parseSelector(part);
+    }),
+  );
+}
+
+/** Parses one selector without commas or spaces. Throws ProjectError `malformed selector '...'`. */
+export function parseSelector(raw: string): SelectorCriterion {
+  let rest = raw;
+  const childrensParents = rest.startsWith('@');
+  if (childrensParents) rest = rest.slice(1);
+
+  const parentsMatch = /^(\d*)\+/.exec(rest);
+  if (parentsMatch) rest = rest.slice(parentsMatch[0].length);
+  const prefixLength = raw.length - rest.length;
+
+  const childrenMatch = /\+(\d*)$/.exec(rest);
+  if (childrenMatch) rest = rest.slice(0, rest.length - childrenMatch[0].length);
+  if (childrensParents && childrenMatch) {
+    throw malformed(raw, "the '@' prefix and '+' suffix are incompatible: '@x' already selects x, its descendants and all their ancestors");
+  }
+
+  let methodText: string | undefined;
+  let value = rest;
+  const methodMatch = /^([A-Za-z_][\w.]*):/.exec(rest);
+  if (methodMatch) {
+    methodText = methodMatch[1]!;
+    value = rest.slice(methodMatch[0].length);
+  }
+  const prefix = raw.slice(0, prefixLength + (methodMatch ? methodMatch[0].length : 0));
+  const suffix = childrenMatch ? childrenMatch[0] : '';
+
+  if (value.length === 0) throw malformed(raw, GRAMMAR);
+  if (/[+@]/.test(value)) {
+    throw malformed(raw, "'+' may only come first (ancestors, optionally after a depth: '2+x') or last (descendants, optionally followed by a depth: 'x+1'); '@' only first");
+  }
+
+  const [method, methodArgs] = methodText === undefined ? [inferMethod(value), []] : resolveMethod(raw, methodText);
+  checkValue(raw, method, value);
+
+  return {
+    raw,
+    method,
+    methodInferred: methodText === undefined,
+    methodArgs,
+    value,
+    prefix,
+    suffix,
+    parents: parentsMatch !== null,
+    parentsDepth: depthOf(parentsMatch?.[1]),
+    children: childrenMatch !== null,
+    childrenDepth: depthOf(childrenMatch?.[1]),
+    childrensParents,
+  };
+}
+
+function inferMethod(value: string): SelectorMethod {
+  if (value.includes('/') || value.includes('\\')) return 'path';
+  if (/\.(sql|csv|py)$/i.test(value)) return 'file';
+  return 'fqn';
+}
+
+function resolveMethod(raw: string, text: string): [SelectorMethod, string[]] {
+  const [name, ...args] = text.split('.');
+  if (name === 'config') {
+    if (args.length === 0 || args.some((arg) => arg.length === 0)) {
+      throw malformed(raw, 'write config.<key>:<value>, e.g. config.materialized:incremental');
+    }
+    return ['config', args];
+  }
+  const method = METHODS.find((m) => m === name);
+  if (!method || args.length > 0) {
+    const best = didYouMean(text, SELECTOR_METHOD_NAMES);
+    throw new ProjectError(`unknown selector method '${text}' in '${raw}'`, {
+      hint: `${best ? `did you mean '${best}'? ` : ''}valid methods: ${SELECTOR_METHOD_NAMES.join(', ')}`,
+    });
+  }
+  return [method, []];
+}
+
+function checkValue(raw: string, method: SelectorMethod, value: string): void {
+  if (method === 'fqn' && !/^[A-Za-z_*?[]/.test(value)) {
+    throw malformed(
+      raw,
+      /^\d/.test(value)
+        ? "a depth goes before a leading '+' ('1+x': one level of ancestors) or after a trailing '+' ('x+1': one level of descendants)"
+        : GRAMMAR,
+    );
+  }
+  if (method === 'source' && value.split('.').length > 3) {
+    throw malformed(raw, 'write source:<source>, source:<source>.<table> or source:<package>.<source>.<table>');
+  }
+  if (method === 'resource_type' && !RESOURCE_TYPES.includes(value as never)) {
+    const best = didYouMean(value, RESOURCE_TYPES);
+    throw new ProjectError(`unknown resource type '${value}' in '${raw}'`, {
+      hint: `${best ? `did you mean '${best}'? ` : ''}valid resource types: ${RESOURCE_TYPES.join(', ')}`,
+    });
+  }
+}
+
+function depthOf(digits: string | undefined): number | undefined {
+  return digits ? Number.parseInt(digits, 10) : undefined;
+}
+
+function malformed(raw: string, hint: string): ProjectError {
+  return new ProjectError(`malformed selector '${raw}'`, { hint });
+}

@@ -1,0 +1,71 @@
+import type { Graph, ResourceType } from './graph-node.js';
+import { matchMethod } from './match-method.js';
+import { noMatchError } from './no-match-error.js';
+import { parseSelection, type SelectorCriterion } from './parse-selector.js';
+import { walkGraph } from './walk-graph.js';
+
+export interface SelectionOptions {
+  /** `--select` values; none (or only blanks) selects every node, sources included. */
+  readonly select?: readonly string[];
+  /** `--exclude` values, subtracted from the selection. */
+  readonly exclude?: readonly string[];
+  /** Keep only nodes of these types (no filter when absent or empty). */
+  readonly resourceTypes?: readonly ResourceType[];
+}
+
+/**
+ * Unique ids of the selected nodes, with dbt's grammar: each value is split on
+ * whitespace (union), each token on commas (intersection); excludes are
+ * subtracted afterwards, then the resource-type filter applies.
+ *
+ * Throws ProjectError for a malformed selector, an unknown method, or a
+ * selector (in select or exclude) that matches no node. An empty final
+ * selection is not an error: it returns the empty set.
+ */
+export function selectNodes(graph: Graph, options: SelectionOptions): Set<string> {
+  const select = parseSelection(options.select ?? []);
+  const exclude = parseSelection(options.exclude ?? []);
+
+  const selected = select.length === 0 ? new Set(graph.nodes.keys()) : evaluateUnion(graph, select);
+  if (exclude.length > 0) {
+    for (const id of evaluateUnion(graph, exclude)) selected.delete(id);
+  }
+  const types = options.resourceTypes;
+  if (types && types.length > 0) {
+    const allowed = new Set<ResourceType>(types);
+    for (const id of selected) {
+      if (!allowed.has(graph.nodes.get(id)!.resourceType)) selected.delete(id);
+    }
+  }
+  return selected;
+}
+
+function evaluateUnion(graph: Graph, tokens: readonly (readonly SelectorCriterion[])[]): Set<string> {
+  const union = new Set<string>();
+  for (const criteria of tokens) {
+    let intersection: Set<string> | undefined;
+    for (const criterion of criteria) {
+      const matched = evaluateCriterion(graph, criterion);
+      intersection = intersection ? new Set([...intersection].filter((id) => matched.has(id))) : matched;
+    }
+    for (const id of intersection ?? []) union.add(id);
+  }
+  return union;
+}
+
+function evaluateCriterion(graph: Graph, criterion: SelectorCriterion): Set<string> {
+  const base = matchMethod(graph, criterion);
+  if (base.size === 0) throw noMatchError(graph, criterion);
+  const result = new Set(base);
+  const add = (ids: Iterable<string>): void => {
+    for (const id of ids) result.add(id);
+  };
+  if (criterion.parents) add(walkGraph(graph.parents, base, criterion.parentsDepth));
+  if (criterion.children) add(walkGraph(graph.children, base, criterion.childrenDepth));
+  if (criterion.childrensParents) {
+    const downstream = walkGraph(graph.children, base);
+    add(downstream);
+    add(walkGraph(graph.parents, [...base, ...downstream]));
+  }
+  return result;
+}

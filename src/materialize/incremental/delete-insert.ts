@@ -1,0 +1,23 @@
+import { quoteIdentifier } from '../../db/quote-identifier.js';
+import type { IncrementalStrategy } from './incremental-strategy.js';
+
+/**
+ * delete+insert: delete target rows whose key tuple is among the new rows
+ * (and match every incremental predicate), then insert the new rows.
+ */
+export const deleteInsertStrategy: IncrementalStrategy = {
+  name: 'delete+insert',
+  needsUniqueKey: false,
+  statements: ({ target, newRows, uniqueKey, destColumns, predicates }) => {
+    const cols = destColumns.join(', ');
+    const insert = { kind: 'exec', role: 'insert', sql: `insert into ${target} (${cols})\nselect ${cols} from ${newRows}` } as const;
+    if (uniqueKey.length === 0) return [insert];
+    const keys = uniqueKey.map(quoteIdentifier);
+    const tuple = keys.length === 1 ? keys[0]! : `(${keys.join(', ')})`;
+    const where = [`${tuple} in (select distinct ${keys.join(', ')} from ${newRows})`, ...predicates.map((p) => `(${p})`)];
+    return [
+      { kind: 'exec', role: 'delete', sql: `delete from ${target}\nwhere ${where.join('\n  and ')}` },
+      insert,
+    ];
+  },
+};

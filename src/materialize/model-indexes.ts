@@ -1,0 +1,38 @@
+import { quoteIdentifier } from '../db/quote-identifier.js';
+import type { NodeConfig } from '../compile/manifest.js';
+import { uniqueKeyColumns } from '../config/model-config.js';
+import { indexName } from './staging-names.js';
+
+export interface IndexConfig {
+  readonly columns: readonly string[];
+  readonly unique: boolean;
+}
+
+/** The `indexes` config (dbt-postgres style: [{columns: [...], unique: bool}] or [[...]]). */
+export function indexConfigs(config: NodeConfig): IndexConfig[] {
+  const raw = config.indexes;
+  if (!Array.isArray(raw)) return [];
+  return raw.map((entry) => {
+    if (Array.isArray(entry)) return { columns: entry.map(String), unique: false };
+    if (typeof entry === 'string') return { columns: [entry], unique: false };
+    const e = entry as { columns?: unknown; unique?: unknown };
+    const columns = Array.isArray(e.columns) ? e.columns.map(String) : [String(e.columns)];
+    return { columns, unique: e.unique === true };
+  });
+}
+
+/**
+ * CREATE INDEX statements for a freshly built (and swapped-in) table: the
+ * configured indexes, plus one on an incremental model's unique_key so its
+ * delete step never scans the whole table.
+ */
+export function indexStatements(alias: string, config: NodeConfig): string[] {
+  const indexes = indexConfigs(config);
+  const key = uniqueKeyColumns(config);
+  if (config.materialized === 'incremental' && key.length > 0 && !indexes.some((i) => i.columns.join() === key.join())) {
+    indexes.push({ columns: key, unique: false });
+  }
+  return indexes.map((i) =>
+    `create ${i.unique ? 'unique ' : ''}index ${quoteIdentifier(indexName(alias, i.columns, i.unique))} on ${quoteIdentifier(alias)} (${i.columns.map(quoteIdentifier).join(', ')})`,
+  );
+}

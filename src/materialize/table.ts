@@ -1,0 +1,41 @@
+import { quoteIdentifier } from '../db/quote-identifier.js';
+import type { NodeConfig } from '../compile/manifest.js';
+import type { PlannedStatement } from '../plan/node-plan.js';
+import { hookStatements } from './hook-statements.js';
+import { indexStatements } from './model-indexes.js';
+import { stagedTableName } from './staging-names.js';
+
+export interface TableBuildOptions {
+  readonly alias: string;
+  readonly sql: string;
+  readonly config: NodeConfig;
+  /** Extra checks on the staged table before it is swapped in. */
+  readonly checks?: (staged: string) => PlannedStatement[];
+  readonly partitionColumn?: string;
+}
+
+/**
+ * A full build: CREATE TABLE AS into a staging name, check, swap it in,
+ * index it. The executor runs all of it in one transaction, so a failure
+ * leaves the old relation exactly as it was.
+ */
+export function tableStatements(options: TableBuildOptions): PlannedStatement[] {
+  const staged = stagedTableName(options.alias);
+  const q = quoteIdentifier(staged);
+  const statements: PlannedStatement[] = [
+    { kind: 'exec', role: 'drop', sql: `drop table if exists ${q}` },
+    ...hookStatements(options.config, 'pre_hook'),
+    { kind: 'exec', role: 'stage', sql: `create table ${q} as\n${options.sql}` },
+    ...(options.checks?.(q) ?? []),
+    { kind: 'count-rows', sql: `select count(*) from ${q}` },
+  ];
+  if (options.partitionColumn) {
+    statements.push({ kind: 'collect-partitions', sql: `select distinct ${quoteIdentifier(options.partitionColumn)} from ${q} order by 1` });
+  }
+  statements.push(
+    { kind: 'swap', role: 'swap', staged, target: options.alias, sql: `drop <old ${quoteIdentifier(options.alias)}> if it exists; alter table ${q} rename to ${quoteIdentifier(options.alias)}` },
+    ...indexStatements(options.alias, options.config).map((sql) => ({ kind: 'exec', role: 'index', sql }) as const),
+    ...hookStatements(options.config, 'post_hook'),
+  );
+  return statements;
+}

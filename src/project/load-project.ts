@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { ProjectError } from '../errors/project-error.js';
+import { listFiles } from './list-files.js';
+import { loadProjectFile } from './load-project-file.js';
+import { loadProperties } from './load-properties.js';
+import type { ModelFile, Project } from './project.js';
+
+export interface LoadProjectOptions {
+  /** Overrides the project's `database:` (relative to the current directory). */
+  readonly database?: string;
+}
+
+/** Load the project folder: project file, models, seeds, macros, tests and yml properties. */
+export function loadProject(projectDir: string, options: LoadProjectOptions = {}): Project {
+  const root = resolve(projectDir);
+  const { file, config } = loadProjectFile(root);
+  const paths = {
+    models: config['model-paths'] ?? ['models'],
+    seeds: config['seed-paths'] ?? ['seeds'],
+    macros: config['macro-paths'] ?? ['macros'],
+    tests: config['test-paths'] ?? ['tests'],
+    target: config['target-path'] ?? 'target',
+  };
+
+  const models: ModelFile[] = [];
+  const byName = new Map<string, ModelFile>();
+  for (const dir of paths.models) {
+    for (const f of listFiles(root, dir, ['.sql'])) {
+      const model: ModelFile = { name: f.stem, path: f.path, absPath: f.absPath, rawSql: readFileSync(f.absPath, 'utf8'), folders: f.folders };
+      const clash = byName.get(model.name);
+      if (clash) {
+        throw new ProjectError(`two models are named '${model.name}': ${clash.path} and ${model.path}`, {
+          location: { file: model.path },
+          hint: 'model names must be unique across folders; rename one of them',
+        });
+      }
+      byName.set(model.name, model);
+      models.push(model);
+    }
+  }
+
+  const seeds = paths.seeds.flatMap((dir) =>
+    listFiles(root, dir, ['.csv']).map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, folders: f.folders })),
+  );
+  const seedNames = new Set<string>();
+  for (const seed of seeds) {
+    if (seedNames.has(seed.name) || byName.has(seed.name)) {
+      throw new ProjectError(`the name '${seed.name}' is used twice (seed ${seed.path})`, { location: { file: seed.path } });
+    }
+    seedNames.add(seed.name);
+  }
+
+  const macros = paths.macros.flatMap((dir) =>
+    listFiles(root, dir, ['.sql']).map((f) => ({ path: f.path, absPath: f.absPath, source: readFileSync(f.absPath, 'utf8') })),
+  );
+  const singularTests = paths.tests.flatMap((dir) =>
+    listFiles(root, dir, ['.sql']).map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, rawSql: readFileSync(f.absPath, 'utf8') })),
+  );
+  const ymlFiles = [...paths.models, ...paths.seeds].flatMap((dir) => listFiles(root, dir, ['.yml', '.yaml']));
+  const properties = loadProperties(ymlFiles);
+
+  const database = options.database
+    ? resolve(options.database)
+    : isAbsolute(config.database ?? '') ? (config.database as string) : resolve(root, config.database ?? 'warehouse.db');
+
+  return {
+    root,
+    name: config.name,
+    configFile: file,
+    paths,
+    vars: config.vars ?? {},
+    databasePath: database,
+    busyTimeoutMs: config['busy-timeout'],
+    modelFolderConfigs: config.models ?? {},
+    seedFolderConfigs: config.seeds ?? {},
+    models,
+    seeds,
+    macros,
+    singularTests,
+    sources: properties.sources,
+    modelProperties: properties.models,
+    seedProperties: properties.seeds,
+  };
+}

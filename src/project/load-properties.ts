@@ -1,0 +1,129 @@
+import { ProjectError } from '../errors/project-error.js';
+import type { ColumnProperties, ConfigMap, NodeProperties, SourceTable } from './project.js';
+import type { ListedFile } from './list-files.js';
+import { readYamlFile, type YamlFile } from './read-yaml-file.js';
+
+export interface LoadedProperties {
+  readonly models: Map<string, NodeProperties>;
+  readonly seeds: Map<string, NodeProperties>;
+  readonly sources: SourceTable[];
+}
+
+type Raw = Record<string, unknown>;
+
+const isRecord = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function listOf(yaml: YamlFile, value: unknown, path: (string | number)[]): Raw[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    throw new ProjectError(`'${path.join('.')}' must be a list`, { location: { file: yaml.displayPath, line: yaml.lineOf(path) } });
+  }
+  return value.map((item, i) => {
+    if (!isRecord(item)) {
+      throw new ProjectError(`'${path.join('.')}[${i}]' must be a mapping`, { location: { file: yaml.displayPath, line: yaml.lineOf([...path, i]) } });
+    }
+    return item;
+  });
+}
+
+function testsOf(yaml: YamlFile, entry: Raw, path: (string | number)[]): unknown[] {
+  if (entry.tests !== undefined && entry.data_tests !== undefined) {
+    throw new ProjectError("Invalid test config: cannot have both 'tests' and 'data_tests' defined", {
+      location: { file: yaml.displayPath, line: yaml.lineOf(path) },
+    });
+  }
+  const tests = entry.data_tests ?? entry.tests ?? [];
+  return Array.isArray(tests) ? tests : [];
+}
+
+function columnsOf(yaml: YamlFile, entry: Raw, path: (string | number)[]): ColumnProperties[] {
+  return listOf(yaml, entry.columns, [...path, 'columns']).map((c, i) => {
+    if (typeof c.name !== 'string') {
+      throw new ProjectError(`column ${i} has no 'name'`, { location: { file: yaml.displayPath, line: yaml.lineOf([...path, 'columns', i]) } });
+    }
+    return {
+      name: c.name,
+      description: typeof c.description === 'string' ? c.description : undefined,
+      dataType: typeof c.data_type === 'string' ? c.data_type : undefined,
+      tests: testsOf(yaml, c, [...path, 'columns', i]),
+    };
+  });
+}
+
+function configOf(yaml: YamlFile, entry: Raw, path: (string | number)[]): ConfigMap {
+  if (entry.config === undefined || entry.config === null) return {};
+  if (!isRecord(entry.config)) {
+    throw new ProjectError(`'config' must be a mapping`, { location: { file: yaml.displayPath, line: yaml.lineOf([...path, 'config']) } });
+  }
+  return entry.config;
+}
+
+function nodeEntries(yaml: YamlFile, key: 'models' | 'seeds', into: Map<string, NodeProperties>): void {
+  const doc = yaml.value as Raw;
+  listOf(yaml, doc[key], [key]).forEach((entry, i) => {
+    const path = [key, i];
+    if (typeof entry.name !== 'string') {
+      throw new ProjectError(`an entry under '${key}' has no 'name'`, { location: { file: yaml.displayPath, line: yaml.lineOf(path) } });
+    }
+    const previous = into.get(entry.name);
+    if (previous) {
+      throw new ProjectError(`'${entry.name}' is described twice (also in ${previous.location.file}:${previous.location.line ?? 1})`, {
+        location: { file: yaml.displayPath, line: yaml.lineOf(path) },
+      });
+    }
+    into.set(entry.name, {
+      name: entry.name,
+      description: typeof entry.description === 'string' ? entry.description : undefined,
+      columns: columnsOf(yaml, entry, path),
+      config: configOf(yaml, entry, path),
+      tests: testsOf(yaml, entry, path),
+      location: { file: yaml.displayPath, line: yaml.lineOf(path) },
+    });
+  });
+}
+
+function sourceEntries(yaml: YamlFile, into: SourceTable[]): void {
+  const doc = yaml.value as Raw;
+  listOf(yaml, doc.sources, ['sources']).forEach((source, i) => {
+    if (typeof source.name !== 'string') {
+      throw new ProjectError(`a source has no 'name'`, { location: { file: yaml.displayPath, line: yaml.lineOf(['sources', i]) } });
+    }
+    const sourceConfig = configOf(yaml, source, ['sources', i]);
+    listOf(yaml, source.tables, ['sources', i, 'tables']).forEach((table, j) => {
+      const path = ['sources', i, 'tables', j];
+      if (typeof table.name !== 'string') {
+        throw new ProjectError(`a table of source '${source.name}' has no 'name'`, { location: { file: yaml.displayPath, line: yaml.lineOf(path) } });
+      }
+      const config = { ...sourceConfig, ...configOf(yaml, table, path) };
+      for (const key of ['event_time', 'loaded_at'] as const) {
+        if (table[key] !== undefined) config[key] = table[key];
+        else if (source[key] !== undefined && config[key] === undefined) config[key] = source[key];
+      }
+      into.push({
+        sourceName: source.name as string,
+        tableName: table.name,
+        identifier: typeof table.identifier === 'string' ? table.identifier : table.name,
+        description: typeof table.description === 'string' ? table.description : undefined,
+        columns: columnsOf(yaml, table, path),
+        config,
+        location: { file: yaml.displayPath, line: yaml.lineOf(path) },
+      });
+    });
+  });
+}
+
+/** Read every property yml under the model and seed paths. */
+export function loadProperties(files: readonly ListedFile[]): LoadedProperties {
+  const out: LoadedProperties = { models: new Map(), seeds: new Map(), sources: [] };
+  for (const file of files) {
+    const yaml = readYamlFile(file.absPath, file.path);
+    if (yaml.value === null || yaml.value === undefined) continue;
+    if (!isRecord(yaml.value)) {
+      throw new ProjectError('a properties file must be a mapping', { location: { file: file.path, line: 1 } });
+    }
+    nodeEntries(yaml, 'models', out.models);
+    nodeEntries(yaml, 'seeds', out.seeds);
+    sourceEntries(yaml, out.sources);
+  }
+  return out;
+}

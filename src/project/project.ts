@@ -1,0 +1,95 @@
+/** The loaded project: every file and declaration, before any rendering. */
+
+export type ConfigMap = Readonly<Record<string, unknown>>;
+
+export interface SourceLocation {
+  readonly file: string; // project-relative path
+  readonly line?: number;
+}
+
+export interface ColumnProperties {
+  readonly name: string;
+  readonly description?: string;
+  readonly dataType?: string;
+  readonly tests: readonly unknown[];
+}
+
+/** Properties declared for a model or seed in a yml file. */
+export interface NodeProperties {
+  readonly name: string;
+  readonly description?: string;
+  readonly columns: readonly ColumnProperties[];
+  readonly config: ConfigMap;
+  readonly tests: readonly unknown[];
+  readonly location: SourceLocation;
+}
+
+export interface SourceTable {
+  readonly sourceName: string;
+  readonly tableName: string;
+  /** The relation the table lives in (identifier, default: table name). */
+  readonly identifier: string;
+  readonly description?: string;
+  readonly columns: readonly ColumnProperties[];
+  readonly config: ConfigMap;
+  readonly location: SourceLocation;
+}
+
+export interface ModelFile {
+  readonly name: string;
+  readonly path: string; // project-relative, forward slashes
+  readonly absPath: string;
+  readonly rawSql: string;
+  /** Folder parts below the model path, for folder configs and fqn. */
+  readonly folders: readonly string[];
+}
+
+export interface SeedFile {
+  readonly name: string;
+  readonly path: string;
+  readonly absPath: string;
+  readonly folders: readonly string[];
+}
+
+export interface MacroFile {
+  readonly path: string;
+  readonly absPath: string;
+  readonly source: string;
+}
+
+export interface SingularTestFile {
+  readonly name: string;
+  readonly path: string;
+  readonly absPath: string;
+  readonly rawSql: string;
+}
+
+export interface ProjectPaths {
+  readonly models: readonly string[];
+  readonly seeds: readonly string[];
+  readonly macros: readonly string[];
+  readonly tests: readonly string[];
+  readonly target: string;
+}
+
+export interface Project {
+  readonly root: string;
+  readonly name: string;
+  /** 'project.yml' or 'dbt_project.yml'. */
+  readonly configFile: string;
+  readonly paths: ProjectPaths;
+  readonly vars: ConfigMap;
+  readonly databasePath: string;
+  /** Milliseconds to wait for another process's write lock (project.yml `busy-timeout`). */
+  readonly busyTimeoutMs?: number;
+  /** Folder-level configs from the project file (`models:` / `seeds:` trees). */
+  readonly modelFolderConfigs: ConfigMap;
+  readonly seedFolderConfigs: ConfigMap;
+  readonly models: readonly ModelFile[];
+  readonly seeds: readonly SeedFile[];
+  readonly macros: readonly MacroFile[];
+  readonly singularTests: readonly SingularTestFile[];
+  readonly sources: readonly SourceTable[];
+  readonly modelProperties: ReadonlyMap<string, NodeProperties>;
+  readonly seedProperties: ReadonlyMap<string, NodeProperties>;
+}

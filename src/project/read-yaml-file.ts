@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { LineCounter, parseDocument, isMap, isSeq, type Document, type Node } from 'yaml';
+import { ProjectError } from '../errors/project-error.js';
+
+export interface YamlFile {
+  readonly value: unknown;
+  readonly displayPath: string;
+  /** 1-based line of the node at `path` (keys and indexes), or undefined. */
+  lineOf(path: readonly (string | number)[]): number | undefined;
+}
+
+/** Parse a YAML file, turning syntax errors into file:line errors. */
+export function readYamlFile(absPath: string, displayPath: string): YamlFile {
+  const text = readFileSync(absPath, 'utf8');
+  return parseYamlText(text, displayPath);
+}
+
+export function parseYamlText(text: string, displayPath: string): YamlFile {
+  const lineCounter = new LineCounter();
+  const doc: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const first = doc.errors[0]!;
+    const pos = lineCounter.linePos(first.pos[0]);
+    const message = first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    throw new ProjectError(`YAML syntax error: ${message}`, {
+      location: { file: displayPath, line: pos.line, column: pos.col },
+    });
+  }
+  const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  return {
+    value,
+    displayPath,
+    lineOf(path) {
+      let node: unknown = doc.contents;
+      let line: number | undefined;
+      for (const key of path) {
+        if (isMap(node)) {
+          const pair = node.items.find((p) => (p.key as { value?: unknown } | null)?.value === key);
+          if (!pair) return line;
+          const keyNode = pair.key as Node | null;
+          if (keyNode?.range) line = lineCounter.linePos(keyNode.range[0]).line;
+          node = pair.value;
+        } else if (isSeq(node) && typeof key === 'number') {
+          node = node.items[key];
+          const range = (node as Node | undefined)?.range;
+          if (range) line = lineCounter.linePos(range[0]).line;
+        } else {
+          return line;
+        }
+      }
+      return line;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import type { Warehouse } from '../db/open-warehouse.js';
+import { nowIso } from '../clock.js';
+import type { NodeRunsTable, RunsTable } from './ledger-tables.js';
+import { allRows, ledgerQueries as q, runQuery } from './query-builder.js';
+
+export interface StartRunOptions {
+  readonly invocationId: string;
+  readonly command: string;
+  readonly commandLine: string;
+  readonly vars: Readonly<Record<string, unknown>>;
+  readonly reason?: string;
+  readonly asOf?: string;
+}
+
+/** Record that a command started; it stays 'running' if the process dies. */
+export function startRun(db: Warehouse, options: StartRunOptions): void {
+  runQuery(db, q.insertInto('_mini_dbt_runs').values({
+    invocation_id: options.invocationId,
+    command: options.command,
+    command_line: options.commandLine,
+    vars_json: JSON.stringify(options.vars),
+    reason: options.reason ?? null,
+    as_of: options.asOf ?? null,
+    status: 'running',
+    started_at: nowIso(),
+    completed_at: null,
+  }));
+}
+
+export function finishRun(db: Warehouse, invocationId: string, status: 'success' | 'error'): void {
+  runQuery(db, q.updateTable('_mini_dbt_runs').set({ status, completed_at: nowIso() }).where('invocation_id', '=', invocationId));
+}
+
+export type NodeRunRecord = Omit<NodeRunsTable, 'id'>;
+
+/**
+ * Record one node's outcome and the partitions it rewrote. Call it inside the
+ * publish transaction, so the ledger and the table can never disagree.
+ */
+export function recordNodeRun(db: Warehouse, record: NodeRunRecord, partitions: readonly string[] = []): number {
+  const { lastInsertRowid: id } = runQuery(db, q.insertInto('_mini_dbt_node_runs').values(record));
+  if (partitions.length > 0) {
+    const insert = db.prepare('insert into _mini_dbt_partitions (node_run_id, invocation_id, model, partition, as_of) values (?, ?, ?, ?, ?)');
+    for (const p of partitions) insert.run(id, record.invocation_id, record.model, p, record.as_of);
+  }
+  return id;
+}
+
+export type RunRow = RunsTable;
+export type NodeRunRow = NodeRunsTable & { id: number };
+
+export function latestRun(db: Warehouse): RunRow | undefined {
+  return allRows(db, q.selectFrom('_mini_dbt_runs').selectAll().orderBy('started_at', 'desc').limit(1))[0];
+}
+
+export function runByInvocation(db: Warehouse, invocationId: string): RunRow | undefined {
+  return allRows(db, q.selectFrom('_mini_dbt_runs').selectAll().where('invocation_id', '=', invocationId))[0];
+}
+
+export function nodeRunsOf(db: Warehouse, model: string): NodeRunRow[] {
+  return allRows(db, q.selectFrom('_mini_dbt_node_runs').selectAll().where('model', '=', model).orderBy('id', 'asc')) as NodeRunRow[];
+}

@@ -1,0 +1,68 @@
+import { nowIso } from '../clock.js';
+import type { Manifest, ManifestNode } from '../compile/manifest.js';
+import type { Graph } from '../graph/graph-node.js';
+
+function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknown> {
+  const common = {
+    unique_id: node.uniqueId,
+    name: node.resourceType === 'source' ? node.table.tableName : node.name,
+    resource_type: node.resourceType,
+    package_name: manifest.project.name,
+    fqn: node.fqn,
+    alias: node.alias,
+    schema: 'main',
+    database: 'main',
+    config: node.config,
+    tags: Array.isArray(node.config.tags) ? node.config.tags : [],
+    relation_name: `"${node.alias}"`,
+  };
+  if (node.resourceType === 'model') {
+    return {
+      ...common,
+      path: node.file.path.split('/').slice(1).join('/'),
+      original_file_path: node.file.path,
+      description: node.properties?.description ?? '',
+      columns: Object.fromEntries((node.properties?.columns ?? []).map((c) => [c.name, { name: c.name, description: c.description ?? '', data_type: c.dataType ?? null }])),
+      depends_on: { macros: [], nodes: node.dependsOn },
+      refs: node.refs.map((name) => ({ name, package: null, version: null })),
+      sources: node.sources,
+      raw_code: node.file.rawSql,
+      language: 'sql',
+    };
+  }
+  if (node.resourceType === 'seed') {
+    return { ...common, path: node.file.path, original_file_path: node.file.path, description: node.properties?.description ?? '', depends_on: { macros: [], nodes: [] } };
+  }
+  return {
+    ...common,
+    source_name: node.table.sourceName,
+    identifier: node.table.identifier,
+    original_file_path: node.table.location.file,
+    description: node.table.description ?? '',
+    loaded_at_field: node.config.loaded_at ?? null,
+  };
+}
+
+/** A manifest.json in dbt's shape (nodes, sources, parent_map, child_map, disabled). */
+export function manifestJson(manifest: Manifest, graph: Graph, invocationId: string): Record<string, unknown> {
+  const nodes: Record<string, unknown> = {};
+  const sources: Record<string, unknown> = {};
+  for (const node of manifest.nodes.values()) {
+    (node.resourceType === 'source' ? sources : nodes)[node.uniqueId] = nodeJson(node, manifest);
+  }
+  return {
+    metadata: {
+      dbt_schema_version: 'https://schemas.getdbt.com/dbt/manifest/v12.json',
+      generated_at: nowIso(),
+      invocation_id: invocationId,
+      project_name: manifest.project.name,
+      adapter_type: 'sqlite',
+    },
+    nodes,
+    sources,
+    macros: Object.fromEntries(manifest.jinja.macroNames.map((m) => [`macro.${manifest.project.name}.${m}`, { name: m }])),
+    disabled: Object.fromEntries([...manifest.disabled.values()].map((n) => [n.uniqueId, [nodeJson(n, manifest)]])),
+    parent_map: Object.fromEntries([...graph.parents].map(([k, v]) => [k, v])),
+    child_map: Object.fromEntries([...graph.children].map(([k, v]) => [k, v])),
+  };
+}

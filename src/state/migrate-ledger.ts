@@ -1,0 +1,76 @@
+import type { Warehouse } from '../db/open-warehouse.js';
+import { allRows, ledgerQueries as q, runQuery } from './query-builder.js';
+
+interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly up: () => { compile(): { sql: string; parameters: readonly unknown[] } }[];
+}
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'runs, node runs and partitions',
+    up: () => [
+      q.schema.createTable('_mini_dbt_runs').ifNotExists()
+        .addColumn('invocation_id', 'text', (c) => c.primaryKey())
+        .addColumn('command', 'text', (c) => c.notNull())
+        .addColumn('command_line', 'text', (c) => c.notNull())
+        .addColumn('vars_json', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text')
+        .addColumn('as_of', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('started_at', 'text', (c) => c.notNull())
+        .addColumn('completed_at', 'text'),
+      q.schema.createTable('_mini_dbt_node_runs').ifNotExists()
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('invocation_id', 'text', (c) => c.notNull())
+        .addColumn('unique_id', 'text', (c) => c.notNull())
+        .addColumn('model', 'text', (c) => c.notNull())
+        .addColumn('resource_type', 'text', (c) => c.notNull())
+        .addColumn('materialization', 'text', (c) => c.notNull())
+        .addColumn('strategy', 'text')
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text')
+        .addColumn('as_of', 'text')
+        .addColumn('window_start', 'text')
+        .addColumn('window_end', 'text')
+        .addColumn('partition_column', 'text')
+        .addColumn('rows_deleted', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('rows_inserted', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('message', 'text')
+        .addColumn('started_at', 'text', (c) => c.notNull())
+        .addColumn('completed_at', 'text', (c) => c.notNull())
+        .addColumn('execution_time', 'real', (c) => c.notNull().defaultTo(0)),
+      q.schema.createIndex('_mini_dbt_node_runs_model').ifNotExists().on('_mini_dbt_node_runs').columns(['model', 'id']),
+      q.schema.createTable('_mini_dbt_partitions').ifNotExists()
+        .addColumn('node_run_id', 'integer', (c) => c.notNull())
+        .addColumn('invocation_id', 'text', (c) => c.notNull())
+        .addColumn('model', 'text', (c) => c.notNull())
+        .addColumn('partition', 'text', (c) => c.notNull())
+        .addColumn('as_of', 'text'),
+      q.schema.createIndex('_mini_dbt_partitions_model').ifNotExists().on('_mini_dbt_partitions').columns(['model', 'partition', 'node_run_id']),
+    ],
+  },
+];
+
+/** Bring the ledger tables up to date, in one transaction. Idempotent. */
+export function migrateLedger(db: Warehouse): void {
+  const hasTable = db.prepare("select 1 from sqlite_master where type = 'table' and name = '_mini_dbt_migrations'").get();
+  const applied = new Set<number>();
+  if (hasTable) {
+    for (const row of allRows(db, q.selectFrom('_mini_dbt_migrations').select('version'))) applied.add(row.version);
+    if (MIGRATIONS.every((m) => applied.has(m.version))) return;
+  }
+  db.transaction(() => {
+    runQuery(db, q.schema.createTable('_mini_dbt_migrations').ifNotExists()
+      .addColumn('version', 'integer', (c) => c.primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull()));
+    for (const migration of MIGRATIONS) {
+      if (applied.has(migration.version)) continue;
+      for (const step of migration.up()) runQuery(db, step as never);
+      runQuery(db, q.insertInto('_mini_dbt_migrations').values({ version: migration.version, name: migration.name }));
+    }
+  }).immediate();
+}

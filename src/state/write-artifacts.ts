@@ -1,0 +1,72 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { nowIso } from '../clock.js';
+import type { Manifest, ModelNode } from '../compile/manifest.js';
+import type { NodeResult } from '../execute/node-result.js';
+import type { Graph } from '../graph/graph-node.js';
+import { planScript, type NodePlan } from '../plan/node-plan.js';
+import type { Project } from '../project/project.js';
+import { manifestJson } from './manifest-json.js';
+
+const VERSION = '0.1.0';
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+/** target/compiled/<project>/<path> (the SELECT) and target/run/<project>/<path> (what ran). */
+export function writeNodeArtifacts(project: Project, node: ModelNode, plan: NodePlan): void {
+  const target = join(project.root, project.paths.target);
+  write(join(target, 'compiled', project.name, node.file.path), `${plan.sql}\n`);
+  write(join(target, 'run', project.name, node.file.path), `-- ${plan.mode}: ${plan.reason}\n${planScript(plan)}\n`);
+}
+
+export interface RunArtifactsInput {
+  readonly invocationId: string;
+  readonly command: string;
+  readonly results: readonly NodeResult[];
+  readonly elapsedSeconds: number;
+  readonly runStartedAt: Date;
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+/** target/manifest.json and target/run_results.json, with dbt's field names where dbt has them. */
+export function writeRunArtifacts(project: Project, manifest: Manifest, graph: Graph, input: RunArtifactsInput): void {
+  const target = join(project.root, project.paths.target);
+  const metadata = {
+    dbt_schema_version: 'https://schemas.getdbt.com/dbt/run-results/v6.json',
+    mini_dbt_version: VERSION,
+    generated_at: nowIso(),
+    invocation_id: input.invocationId,
+  };
+  write(join(target, 'manifest.json'), `${JSON.stringify(manifestJson(manifest, graph, input.invocationId), null, 2)}\n`);
+  const runResults = {
+    metadata,
+    elapsed_time: input.elapsedSeconds,
+    args: { which: input.command, ...input.options, invocation_command: `mini-dbt ${input.command}` },
+    results: input.results.map((r) => ({
+      unique_id: r.uniqueId,
+      status: r.status,
+      timing: r.status === 'skipped' ? [] : [{ name: 'execute', started_at: r.startedAt, completed_at: r.completedAt }],
+      thread_id: 'Thread-1',
+      execution_time: r.executionTime,
+      adapter_response: r.adapterResponse,
+      message: r.message,
+      failures: null,
+      compiled: r.compiledCode !== undefined,
+      compiled_code: r.compiledCode ?? null,
+      relation_name: r.relationName,
+      mini_dbt: {
+        mode: r.plan?.mode ?? null,
+        reason: r.plan?.reason ?? null,
+        strategy: r.plan?.strategy ?? null,
+        as_of: r.asOf,
+        rows_deleted: r.rowsDeleted,
+        rows_inserted: r.rowsInserted,
+        partitions: r.partitions,
+      },
+    })),
+  };
+  write(join(target, 'run_results.json'), `${JSON.stringify(runResults, null, 2)}\n`);
+}
