@@ -10,7 +10,7 @@ import { topologicalOrder } from '../graph/topological-order.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import { writeRunArtifacts, writeNodeArtifacts } from '../state/write-artifacts.js';
 import { finishRun, startRun } from '../state/ledger.js';
-import { loadSession, openSessionWarehouse, type Session, type SessionOptions } from './session.js';
+import { loadSession, openSessionWarehouse, withVars, type Session, type SessionOptions } from './session.js';
 
 export interface RunOptions extends SessionOptions {
   readonly select?: readonly string[];
@@ -25,7 +25,7 @@ export interface RunOptions extends SessionOptions {
   readonly onEvent?: (event: RunEvent) => void;
   /** Write target/ artifacts (default true). */
   readonly writeArtifacts?: boolean;
-  /** Reuse an already loaded session (replay, tests). */
+  /** Reuse an already loaded session (replay, tests); `vars` still apply. */
   readonly session?: Session;
 }
 
@@ -48,7 +48,7 @@ const RESOURCES: Record<NonNullable<RunOptions['command']>, ResourceType[]> = {
 /** Select, order and build nodes: the engine behind run, seed, build and backfill. */
 export async function run(options: RunOptions = {}): Promise<RunResult> {
   const t0 = performance.now();
-  const session = options.session ?? loadSession(options);
+  const session = options.session ? (options.vars ? withVars(options.session, options.vars) : options.session) : loadSession(options);
   const { manifest, graph, project } = session;
   const command = options.command ?? 'run';
   const selected = selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: RESOURCES[command] });

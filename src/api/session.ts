@@ -1,4 +1,5 @@
 import { captureProject } from '../compile/capture-project.js';
+import { resolveVars } from '../compile/resolve-vars.js';
 import type { Manifest } from '../compile/manifest.js';
 import { openWarehouse, type Warehouse } from '../db/open-warehouse.js';
 import { buildGraph } from '../graph/build-graph.js';
@@ -37,4 +38,14 @@ export function openSessionWarehouse(session: Session, options: SessionOptions):
   const db = openWarehouse(session.project.databasePath, { busyTimeoutMs: options.busyTimeoutMs ?? session.project.busyTimeoutMs });
   migrateLedger(db);
   return db;
+}
+
+/**
+ * The same session with other --vars: models are not captured again (vars
+ * only change what the runtime pass renders), so replaying many nights or
+ * backfills in one process costs one load.
+ */
+export function withVars(session: Session, vars: Readonly<Record<string, unknown>>): Session {
+  const { project } = session;
+  return { ...session, manifest: { ...session.manifest, vars: resolveVars(project.vars, project.name, vars) } };
 }

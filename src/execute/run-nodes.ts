@@ -133,7 +133,10 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
     } catch (err) {
       failed.add(node.uniqueId);
       const error = err instanceof Error ? err : new Error(String(err));
-      const message = error instanceof ProjectError ? error.format() : error.message;
+      const file = node.file.path;
+      const message = error instanceof ProjectError
+        ? error.format()
+        : `Database Error in ${node.resourceType} ${node.name} (${file})\n  ${error.message}${node.resourceType === 'model' ? `\n  compiled code at ${manifest.project.paths.target}/run/${manifest.project.name}/${file}` : ''}`;
       try {
         recordNodeRun(db, ledgerRecord(options, node, plan?.mode ?? (node.resourceType === 'seed' ? 'seed' : 'full'), plan ?? null, outcome, 'error', asOf, startedAt, t0, message));
       } catch {
