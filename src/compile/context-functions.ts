@@ -25,9 +25,12 @@ function makeVar(state: RenderState) {
     if (found.found) return found.value;
     if (hasDefault) return fallback;
     if (!state.execute) return undefined;
-    throw new ProjectError(`Required var '${name}' not found for model '${state.modelName}' (${state.modelPath}).${didYouMeanSuffix(name, state.varNames())}`, {
-      hint: `pass it with --vars '{${name}: ...}', set it under vars: in the project file, or give var() a default`,
-    });
+    throw Object.assign(
+      new ProjectError(`Required var '${name}' not found for model '${state.modelName}' (${state.modelPath}).${didYouMeanSuffix(name, state.varNames())}`, {
+        hint: `pass it with --vars '{${name}: ...}', set it under vars: in the project file, or give var() a default`,
+      }),
+      { needle: name },
+    );
   });
 }
 
@@ -56,7 +59,7 @@ function makeEnvVar(state: RenderState) {
     const value = process.env[name];
     if (value !== undefined) return value;
     if (args.length > 1) return args[1] === undefined || args[1] === null ? args[1] : String(args[1]);
-    throw new ProjectError(`Env var required but not provided: '${name}' (model '${state.modelName}')`);
+    throw Object.assign(new ProjectError(`Env var required but not provided: '${name}' (model '${state.modelName}')`), { needle: name });
   });
 }
 

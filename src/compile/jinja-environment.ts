@@ -2,6 +2,7 @@ import nunjucks from 'nunjucks';
 import { ProjectError } from '../errors/project-error.js';
 import type { MacroFile } from '../project/project.js';
 import { contextFunctions } from './context-functions.js';
+import { installPythonStringMethods } from './python-string-methods.js';
 import type { RenderState } from './render-state.js';
 import { templateError } from './template-error.js';
 
@@ -27,6 +28,7 @@ export class JinjaEnvironment {
   constructor(macros: readonly MacroFile[]) {
     if (!compatInstalled) {
       nunjucks.installJinjaCompat();
+      installPythonStringMethods();
       compatInstalled = true;
     }
     this.env = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: false });
@@ -89,7 +91,7 @@ export class JinjaEnvironment {
     try {
       return template.render({});
     } catch (err) {
-      throw templateError(err, path, state.failure);
+      throw templateError(err, path, state.failure, source);
     } finally {
       this.current = previous;
     }

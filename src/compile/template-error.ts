@@ -1,4 +1,8 @@
 import { ProjectError } from '../errors/project-error.js';
+import { findLine } from './find-line.js';
+
+/** A context function's error can name text to look for when nunjucks gives no line (it drops line 1). */
+export type NeedleError = Error & { needle?: string };
 
 const LOCATED = /^\(([^)]*)\) \[Line (\d+), Column (\d+)\]\n\s*([\s\S]*)$/;
 
@@ -6,12 +10,13 @@ const LOCATED = /^\(([^)]*)\) \[Line (\d+), Column (\d+)\]\n\s*([\s\S]*)$/;
  * Turn a nunjucks error into a ProjectError with file:line. nunjucks reports
  * parse errors with 1-based lines and runtime errors with 0-based ones.
  */
-export function templateError(err: unknown, file: string, cause?: Error): ProjectError {
+export function templateError(err: unknown, file: string, cause?: NeedleError, source?: string): ProjectError {
   const raw = err instanceof Error ? err.message : String(err);
   const match = LOCATED.exec(raw);
   if (!match) {
     const message = cause?.message ?? raw.replace(/^\([^)]*\)\n?\s*/, '');
-    return new ProjectError(message, { location: { file }, hint: cause instanceof ProjectError ? cause.hint : undefined });
+    const line = cause?.needle && source ? findLine(source, cause.needle) : undefined;
+    return new ProjectError(message, { location: { file, line }, hint: cause instanceof ProjectError ? cause.hint : undefined });
   }
   const [, , lineText, colText, inner] = match;
   const runtime = /^[A-Za-z]*Error: /.test(inner!) || cause !== undefined;

@@ -3,6 +3,8 @@ import { ProjectError, ProjectErrors } from '../errors/project-error.js';
 import type { Graph, GraphNode } from './graph-node.js';
 import { topologicalOrder } from './topological-order.js';
 
+const NO_CHILDREN: readonly string[] = Object.freeze([]);
+
 /**
  * The DAG of `nodes`. Throws a ProjectError when two nodes share a unique id,
  * when a node depends on an id that is not a node, and when the dependencies
@@ -22,15 +24,18 @@ export function buildGraph(nodes: readonly GraphNode[]): Graph {
   }
 
   const parents = new Map<string, readonly string[]>();
-  const children = new Map<string, string[]>();
-  for (const id of byId.keys()) children.set(id, []);
+  const children = new Map<string, readonly string[]>();
   const problems: ProjectError[] = [];
   for (const node of byId.values()) {
     const dependsOn = node.dependsOn.length < 2 ? node.dependsOn : [...new Set(node.dependsOn)];
     for (const parentId of dependsOn) {
-      const siblings = children.get(parentId);
+      if (!byId.has(parentId)) {
+        problems.push(missingParentError(node, parentId, byId));
+        continue;
+      }
+      const siblings = children.get(parentId) as string[] | undefined;
       if (siblings) siblings.push(node.uniqueId);
-      else problems.push(missingParentError(node, parentId, byId));
+      else children.set(parentId, [node.uniqueId]);
     }
     parents.set(node.uniqueId, dependsOn);
   }
@@ -38,7 +43,11 @@ export function buildGraph(nodes: readonly GraphNode[]): Graph {
     problems.sort((a, b) => (a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
     throw problems.length === 1 ? problems[0]! : new ProjectErrors(problems);
   }
-  for (const list of children.values()) if (list.length > 1) list.sort();
+  for (const id of byId.keys()) {
+    const list = children.get(id) as string[] | undefined;
+    if (!list) children.set(id, NO_CHILDREN);
+    else if (list.length > 1) list.sort();
+  }
 
   const graph: Graph = { nodes: byId, parents, children };
   topologicalOrder(graph); // throws on a cycle; caches the order

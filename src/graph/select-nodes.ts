@@ -41,14 +41,14 @@ export function selectNodes(graph: Graph, options: SelectionOptions): Set<string
 }
 
 function evaluateUnion(graph: Graph, tokens: readonly (readonly SelectorCriterion[])[]): Set<string> {
-  const union = new Set<string>();
+  let union = new Set<string>();
   for (const criteria of tokens) {
     let intersection: Set<string> | undefined;
     for (const criterion of criteria) {
       const matched = evaluateCriterion(graph, criterion);
       intersection = intersection ? new Set([...intersection].filter((id) => matched.has(id))) : matched;
     }
-    for (const id of intersection ?? []) union.add(id);
+    union = merge(union, intersection ?? new Set());
   }
   return union;
 }
@@ -56,16 +56,20 @@ function evaluateUnion(graph: Graph, tokens: readonly (readonly SelectorCriterio
 function evaluateCriterion(graph: Graph, criterion: SelectorCriterion): Set<string> {
   const base = matchMethod(graph, criterion);
   if (base.size === 0) throw noMatchError(graph, criterion);
-  const result = new Set(base);
-  const add = (ids: Iterable<string>): void => {
-    for (const id of ids) result.add(id);
-  };
-  if (criterion.parents) add(walkGraph(graph.parents, base, criterion.parentsDepth));
-  if (criterion.children) add(walkGraph(graph.children, base, criterion.childrenDepth));
+  let result = new Set(base);
+  if (criterion.parents) result = merge(result, walkGraph(graph.parents, base, criterion.parentsDepth));
+  if (criterion.children) result = merge(result, walkGraph(graph.children, base, criterion.childrenDepth));
   if (criterion.childrensParents) {
     const downstream = walkGraph(graph.children, base);
-    add(downstream);
-    add(walkGraph(graph.parents, [...base, ...downstream]));
+    result = merge(result, downstream);
+    result = merge(result, walkGraph(graph.parents, [...base, ...downstream]));
   }
   return result;
+}
+
+/** The union of two sets this module owns, built by adding the smaller one to the larger. */
+function merge(a: Set<string>, b: Set<string>): Set<string> {
+  const [large, small] = a.size >= b.size ? [a, b] : [b, a];
+  for (const id of small) large.add(id);
+  return large;
 }

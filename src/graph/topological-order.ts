@@ -1,5 +1,6 @@
 import { cycleError, findCycle } from './find-cycle.js';
-import { RESOURCE_TYPES, type Graph, type GraphNode } from './graph-node.js';
+import { RESOURCE_TYPES, type Graph } from './graph-node.js';
+
 const TYPE_RANK = new Map(RESOURCE_TYPES.map((type, i) => [type, i]));
 const fullOrders = new WeakMap<Graph, readonly string[]>();
 
@@ -36,17 +37,27 @@ export function topologicalOrder(graph: Graph, ids?: Iterable<string>): string[]
 function computeOrder(graph: Graph): string[] {
   const nodes = [...graph.nodes.values()];
   const indexOf = new Map<string, number>();
-  nodes.forEach((node, i) => indexOf.set(node.uniqueId, i));
   const waitingOn = new Int32Array(nodes.length);
+  const ranks = new Int32Array(nodes.length);
   let level: number[] = [];
-  nodes.forEach((node, i) => {
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    indexOf.set(node.uniqueId, i);
+    ranks[i] = TYPE_RANK.get(node.resourceType) ?? RESOURCE_TYPES.length;
     waitingOn[i] = graph.parents.get(node.uniqueId)?.length ?? 0;
     if (waitingOn[i] === 0) level.push(i);
-  });
+  }
+  const compare = (a: number, b: number): number => {
+    if (ranks[a] !== ranks[b]) return ranks[a]! - ranks[b]!;
+    const x = nodes[a]!;
+    const y = nodes[b]!;
+    if (x.name !== y.name) return x.name < y.name ? -1 : 1;
+    return x.uniqueId < y.uniqueId ? -1 : x.uniqueId > y.uniqueId ? 1 : 0;
+  };
 
   const order: string[] = [];
   while (level.length > 0) {
-    level.sort((a, b) => compareNodes(nodes[a]!, nodes[b]!));
+    level.sort(compare);
     const next: number[] = [];
     for (const i of level) {
       const id = nodes[i]!.uniqueId;
@@ -66,13 +77,4 @@ function computeOrder(graph: Graph): string[] {
     throw cycleError(graph, cycle);
   }
   return order;
-}
-
-function compareNodes(a: GraphNode, b: GraphNode): number {
-  const rankA = TYPE_RANK.get(a.resourceType) ?? RESOURCE_TYPES.length;
-  const rankB = TYPE_RANK.get(b.resourceType) ?? RESOURCE_TYPES.length;
-  if (rankA !== rankB) return rankA - rankB;
-  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
-  if (a.uniqueId !== b.uniqueId) return a.uniqueId < b.uniqueId ? -1 : 1;
-  return 0;
 }

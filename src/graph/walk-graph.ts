@@ -10,23 +10,26 @@ export function walkGraph(
   starts: Iterable<string>,
   depth?: number,
 ): Set<string> {
-  const reached = new Set<string>();
-  let frontier = [...new Set(starts)];
-  const seen = new Set(frontier);
+  const startSet = new Set(starts);
+  const seen = new Set(startSet);
+  const reachedStarts = new Set<string>();
+  let frontier = [...startSet];
   for (let level = 0; frontier.length > 0 && (depth === undefined || level < depth); level++) {
     const next: string[] = [];
     for (const id of frontier) {
       for (const neighbour of edges.get(id) ?? []) {
-        reached.add(neighbour);
         if (!seen.has(neighbour)) {
           seen.add(neighbour);
           next.push(neighbour);
+        } else if (startSet.has(neighbour)) {
+          reachedStarts.add(neighbour);
         }
       }
     }
     frontier = next;
   }
-  return reached;
+  for (const id of startSet) if (!reachedStarts.has(id)) seen.delete(id);
+  return seen;
 }
 
 /** Unique ids of the ancestors of `id` up to `depth` levels (all when undefined), without `id`. */

@@ -1,0 +1,90 @@
+import nunjucks from 'nunjucks';
+
+type Fn = (this: string, ...args: unknown[]) => unknown;
+
+const stripChars = (s: string, chars: unknown, left: boolean, right: boolean): string => {
+  if (chars === undefined || chars === null) return left && right ? s.trim() : left ? s.trimStart() : s.trimEnd();
+  const set = new Set(String(chars));
+  let a = 0;
+  let b = s.length;
+  while (left && a < b && set.has(s[a]!)) a++;
+  while (right && b > a && set.has(s[b - 1]!)) b--;
+  return s.slice(a, b);
+};
+
+const splitPython = (s: string, sep: unknown, maxsplit: unknown): string[] => {
+  const limit = typeof maxsplit === 'number' && maxsplit >= 0 ? maxsplit : Infinity;
+  if (sep === undefined || sep === null) {
+    const parts = s.trim().split(/\s+/).filter((p) => p !== '');
+    if (limit === Infinity || parts.length <= limit + 1) return parts;
+    const head = parts.slice(0, limit);
+    let rest = s.trim();
+    for (const h of head) rest = rest.slice(rest.indexOf(h) + h.length).trimStart();
+    return [...head, rest];
+  }
+  const all = s.split(String(sep));
+  if (limit === Infinity || all.length <= limit + 1) return all;
+  return [...all.slice(0, limit), all.slice(limit).join(String(sep))];
+};
+
+const matchesAny = (s: string, arg: unknown, test: (s: string, p: string) => boolean): boolean =>
+  Array.isArray(arg) ? arg.some((p) => test(s, String(p))) : test(s, String(arg));
+
+/** str.format with {} / {0} / {name} fields (keyword args arrive as a trailing object). */
+function formatPython(this: string, ...args: unknown[]): string {
+  const last = args[args.length - 1];
+  const keywords = typeof last === 'object' && last !== null && (last as { __keywords?: boolean }).__keywords ? (args.pop() as Record<string, unknown>) : {};
+  let auto = 0;
+  return this.replace(/\{\{|\}\}|\{([^{}]*)\}/g, (m, field: string | undefined) => {
+    if (m === '{{') return '{';
+    if (m === '}}') return '}';
+    const key = field ?? '';
+    if (key === '') return String(args[auto++]);
+    if (/^\d+$/.test(key)) return String(args[Number(key)]);
+    return String(keywords[key]);
+  });
+}
+
+/** Python's str methods, for templates written for Jinja (dbt projects call them a lot). */
+export const STRING_METHODS: Readonly<Record<string, Fn>> = {
+  upper() { return this.toUpperCase(); },
+  lower() { return this.toLowerCase(); },
+  strip(chars) { return stripChars(this, chars, true, true); },
+  lstrip(chars) { return stripChars(this, chars, true, false); },
+  rstrip(chars) { return stripChars(this, chars, false, true); },
+  split(sep, maxsplit) { return splitPython(this, sep, maxsplit); },
+  replace(old, replacement, count) {
+    if (typeof count !== 'number') return this.split(String(old)).join(String(replacement));
+    let out = this;
+    for (let i = 0; i < count; i++) out = out.replace(String(old), String(replacement));
+    return out;
+  },
+  startswith(prefix) { return matchesAny(this, prefix, (s, p) => s.startsWith(p)); },
+  endswith(suffix) { return matchesAny(this, suffix, (s, p) => s.endsWith(p)); },
+  title() { return this.toLowerCase().replace(/(^|[^A-Za-z])([a-z])/g, (_m, a: string, b: string) => a + b.toUpperCase()); },
+  capitalize() { return this.charAt(0).toUpperCase() + this.slice(1).toLowerCase(); },
+  format: formatPython,
+  join(items) { return (Array.isArray(items) ? items : [...String(items)]).map(String).join(this); },
+  find(sub) { return this.indexOf(String(sub)); },
+  count(sub) { return String(sub) === '' ? this.length + 1 : this.split(String(sub)).length - 1; },
+  isdigit() { return /^\d+$/.test(this); },
+  isalpha() { return /^[A-Za-z]+$/.test(this); },
+  zfill(width) { return this.padStart(Number(width), '0'); },
+};
+
+let installed = false;
+
+/** Make `'x'.upper()`, `name.startswith('stg_')`, `'{}_{}'.format(a, b)` work in every template. */
+export function installPythonStringMethods(): void {
+  if (installed) return;
+  installed = true;
+  const runtime = (nunjucks as unknown as { runtime: { memberLookup: (obj: unknown, val: unknown, ...rest: unknown[]) => unknown; SafeString: new (s: string) => unknown } }).runtime;
+  const original = runtime.memberLookup;
+  runtime.memberLookup = function memberLookup(this: unknown, obj: unknown, val: unknown, ...rest: unknown[]) {
+    if (rest.length < 2 && typeof val === 'string' && Object.prototype.hasOwnProperty.call(STRING_METHODS, val)) {
+      if (typeof obj === 'string') return STRING_METHODS[val]!.bind(obj);
+      if (obj instanceof runtime.SafeString) return STRING_METHODS[val]!.bind(String(obj));
+    }
+    return original.call(this, obj, val, ...rest);
+  };
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { ModelNode } from '../../../src/compile/manifest.js';
+import { planScript } from '../../../src/plan/node-plan.js';
+import { planModel } from '../../../src/plan/plan-model.js';
+
+function node(config: Record<string, unknown>, name = 'daily'): ModelNode {
+  return {
+    resourceType: 'model',
+    uniqueId: `model.p.${name}`,
+    name,
+    alias: name,
+    file: { name, path: `models/${name}.sql`, absPath: `/x/models/${name}.sql`, rawSql: '', folders: [] },
+    fqn: ['p', name],
+    config,
+    refs: [],
+    sources: [],
+    dependsOn: [],
+  };
+}
+
+const INC = { materialized: 'incremental', incremental_strategy: 'delete+insert', unique_key: 'day', partition_by: 'day' };
+const plan = (config: Record<string, unknown>, existing: 'table' | 'view' | null, extra: { fullRefresh?: boolean; backfill?: boolean } = {}) =>
+  planModel({ node: node(config), sql: 'select day, n from src', existing, targetColumns: ['day', 'n'], fullRefresh: extra.fullRefresh ?? false, backfill: extra.backfill ?? false });
+
+describe('planModel', () => {
+  it('builds an incremental model as a full table on its first run, with the reason', () => {
+    const p = plan(INC, null);
+    expect(p.mode).toBe('full');
+    expect(p.reason).toMatch(/first build/);
+    const sql = p.statements.filter((s) => s.kind === 'exec').map((s) => s.sql);
+    expect(sql).toContain('create table "daily__mini_dbt_tmp" as\nselect day, n from src');
+    expect(sql).toContain('create index "daily__idx__day" on "daily" ("day")');
+    expect(p.statements.map((s) => s.kind)).toContain('swap');
+  });
+
+  it('rebuilds when the existing relation is a view, under --full-refresh, and when full_refresh: true', () => {
+    expect(plan(INC, 'view').reason).toMatch(/is a view/);
+    expect(plan(INC, 'table', { fullRefresh: true }).reason).toBe('--full-refresh');
+    expect(plan({ ...INC, full_refresh: true }, 'table').reason).toBe('config full_refresh: true');
+    expect(plan({ ...INC, full_refresh: false }, 'table', { fullRefresh: true }).mode).toBe('incremental');
+  });
+
+  it('runs delete+insert through a temp table: stage, checks, delete by key, insert the target columns', () => {
+    const p = plan(INC, 'table');
+    expect(p.mode).toBe('incremental');
+    const script = planScript(p);
+    expect(script).toContain('create temp table "daily__mini_dbt_new" as\nselect day, n from src');
+    expect(script).toContain('delete from "daily"\nwhere "day" in (select distinct "day" from temp."daily__mini_dbt_new")');
+    expect(script).toContain('insert into "daily" ("day", "n")\nselect "day", "n" from temp."daily__mini_dbt_new"');
+    expect(script).toContain('select count(*) from temp."daily__mini_dbt_new" where "day" is null');
+    const roles = p.statements.flatMap((s) => (s.kind === 'exec' ? [s.role] : [s.kind]));
+    expect(roles).toEqual(['drop', 'stage', 'require-columns', 'assert-none', 'collect-partitions', 'delete', 'insert', 'drop']);
+  });
+
+  it('deletes by a tuple for a list unique_key and ANDs incremental_predicates', () => {
+    const p = plan({ ...INC, unique_key: ['day', 'shop'], incremental_predicates: ["day >= '2026-01-01'"] }, 'table');
+    expect(planScript(p)).toContain('where ("day", "shop") in (select distinct "day", "shop" from temp."daily__mini_dbt_new")\n  and (day >= \'2026-01-01\')');
+  });
+
+  it('appends without deleting under append, and when no unique_key is set', () => {
+    for (const config of [{ ...INC, incremental_strategy: 'append' }, { materialized: 'incremental' }]) {
+      const script = planScript(plan(config, 'table'));
+      expect(script).not.toContain('delete from');
+      expect(script).toContain('insert into "daily"');
+    }
+  });
+
+  it('marks a run with start and end vars as a backfill', () => {
+    expect(plan(INC, 'table', { backfill: true }).mode).toBe('backfill');
+  });
+
+  it('replaces a view by dropping the old relation and creating the view in one publish', () => {
+    const p = plan({ materialized: 'view' }, 'table');
+    expect(p.statements.filter((s) => s.kind === 'exec').map((s) => s.sql)).toEqual(['drop table "daily"', 'create view "daily" as\nselect day, n from src']);
+  });
+
+  it('quotes identifiers with quotes and spaces', () => {
+    const p = planModel({ node: { ...node(INC, 'we"ird name'), alias: 'we"ird name' }, sql: 'select 1', existing: 'table', targetColumns: ['da"y'], fullRefresh: false, backfill: false });
+    expect(planScript(p)).toContain('insert into "we""ird name" ("da""y")');
+  });
+});
