@@ -62,7 +62,6 @@ function fqnPredicate(value: string): NodePredicate {
   const parts = value.split('.');
   const slurpFrom = parts.findIndex((part) => hasGlobChars(part));
   const slurp = slurpFrom < 0 ? undefined : globToRegExp(parts.slice(slurpFrom).join('.'));
-  const name = globPredicate(value);
   const matchesFqn = (flat: readonly string[]): boolean => {
     if (flat.length < parts.length) return false;
     const exactParts = slurpFrom < 0 ? parts.length : slurpFrom;
@@ -78,6 +77,7 @@ function fqnPredicate(value: string): NodePredicate {
         firstPart(node.fqn[0]) === value ||
         firstPart(node.fqn[1]) === value);
   }
+  const name = globPredicate(value);
   return (node) => {
     if (node.resourceType === 'source') return false;
     if (node.name === value || (parts.length === 1 && slurp && name(node.name))) return true;

@@ -123,14 +123,9 @@ function resolveMethod(raw: string, text: string): [SelectorMethod, string[]] {
 }
 
 function checkValue(raw: string, method: SelectorMethod, value: string): void {
-  if (method === 'fqn' && !/^[A-Za-z_*?[]/.test(value)) {
-    throw malformed(
-      raw,
-      /^\d/.test(value)
-        ? "a depth goes before a leading '+' ('1+x': one level of ancestors) or after a trailing '+' ('x+1': one level of descendants)"
-        : GRAMMAR,
-    );
-  }
+  // Names may start with a digit (a model called 2023_orders), as in dbt: a
+  // depth only counts when a '+' follows it.
+  if (method === 'fqn' && !/^[A-Za-z0-9_*?[]/.test(value)) throw malformed(raw, GRAMMAR);
   if (method === 'source' && value.split('.').length > 3) {
     throw malformed(raw, 'write source:<source>, source:<source>.<table> or source:<package>.<source>.<table>');
   }

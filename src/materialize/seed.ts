@@ -132,7 +132,6 @@ class RecordError extends Error {
   constructor(
     readonly recordIndex: number,
     readonly describe: string,
-    readonly column?: number,
   ) {
     super(describe);
   }
@@ -307,7 +306,6 @@ function scanSeed(options: LoadSeedOptions, delimiter: string): Promise<ScanResu
           throw new RecordError(
             index,
             `value ${quoteForMessage(value)} in column ${quoteForMessage(columns[c]!.name)} is not a valid ${columns[c]!.type} (column_types)`,
-            c,
           );
         }
       }

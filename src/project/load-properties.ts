@@ -58,6 +58,15 @@ function configOf(yaml: YamlFile, entry: Raw, path: (string | number)[]): Config
   return entry.config;
 }
 
+/** A seed's `event_time` / `loaded_at` may sit at table level, as on sources; config wins. */
+function withTimeKeys(entry: Raw, config: ConfigMap): ConfigMap {
+  const lifted: Record<string, unknown> = {};
+  for (const key of ['event_time', 'loaded_at'] as const) {
+    if (entry[key] !== undefined && config[key] === undefined) lifted[key] = entry[key];
+  }
+  return Object.keys(lifted).length > 0 ? { ...config, ...lifted } : config;
+}
+
 function nodeEntries(yaml: YamlFile, key: 'models' | 'seeds', into: Map<string, NodeProperties>): void {
   const doc = yaml.value as Raw;
   listOf(yaml, doc[key], [key]).forEach((entry, i) => {
@@ -75,7 +84,7 @@ function nodeEntries(yaml: YamlFile, key: 'models' | 'seeds', into: Map<string, 
       name: entry.name,
       description: typeof entry.description === 'string' ? entry.description : undefined,
       columns: columnsOf(yaml, entry, path),
-      config: configOf(yaml, entry, path),
+      config: key === 'seeds' ? withTimeKeys(entry, configOf(yaml, entry, path)) : configOf(yaml, entry, path),
       tests: testsOf(yaml, entry, path),
       location: { file: yaml.displayPath, line: yaml.lineOf(path) },
     });

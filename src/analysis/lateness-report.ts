@@ -1,0 +1,84 @@
+import type { Warehouse } from '../db/open-warehouse.js';
+import { quoteIdentifier } from '../db/quote-identifier.js';
+import { relationColumns, relationKind } from '../db/relation-kind.js';
+import { didYouMeanSuffix } from '../errors/did-you-mean.js';
+import { ProjectError } from '../errors/project-error.js';
+import { nearestRankPercentile, type HistogramBin } from './nearest-rank-percentile.js';
+import type { TimeColumns } from './time-columns.js';
+
+export interface LatenessOptions {
+  /** The table holding the raw rows. */
+  readonly relation: string;
+  readonly columns: TimeColumns;
+  /** How many days back a nightly run rewrites; rows later than this are missed. */
+  readonly lookback: number;
+  /** Break the missed rows down by this column. */
+  readonly by?: string;
+}
+
+export interface LatenessReport {
+  readonly relation: string;
+  readonly event_time: string;
+  readonly loaded_at: string;
+  /** Rows with a usable event time and loaded-at. */
+  readonly rows: number;
+  /** Rows whose event time or loaded-at is not a date (left out of everything else). */
+  readonly invalid_rows: number;
+  readonly max_days: number | null;
+  /** The smallest lookback that misses no row: the longest lateness (0 when nothing is late). */
+  readonly required_lookback: number;
+  readonly histogram: HistogramBin[];
+  readonly percentiles: { p50: number | null; p90: number | null; p95: number | null; p99: number | null; max: number | null };
+  readonly missed: {
+    readonly lookback: number;
+    readonly rows: number;
+    /** Distinct event days that have at least one missed row. */
+    readonly days: number;
+    readonly by?: string;
+    readonly groups?: Record<string, number>;
+  };
+}
+
+/**
+ * Lateness = loaded-at day minus event day, in whole days, for every raw row:
+ * the distribution, percentiles and what a given lookback misses.
+ */
+export function latenessReport(db: Warehouse, options: LatenessOptions): LatenessReport {
+  const { relation, columns, lookback } = options;
+  if (!Number.isInteger(lookback) || lookback < 0) throw new ProjectError(`the lookback must be a whole number of days >= 0, got ${lookback}`);
+  if (relationKind(db, relation) === null) {
+    throw new ProjectError(`table '${relation}' is not in the warehouse yet`, { hint: 'load it first: mini-dbt seed' });
+  }
+  const have = relationColumns(db, relation).map((c) => c.name);
+  for (const [what, column] of [['event_time', columns.eventTime], ['loaded_at', columns.loadedAt], ['--by', options.by]] as const) {
+    if (column !== undefined && !have.includes(column)) {
+      throw new ProjectError(`${what} column '${column}' is not a column of '${relation}'.${didYouMeanSuffix(column, have)}`, { hint: `columns: ${have.join(', ')}` });
+    }
+  }
+  const lateness = `cast(julianday(date(${quoteIdentifier(columns.loadedAt)})) - julianday(date(${quoteIdentifier(columns.eventTime)})) as integer)`;
+  const table = quoteIdentifier(relation);
+  const histogram = (db.prepare(`select ${lateness} as days, count(*) as rows from ${table} where ${lateness} is not null group by 1 order by 1`).all() as HistogramBin[])
+    .map((b) => ({ days: Number(b.days), rows: Number(b.rows) }));
+  const total = Number(db.prepare(`select count(*) from ${table}`).pluck().get());
+  const rows = histogram.reduce((sum, b) => sum + b.rows, 0);
+  const maxDays = histogram.length > 0 ? histogram[histogram.length - 1]!.days : null;
+  const missedRow = db.prepare(`select count(*) as rows, count(distinct date(${quoteIdentifier(columns.eventTime)})) as days from ${table} where ${lateness} > ?`).get(lookback) as { rows: number; days: number };
+  let groups: Record<string, number> | undefined;
+  if (options.by !== undefined) {
+    const grouped = db.prepare(`select ${quoteIdentifier(options.by)} as value, count(*) as rows from ${table} where ${lateness} > ? group by 1 order by 2 desc, 1`).all(lookback) as { value: unknown; rows: number }[];
+    groups = Object.fromEntries(grouped.map((g) => [g.value === null ? '(null)' : String(g.value), Number(g.rows)]));
+  }
+  const pct = (p: number) => nearestRankPercentile(histogram, p);
+  return {
+    relation,
+    event_time: columns.eventTime,
+    loaded_at: columns.loadedAt,
+    rows,
+    invalid_rows: total - rows,
+    max_days: maxDays,
+    required_lookback: Math.max(0, maxDays ?? 0),
+    histogram,
+    percentiles: { p50: pct(50), p90: pct(90), p95: pct(95), p99: pct(99), max: maxDays },
+    missed: { lookback, rows: Number(missedRow.rows), days: Number(missedRow.days), ...(options.by !== undefined ? { by: options.by, groups } : {}) },
+  };
+}

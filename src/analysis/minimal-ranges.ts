@@ -1,0 +1,27 @@
+import { addDays, isIsoDate } from '../feed/iso-date.js';
+
+export interface PartitionRange {
+  readonly start: string;
+  readonly end: string;
+}
+
+/**
+ * The fewest ranges that cover exactly these partitions: consecutive days
+ * merge into one range. Partitions that are not ISO dates each get a range of
+ * their own. The input need not be sorted or unique.
+ */
+export function minimalRanges(partitions: readonly string[]): PartitionRange[] {
+  const sorted = [...new Set(partitions)].sort();
+  const ranges: { start: string; end: string }[] = [];
+  for (const p of sorted) {
+    const last = ranges[ranges.length - 1];
+    if (last && isIsoDate(p) && isIsoDate(last.end) && addDays(last.end, 1) === p) last.end = p;
+    else ranges.push({ start: p, end: p });
+  }
+  return ranges;
+}
+
+/** "2026-09-03..2026-09-04" or "2026-09-07" for a one-day range. */
+export function formatRange(range: PartitionRange): string {
+  return range.start === range.end ? range.start : `${range.start}..${range.end}`;
+}

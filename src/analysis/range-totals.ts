@@ -1,0 +1,50 @@
+import type { Warehouse } from '../db/open-warehouse.js';
+import { quoteIdentifier } from '../db/quote-identifier.js';
+
+export interface Totals {
+  readonly rows: number;
+  /** Sum of every numeric column (the partition column left out). */
+  readonly sums: Record<string, number>;
+}
+
+export type PartitionFilter =
+  | { readonly partitions: readonly string[] }
+  | { readonly start: string; readonly end: string };
+
+/**
+ * Row count and column totals of some partitions of a relation: the figures
+ * a backfill reports before and after, and `stale` reports live vs rebuilt.
+ * Values are bound as parameters; identifiers are quoted.
+ */
+export function partitionTotals(
+  db: Warehouse,
+  relation: string,
+  columns: readonly string[],
+  partitionColumn: string | undefined,
+  filter?: PartitionFilter,
+): Totals {
+  const part = partitionColumn ? `cast(${quoteIdentifier(partitionColumn)} as text)` : undefined;
+  let where = '';
+  const params: unknown[] = [];
+  if (filter && part) {
+    if ('partitions' in filter) {
+      where = `where ${part} in (select value from json_each(?))`;
+      params.push(JSON.stringify(filter.partitions));
+    } else {
+      where = `where ${part} between ? and ?`;
+      params.push(filter.start, filter.end);
+    }
+  }
+  const measured = columns.filter((c) => c !== partitionColumn);
+  const numeric = (c: string) => `typeof(${quoteIdentifier(c)}) in ('integer', 'real')`;
+  const selects = measured.flatMap((c, i) => [
+    `count(case when ${numeric(c)} then 1 end) as n${i}`,
+    `total(case when ${numeric(c)} then ${quoteIdentifier(c)} end) as s${i}`,
+  ]);
+  const row = db.prepare(`select count(*) as rows${selects.length ? `, ${selects.join(', ')}` : ''} from ${relation} ${where}`).get(...params) as Record<string, number>;
+  const sums: Record<string, number> = {};
+  measured.forEach((c, i) => {
+    if (Number(row[`n${i}`]) > 0) sums[c] = Math.round(Number(row[`s${i}`]) * 1e6) / 1e6;
+  });
+  return { rows: Number(row.rows), sums };
+}
