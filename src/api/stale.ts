@@ -1,0 +1,94 @@
+import { existsSync } from 'node:fs';
+import { openWarehouse } from '../db/open-warehouse.js';
+import { ProjectError } from '../errors/project-error.js';
+import { effectiveAsOf } from '../execute/effective-as-of.js';
+import { dateRange, isIsoDate } from '../feed/iso-date.js';
+import { exactStale } from '../analysis/exact-stale.js';
+import { fastStale, type FastStalePartition } from '../analysis/fast-stale.js';
+import { findModel } from '../analysis/find-node.js';
+import { minimalRanges, type PartitionRange } from '../analysis/minimal-ranges.js';
+import type { PartitionDiff } from '../analysis/diff-partitions.js';
+import type { Totals } from '../analysis/range-totals.js';
+import { requireIsoDate } from '../analysis/require-iso-date.js';
+import type { Warehouse } from '../db/open-warehouse.js';
+import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
+
+export interface StaleOptions extends SessionOptions {
+  readonly model: string;
+  /** 'exact' (default): diff against a full rebuild in a scratch table; 'fast': from the ledger and the raw rows. */
+  readonly mode?: 'exact' | 'fast';
+  readonly session?: Session;
+  /** Use this open connection instead of opening the project's warehouse read-only (replay). */
+  readonly db?: Warehouse;
+  /** Keep the live/rebuilt rows of at most this many stale partitions (default all). */
+  readonly detailPartitions?: number;
+}
+
+export interface StaleReport {
+  readonly model: string;
+  readonly mode: 'exact' | 'fast';
+  /** The as-of the table is compared at: var('as_of'), else everything landed so far. */
+  readonly as_of: string | null;
+  readonly partition_column: string | null;
+  readonly partitions_checked: number;
+  readonly stale: string[];
+  /** The fewest ranges covering exactly the stale partitions. */
+  readonly ranges: PartitionRange[];
+  /** One range from the first to the last stale partition, and how many partitions it spans. */
+  readonly covering_range: (PartitionRange & { partitions: number }) | null;
+  /** Exact mode: live and rebuilt rows per stale partition. Fast mode: the late rows per partition. */
+  readonly partitions: (PartitionDiff | FastStalePartition)[];
+  /** Exact mode: totals of the stale partitions, live vs rebuilt. */
+  readonly totals?: { live: Totals; rebuilt: Totals };
+  /** Exact mode: columns only the live table or only the model has. */
+  readonly schema_drift?: { only_live: string[]; only_rebuilt: string[] };
+  readonly backfill_command: string | null;
+}
+
+/** Which partitions of a model differ from what a full rebuild would give now (or as of var('as_of')). */
+export function stale(options: StaleOptions): StaleReport {
+  let session = options.session ? (options.vars ? withVars(options.session, options.vars) : options.session) : loadSession(options);
+  const { manifest, graph, project } = session;
+  const node = findModel(manifest, options.model);
+  const declared = manifest.vars.as_of;
+  if (declared !== undefined && declared !== null && declared !== '') {
+    const asOf = requireIsoDate(declared, "var 'as_of'");
+    if (asOf !== declared) session = withVars(session, { ...(options.vars ?? {}), as_of: asOf });
+  }
+  if (!options.db && !existsSync(project.databasePath)) {
+    throw new ProjectError(`warehouse ${project.databasePath} does not exist yet`, { hint: 'run `mini-dbt seed` and `mini-dbt run` first' });
+  }
+  const db = options.db ?? openWarehouse(project.databasePath, { readonly: true });
+  try {
+    const asOf = effectiveAsOf(db, session.manifest, graph, node.uniqueId);
+    const mode = options.mode ?? 'exact';
+    let report: Omit<StaleReport, 'ranges' | 'covering_range' | 'backfill_command'>;
+    if (mode === 'fast') {
+      if (asOf === null) throw new ProjectError(`cannot tell the as-of of '${node.name}': no loaded_at upstream and no as_of var`, { hint: 'drop --fast' });
+      const fast = fastStale(db, session.manifest, graph, node, asOf);
+      report = { model: node.name, mode, as_of: asOf, partition_column: fast.partitionColumn, partitions_checked: fast.partitionsChecked, stale: fast.stale, partitions: fast.details };
+    } else {
+      const exact = exactStale(db, session.manifest, node, { detailPartitions: options.detailPartitions });
+      const drift = exact.onlyLive.length + exact.onlyRebuilt.length > 0 ? { schema_drift: { only_live: exact.onlyLive, only_rebuilt: exact.onlyRebuilt } } : {};
+      report = {
+        model: node.name, mode, as_of: asOf, partition_column: exact.partitionColumn ?? null, partitions_checked: exact.partitionsChecked,
+        stale: exact.stale, partitions: exact.details, totals: exact.totals, ...drift,
+      };
+    }
+    const ranges = report.partition_column ? minimalRanges(report.stale) : [];
+    const first = report.stale[0];
+    const last = report.stale[report.stale.length - 1];
+    const covering = first !== undefined && last !== undefined && report.partition_column
+      ? { start: first, end: last, partitions: isIsoDate(first) && isIsoDate(last) ? dateRange(first, last).length : report.stale.length }
+      : null;
+    let command: string | null = null;
+    if (report.stale.length > 0) {
+      command = report.partition_column
+        ? `mini-dbt backfill ${node.name} --stale --reason "<why>"`
+        : `mini-dbt run --select ${node.name}`;
+    }
+    return { ...report, ranges, covering_range: covering, backfill_command: command };
+  } finally {
+    if (!options.db) db.close();
+  }
+}
