@@ -7,10 +7,11 @@ import { isIsoDate } from '../feed/iso-date.js';
  * merely starts with a date, is a ProjectError (exit 2).
  */
 export function requireIsoDate(value: unknown, what: string): string {
-  const text = typeof value === 'string' ? value : value instanceof Date ? value.toISOString().slice(0, 10) : String(value);
+  const text: string = typeof value === 'string' ? value : value instanceof Date ? value.toISOString().slice(0, 10) : String(value);
   if (isIsoDate(text)) return text;
-  const shown = text.length > 60 ? `${text.slice(0, 57)}...` : text;
-  throw new ProjectError(`${what} must be a real date written YYYY-MM-DD, got '${shown}'`, { hint: 'for example 2026-09-01' });
+  const shown: string = String(text);
+  const cut = shown.length > 60 ? `${shown.slice(0, 57)}...` : shown;
+  throw new ProjectError(`${what} must be a real date written YYYY-MM-DD, got '${cut}'`, { hint: 'for example 2026-09-01' });
 }
 
 /** Both ends of a range, validated, with start <= end. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { now } from '../clock.js';
 import type { ModelNode } from '../compile/manifest.js';
 import { ProjectError } from '../errors/project-error.js';
+import { crashPoint } from '../execute/crash-point.js';
 import type { NodeResult, RunEvent } from '../execute/node-result.js';
 import { runNodes } from '../execute/run-nodes.js';
 import { selectNodes } from '../graph/select-nodes.js';
@@ -91,6 +92,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       onPlanned: (node, plan) => plans.push({ node, plan }),
     });
     const failed = results.some((r) => r.status === 'error');
+    crashPoint();
     finishRun(db, invocationId, failed ? 'error' : 'success');
     const elapsedSeconds = (performance.now() - t0) / 1000;
     if (options.writeArtifacts !== false) {

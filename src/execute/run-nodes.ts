@@ -13,6 +13,7 @@ import { recordNodeRun, type NodeRunRecord } from '../state/ledger.js';
 import { adapterMessage, describeNode } from './describe-node.js';
 import { effectiveAsOf } from './effective-as-of.js';
 import type { NodeResult, RunEvent } from './node-result.js';
+import { crashPoint } from './crash-point.js';
 import { runStatements, type StatementOutcome } from './run-statements.js';
 
 export interface RunNodesOptions {
@@ -74,7 +75,9 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
           delimiter: typeof node.config.delimiter === 'string' ? node.config.delimiter : undefined,
           indexes: seedIndexes(node.config),
           beforeCommit: (tx) => {
+            crashPoint();
             recordNodeRun(tx, ledgerRecord(options, node, 'seed', null, { rowsDeleted: 0, rowsInserted: 0, partitions: [] }, 'success', null, startedAt, t0));
+            crashPoint();
           },
         });
         outcome = { rowsDeleted: 0, rowsInserted: loaded.rows, partitions: [] };
@@ -101,7 +104,9 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
         try {
           outcome = runStatements(db, thePlan);
           recordNodeRun(db, ledgerRecord(options, node, thePlan.mode, thePlan, outcome, 'success', asOf, startedAt, t0), outcome.partitions);
+          crashPoint();
           db.exec('COMMIT');
+          crashPoint();
         } catch (err) {
           if (db.inTransaction) db.exec('ROLLBACK');
           throw err;

@@ -3,6 +3,7 @@ import { relationColumns } from '../db/relation-kind.js';
 import { swapRelation } from '../db/swap-relation.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { NodePlan } from '../plan/node-plan.js';
+import { crashPoint } from './crash-point.js';
 import { injectedFailure } from './injected-failure.js';
 
 export interface StatementOutcome {
@@ -19,6 +20,7 @@ export interface StatementOutcome {
 export function runStatements(db: Warehouse, plan: NodePlan): StatementOutcome {
   const outcome: StatementOutcome = { rowsDeleted: 0, rowsInserted: 0, partitions: [] };
   for (const statement of plan.statements) {
+    crashPoint();
     switch (statement.kind) {
       case 'exec': {
         const info = db.prepare(statement.sql).run();

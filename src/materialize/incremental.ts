@@ -14,12 +14,15 @@ export interface IncrementalRunOptions {
   /** The target's current columns (on_schema_change: ignore writes these). */
   readonly targetColumns: readonly string[];
   readonly partitionColumn?: string;
+  /** Also check the key is unique among the new rows (backfills: "key unique and not null"). */
+  readonly checkUniqueKey?: boolean;
 }
 
 /** Checks every publish of a keyed model makes on the rows it is about to write. */
-export function keyChecks(model: string, relation: string, config: NodeConfig): PlannedStatement[] {
+export function keyChecks(model: string, relation: string, config: NodeConfig, options: { unique?: boolean } = {}): PlannedStatement[] {
   const key = uniqueKeyColumns(config);
   if (key.length === 0) return [];
+  const keys = key.map(quoteIdentifier).join(', ');
   return [
     { kind: 'require-columns', relation, columns: key, config: 'unique_key' },
     ...key.map((column) => ({
@@ -27,6 +30,13 @@ export function keyChecks(model: string, relation: string, config: NodeConfig): 
       sql: `select count(*) from ${relation} where ${quoteIdentifier(column)} is null`,
       message: `model '${model}' produced NULL in unique_key column '${column}'`,
     }) as const),
+    ...(options.unique
+      ? [{
+        kind: 'assert-none',
+        sql: `select count(*) from (select ${keys} from ${relation} group by ${keys} having count(*) > 1)`,
+        message: `model '${model}' produced duplicate unique_key (${key.join(', ')}) values`,
+      } as const]
+      : []),
   ];
 }
 
@@ -39,7 +49,7 @@ export function incrementalStatements(options: IncrementalRunOptions): PlannedSt
     { kind: 'exec', role: 'drop', sql: `drop table if exists ${newRows}` },
     ...hookStatements(options.config, 'pre_hook'),
     { kind: 'exec', role: 'stage', sql: `create temp table ${newRows.replace(/^temp\./, '')} as\n${options.sql}` },
-    ...keyChecks(options.model, newRows, options.config),
+    ...keyChecks(options.model, newRows, options.config, { unique: options.checkUniqueKey }),
   ];
   if (options.partitionColumn) {
     statements.push({ kind: 'collect-partitions', sql: `select distinct ${quoteIdentifier(options.partitionColumn)} from ${newRows} order by 1` });

@@ -1,9 +1,19 @@
 /** What one node will do, with every statement, built before anything runs. */
 
-export type StatementRole = 'pre-hook' | 'stage' | 'index' | 'delete' | 'insert' | 'swap' | 'drop' | 'create-view' | 'post-hook';
+export type StatementRole =
+  | 'pre-hook' | 'stage' | 'index' | 'delete' | 'insert' | 'upsert' | 'swap' | 'drop' | 'create-view'
+  | 'schema-change' | 'custom' | 'post-hook';
 
 export type PlannedStatement =
-  | { readonly kind: 'exec'; readonly role: StatementRole; readonly sql: string }
+  | {
+    readonly kind: 'exec';
+    readonly role: StatementRole;
+    readonly sql: string;
+    /** Hooks with `transaction: false` run before BEGIN ('before') or after COMMIT ('after'). */
+    readonly outsideTransaction?: 'before' | 'after';
+    /** Run with legacy_alter_table on, so views naming the table are left alone. */
+    readonly legacyAlter?: boolean;
+  }
   /** Replace `target` by the staged table (see swapRelation); `sql` is what it runs. */
   | { readonly kind: 'swap'; readonly role: 'swap'; readonly staged: string; readonly target: string; readonly sql: string }
   /** Fail unless the relation has these columns. */
@@ -13,9 +23,35 @@ export type PlannedStatement =
   /** Read the partitions this publish writes (one column of values). */
   | { readonly kind: 'collect-partitions'; readonly sql: string }
   /** Count the rows this publish writes (one number). */
-  | { readonly kind: 'count-rows'; readonly sql: string };
+  | { readonly kind: 'count-rows'; readonly sql: string }
+  /** A refusal decided while planning (on_schema_change: fail): the publish stops before it starts. */
+  | { readonly kind: 'fail'; readonly message: string };
 
-export type PlanMode = 'full' | 'incremental' | 'backfill' | 'view' | 'seed';
+export type PlanMode = 'full' | 'incremental' | 'backfill' | 'view' | 'seed' | 'ephemeral';
+
+/** What on_schema_change found and decided for an incremental run. */
+export interface SchemaChange {
+  readonly mode: string;
+  readonly added: readonly { readonly name: string; readonly type: string }[];
+  readonly removed: readonly { readonly name: string; readonly type: string }[];
+  readonly changed: readonly { readonly name: string; readonly from: string; readonly to: string }[];
+  /** What the run does about it, in words. */
+  readonly action: string;
+}
+
+/** One microbatch batch: its window and the statements of its own transaction. */
+export interface BatchPlan {
+  readonly label: string;
+  /** The window [start, end) as SQL text. */
+  readonly start: string;
+  readonly end: string;
+  /** begin, lookback, gap (never built), flags, retry. */
+  readonly reason: string;
+  /** full: this batch creates (or replaces) the table; incremental: it replaces its window. */
+  readonly mode: 'full' | 'incremental';
+  readonly sql: string;
+  readonly statements: readonly PlannedStatement[];
+}
 
 export interface NodePlan {
   readonly uniqueId: string;
@@ -30,29 +66,57 @@ export interface NodePlan {
   readonly sql: string;
   readonly statements: readonly PlannedStatement[];
   readonly partitionColumn?: string;
+  readonly schemaChange?: SchemaChange;
+  /** Things a learner should know about this run (printed by run and compile). */
+  readonly notes?: readonly string[];
+  /** Microbatch models: one publish per batch, in order (statements is then empty). */
+  readonly batches?: readonly BatchPlan[];
 }
 
-/** The statements as one SQL script, for `compile` and target/run. */
-export function planScript(plan: NodePlan): string {
-  return plan.statements
-    .map((s) => {
-      switch (s.kind) {
-        case 'exec':
-        case 'swap':
-          return `-- ${s.role}\n${s.sql};`;
-        case 'require-columns':
-          return `-- check: ${s.relation} has the ${s.config} column(s) ${s.columns.join(', ')}`;
-        case 'assert-none':
-          return `-- check (must return 0): ${s.message}\n${s.sql};`;
-        case 'collect-partitions':
-          return `-- partitions written (recorded in the run ledger)\n${s.sql};`;
-        case 'count-rows':
-          return `-- rows written\n${s.sql};`;
-        default: {
-          const never: never = s;
-          return never;
-        }
-      }
-    })
-    .join('\n\n');
+function statementScript(s: PlannedStatement): string {
+  switch (s.kind) {
+    case 'exec':
+      return `-- ${s.role}${s.outsideTransaction ? ` (transaction: false, runs ${s.outsideTransaction === 'before' ? 'before BEGIN' : 'after COMMIT'})` : ''}\n${s.sql};`;
+    case 'swap':
+      return `-- ${s.role}\n${s.sql};`;
+    case 'require-columns':
+      return `-- check: ${s.relation} has the ${s.config} column(s) ${s.columns.join(', ')}`;
+    case 'assert-none':
+      return `-- check (must return 0): ${s.message}\n${s.sql};`;
+    case 'collect-partitions':
+      return `-- partitions written (recorded in the run ledger)\n${s.sql};`;
+    case 'count-rows':
+      return `-- rows written\n${s.sql};`;
+    case 'fail':
+      return `-- the run stops here, before anything is written:\n${s.message.split('\n').map((l) => `--   ${l}`).join('\n')}`;
+    default: {
+      const never: never = s;
+      return never;
+    }
+  }
+}
+
+/**
+ * The statements as one SQL script, for `compile` and target/run. A
+ * microbatch plan lists its batches, then each batch's transaction (only
+ * the first and last when `maxBatches` is smaller than their number).
+ */
+export function planScript(plan: NodePlan, options: { maxBatches?: number } = {}): string {
+  const head = (plan.notes ?? []).map((n) => `-- note: ${n}`);
+  if (plan.schemaChange) head.push(`-- on_schema_change: ${plan.schemaChange.mode}: ${plan.schemaChange.action}`);
+  const body = plan.statements.map(statementScript);
+  if (plan.batches) {
+    const list = plan.batches;
+    const labels = list.map((b) => `${b.label}${b.reason === 'gap' ? ' (never built)' : ''}`);
+    const listed = labels.length > 24 ? [...labels.slice(0, 12), `... ${labels.length - 18} more ...`, ...labels.slice(-6)] : labels;
+    head.push(`-- ${list.length} batch${list.length === 1 ? '' : 'es'}, each its own transaction: ${listed.join(', ') || 'none'}`);
+    const max = options.maxBatches ?? Infinity;
+    const shown = list.length > max ? [list[0]!, list[list.length - 1]!] : list;
+    shown.forEach((b, i) => {
+      if (shown !== list && i === 1) body.push(`-- ... ${list.length - 2} more batch${list.length === 3 ? '' : 'es'}, the same statements over their own window ...`);
+      const index = list.indexOf(b) + 1;
+      body.push(`-- batch ${index} of ${list.length}: ${b.label} [${b.start}, ${b.end}) (${b.mode === 'full' ? 'creates the table' : 'replaces its window'})\nbegin;\n\n${b.statements.map(statementScript).join('\n\n')}\n\ncommit;`);
+    });
+  }
+  return [...(head.length > 0 ? [head.join('\n')] : []), ...body].join('\n\n');
 }

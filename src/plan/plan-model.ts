@@ -69,6 +69,7 @@ export function planModel(input: PlanModelInput): NodePlan {
       config: node.config,
       targetColumns: input.targetColumns,
       partitionColumn: base.partitionColumn,
+      checkUniqueKey: input.backfill,
     }),
   };
 }

@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs';
+import { openWarehouse } from '../db/open-warehouse.js';
+import { ProjectError } from '../errors/project-error.js';
+import { findSeedOrSource } from '../analysis/find-node.js';
+import { latenessReport, type LatenessReport } from '../analysis/lateness-report.js';
+import { timeColumns } from '../analysis/time-columns.js';
+import { loadSession, type Session, type SessionOptions } from './session.js';
+
+export interface LatenessOptions extends SessionOptions {
+  /** A seed, or a source as 'source.table' (or its table name). */
+  readonly name: string;
+  /** Default: the project's lookback_days var (0 when it has none). */
+  readonly lookback?: number;
+  /** Break the missed rows down by this column. */
+  readonly by?: string;
+  /** Override the yml's event_time / loaded_at. */
+  readonly eventTime?: string;
+  readonly loadedAt?: string;
+  readonly session?: Session;
+}
+
+/** How late the raw rows of a seed or source land, and what a lookback misses. */
+export function lateness(options: LatenessOptions): LatenessReport & { name: string } {
+  const session = options.session ?? loadSession(options);
+  const node = findSeedOrSource(session.manifest, options.name);
+  const columns = timeColumns(node, { eventTime: options.eventTime, loadedAt: options.loadedAt });
+  const lookback = options.lookback ?? lookbackVar(session.manifest.vars.lookback_days);
+  const path = session.project.databasePath;
+  if (!existsSync(path)) throw new ProjectError(`warehouse ${path} does not exist yet`, { hint: 'load the raw rows first: mini-dbt seed' });
+  const db = openWarehouse(path, { readonly: true });
+  try {
+    return { name: node.name, ...latenessReport(db, { relation: node.alias, columns, lookback, by: options.by }) };
+  } finally {
+    db.close();
+  }
+}
+
+function lookbackVar(value: unknown): number {
+  if (value === undefined || value === null) return 0;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new ProjectError(`var 'lookback_days' must be a whole number of days, got '${String(value)}'`);
+  return n;
+}

@@ -1,0 +1,122 @@
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { feedToCsv, generateFeed } from '../../src/feed/generate-feed.js';
+import { CLI, exampleProject } from '../support/example-project.js';
+import { runCli } from '../support/run-cli.js';
+import { warehouseSnapshot } from '../support/warehouse-snapshot.js';
+
+/**
+ * Kill the real CLI with SIGKILL at every crash point of a command (the
+ * tool's MINI_DBT_CRASH_AT hook: each statement of a publish, the ledger
+ * writes, the commits), then check the warehouse: intact, every table as it
+ * was before or as a clean run leaves it, the interrupted run not marked
+ * successful, and a rerun finishing cleanly.
+ */
+interface Scenario {
+  readonly name: string;
+  readonly args: readonly string[];
+  /** Prepare the project dir before the command (e.g. a new feed for seed). */
+  readonly prepare?: (dir: string) => void;
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: 'seed of a new feed', args: ['seed'], prepare: (dir) => writeFileSync(join(dir, 'seeds/raw_orders.csv'), feedToCsv(generateFeed({ seed: 2027 }))) },
+  { name: 'full build', args: ['run', '--full-refresh'] },
+  { name: 'nightly incremental run', args: ['run', '-s', 'daily_revenue', '--vars', '{as_of: "2026-10-25", lookback_days: 11}'] },
+  { name: 'backfill of a long range', args: ['run', '-s', 'daily_revenue+', '--vars', '{start: "2026-09-01", end: "2026-10-26"}'] },
+];
+
+type Snapshot = Record<string, unknown>;
+const tablesOf = (s: Snapshot) => Object.keys(s).filter((k) => k !== 'schema');
+
+let base: string;
+beforeAll(() => {
+  base = exampleProject();
+  expect(runCli(['seed', '--project-dir', base]).code).toBe(0);
+  expect(runCli(['run', '--full-refresh', '--project-dir', base, '--vars', '{as_of: "2026-10-10"}']).code).toBe(0);
+});
+
+function freshCopy(scenario: Scenario): string {
+  const dir = exampleProject();
+  copyFileSync(join(base, 'warehouse.db'), join(dir, 'warehouse.db'));
+  scenario.prepare?.(dir);
+  return dir;
+}
+
+function runKilledAt(dir: string, args: readonly string[], point: number): Promise<{ signal: NodeJS.Signals | null; code: number | null }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args, '--project-dir', dir], {
+      env: { ...process.env, MINI_DBT_CRASH_AT: String(point), NO_COLOR: '1' },
+      stdio: 'ignore',
+    });
+    child.on('exit', (code, signal) => resolve({ code, signal }));
+  });
+}
+
+function ledgerStatuses(dir: string): string[] {
+  const db = new Database(join(dir, 'warehouse.db'), { readonly: true });
+  try {
+    return (db.prepare('select status from _mini_dbt_runs order by started_at').all() as { status: string }[]).map((r) => r.status);
+  } finally {
+    db.close();
+  }
+}
+
+function integrity(dir: string): string {
+  const db = new Database(join(dir, 'warehouse.db'));
+  try {
+    return String(db.pragma('integrity_check', { simple: true }));
+  } finally {
+    db.close();
+  }
+}
+
+const outcomes: Record<string, { trials: number; before: number; after: number; mixed: number }> = {};
+
+describe('crash safety: SIGKILL at every crash point', () => {
+  it.each(SCENARIOS)('$name', async (scenario) => {
+    const before = warehouseSnapshot(join(freshCopy(scenario), 'warehouse.db'));
+    const clean = freshCopy(scenario);
+    const counted = runCli([...scenario.args, '--project-dir', clean], { env: { MINI_DBT_CRASH_COUNT: '1' } });
+    expect(counted.code).toBe(0);
+    const points = Number(/crash points passed: (\d+)/.exec(counted.stderr)?.[1]);
+    expect(points).toBeGreaterThan(2);
+    const after = warehouseSnapshot(join(clean, 'warehouse.db'));
+    expect(after).not.toEqual(before);
+
+    const tally = { trials: 0, before: 0, after: 0, mixed: 0 };
+    for (let point = 1; point <= points; point++) {
+      const dir = freshCopy(scenario);
+      const killed = await runKilledAt(dir, scenario.args, point);
+      expect(killed.signal).toBe('SIGKILL');
+      tally.trials++;
+      expect(integrity(dir)).toBe('ok');
+      const now = warehouseSnapshot(join(dir, 'warehouse.db'));
+      for (const table of new Set([...tablesOf(before), ...tablesOf(after), ...tablesOf(now)])) {
+        const state = now[table];
+        const matches = [before[table], after[table]].some((s) => JSON.stringify(s) === JSON.stringify(state));
+        expect(matches, `table ${table} after a kill at point ${point} is neither its old nor its new state`).toBe(true);
+      }
+      const same = (a: Snapshot) => tablesOf(now).every((t) => JSON.stringify(now[t]) === JSON.stringify(a[t]));
+      if (same(before)) tally.before++;
+      else if (same(after)) tally.after++;
+      else tally.mixed++;
+      // The interrupted command is never recorded as a success.
+      expect(ledgerStatuses(dir).at(-1)).toBe('running');
+      // Rerunning it finishes cleanly with the clean result.
+      expect(runCli([...scenario.args, '--project-dir', dir]).code).toBe(0);
+      expect(warehouseSnapshot(join(dir, 'warehouse.db'))).toEqual(after);
+      expect(integrity(dir)).toBe('ok');
+    }
+    outcomes[scenario.name] = tally;
+  });
+
+  it('ran at least 50 kill trials across the commands', () => {
+    const total = Object.values(outcomes).reduce((n, o) => n + o.trials, 0);
+    console.log(`crash trials: ${JSON.stringify(outcomes)} total=${total}`);
+    expect(total).toBeGreaterThanOrEqual(50);
+  });
+});
