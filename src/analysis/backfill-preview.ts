@@ -3,6 +3,7 @@ import { renderModel } from '../compile/render-model.js';
 import type { Warehouse } from '../db/open-warehouse.js';
 import { quoteIdentifier } from '../db/quote-identifier.js';
 import { relationKind } from '../db/relation-kind.js';
+import { uniqueKeyColumns } from '../config/model-config.js';
 import { ProjectError } from '../errors/project-error.js';
 import { timeSourcesOf } from '../execute/effective-as-of.js';
 import type { Graph } from '../graph/graph-node.js';
@@ -20,6 +21,8 @@ export interface BackfillPreview {
   readonly rawRows: number;
   /** Raw rows landed by the as-of: what a full reload reads. */
   readonly fullReloadRawRows: number;
+  /** The checks made on the rows before anything is written (the key: unique_key, else the partition column). */
+  readonly checks: readonly string[];
 }
 
 /**
@@ -45,6 +48,7 @@ export function previewBackfill(db: Warehouse, manifest: Manifest, graph: Graph,
       { location: { file: node.file.path }, hint: "filter its incremental branch on the range, e.g. where order_date between '{{ var(\"start\") }}' and '{{ var(\"end\") }}'" },
     );
   }
+  const checks = keyChecks(db, node, sql, part);
   let rawRows = 0;
   let fullReloadRawRows = 0;
   for (const source of timeSourcesOf(manifest, graph, node.uniqueId)) {
@@ -58,5 +62,19 @@ export function previewBackfill(db: Warehouse, manifest: Manifest, graph: Graph,
     const all = db.prepare(`select count(*) from ${table} where ${landed}`).pluck();
     fullReloadRawRows += Number(asOf === null ? all.get() : all.get({ asOf }));
   }
-  return { start: range.start, end: range.end, partitions: written.map((w) => w.p), rows: written.reduce((s, w) => s + Number(w.n), 0), rawRows, fullReloadRawRows };
+  return { start: range.start, end: range.end, partitions: written.map((w) => w.p), rows: written.reduce((s, w) => s + Number(w.n), 0), rawRows, fullReloadRawRows, checks };
+}
+
+/** Key not null and unique among the rows the backfill would write; a ProjectError otherwise. */
+function keyChecks(db: Warehouse, node: ModelNode, sql: string, part: string): string[] {
+  const key = uniqueKeyColumns(node.config);
+  const columns = key.length > 0 ? key : [part];
+  const cols = columns.map(quoteIdentifier).join(', ');
+  const nulls = Number(db.prepare(`select count(*) from (\n${sql}\n) where ${columns.map((c) => `${quoteIdentifier(c)} is null`).join(' or ')}`).pluck().get());
+  if (nulls > 0) throw new ProjectError(`model '${node.name}' would write ${nulls} row(s) with a NULL key (${columns.join(', ')}); nothing was written`, { location: { file: node.file.path } });
+  const duplicates = Number(db.prepare(`select count(*) from (select ${cols} from (\n${sql}\n) group by ${cols} having count(*) > 1)`).pluck().get());
+  if (duplicates > 0 && key.length > 0) {
+    throw new ProjectError(`model '${node.name}' would write ${duplicates} duplicate key value(s) of (${columns.join(', ')}); nothing was written`, { location: { file: node.file.path } });
+  }
+  return [`${columns.join(', ')} not null`, ...(key.length > 0 ? [`${columns.join(', ')} unique`] : [])];
 }

@@ -27,6 +27,7 @@ export interface LatenessReport {
   readonly max_days: number | null;
   /** The smallest lookback that misses no row: the longest lateness (0 when nothing is late). */
   readonly required_lookback: number;
+  /** Rows per days late, every day from the earliest to the latest (empty ones as 0). */
   readonly histogram: HistogramBin[];
   readonly percentiles: { p50: number | null; p90: number | null; p95: number | null; p99: number | null; max: number | null };
   readonly missed: {
@@ -57,8 +58,14 @@ export function latenessReport(db: Warehouse, options: LatenessOptions): Latenes
   }
   const lateness = `cast(julianday(date(${quoteIdentifier(columns.loadedAt)})) - julianday(date(${quoteIdentifier(columns.eventTime)})) as integer)`;
   const table = quoteIdentifier(relation);
-  const histogram = (db.prepare(`select ${lateness} as days, count(*) as rows from ${table} where ${lateness} is not null group by 1 order by 1`).all() as HistogramBin[])
+  const bins = (db.prepare(`select ${lateness} as days, count(*) as rows from ${table} where ${lateness} is not null group by 1 order by 1`).all() as HistogramBin[])
     .map((b) => ({ days: Number(b.days), rows: Number(b.rows) }));
+  // Every day from the earliest to the latest, empty ones included, so the chart shows the gaps.
+  const histogram: HistogramBin[] = [];
+  for (let d = bins[0]?.days ?? 0, i = 0; bins.length > 0 && d <= bins[bins.length - 1]!.days; d++) {
+    if (bins[i]?.days === d) histogram.push(bins[i++]!);
+    else histogram.push({ days: d, rows: 0 });
+  }
   const total = Number(db.prepare(`select count(*) from ${table}`).pluck().get());
   const rows = histogram.reduce((sum, b) => sum + b.rows, 0);
   const maxDays = histogram.length > 0 ? histogram[histogram.length - 1]!.days : null;

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { ModelNode } from '../compile/manifest.js';
+import { effectiveStrategy } from '../config/model-config.js';
 import { openWarehouse, type Warehouse } from '../db/open-warehouse.js';
 import { quoteIdentifier } from '../db/quote-identifier.js';
 import { relationColumns, relationKind } from '../db/relation-kind.js';
@@ -169,6 +170,11 @@ function checkBackfillable(node: ModelNode): string {
   if (node.config.materialized !== 'incremental') {
     throw new ProjectError(`model '${node.name}' is a ${String(node.config.materialized)}, rebuilt in full on every run; a backfill rewrites partitions of an incremental model`, {
       hint: `rebuild it: mini-dbt run --select ${node.name}`,
+    });
+  }
+  if (effectiveStrategy(node.config) === 'append') {
+    throw new ProjectError(`model '${node.name}' uses incremental_strategy 'append', which never deletes: a backfill would insert its range a second time`, {
+      hint: `rebuild it: mini-dbt run --select ${node.name} --full-refresh, or give it a unique_key and delete+insert`,
     });
   }
   const part = partitionColumn(node);

@@ -2,11 +2,12 @@ import { existsSync } from 'node:fs';
 import type { ModelNode } from '../compile/manifest.js';
 import { renderModel } from '../compile/render-model.js';
 import { openWarehouse, type Warehouse } from '../db/open-warehouse.js';
-import { relationColumns } from '../db/relation-kind.js';
 import { selectNodes } from '../graph/select-nodes.js';
 import { topologicalOrder } from '../graph/topological-order.js';
 import type { NodePlan } from '../plan/node-plan.js';
-import { planModel } from '../plan/plan-model.js';
+import { partitionColumn } from '../plan/plan-model.js';
+import { buildNodePlan } from '../execute/build-node-plan.js';
+import { incrementalWindow, type IncrementalWindow } from '../analysis/incremental-window.js';
 import { writeNodeArtifacts } from '../state/write-artifacts.js';
 import { loadSession, type SessionOptions } from './session.js';
 
@@ -24,6 +25,8 @@ export interface CompiledModel {
   readonly incrementalSql?: string;
   /** What `run` would do now against the warehouse (first build if there is none). */
   readonly plan: NodePlan;
+  /** Incremental models with partition_by, when the warehouse can answer: the partitions the incremental SELECT returns now. */
+  readonly window?: IncrementalWindow;
 }
 
 /** Render every selected model both ways and plan it, without writing to the warehouse. */
@@ -39,17 +42,17 @@ export function compile(options: CompileOptions = {}): CompiledModel[] {
       if (node?.resourceType !== 'model') continue;
       const full = renderModel(manifest, node, { db, forceIncremental: false });
       const incremental = node.config.materialized === 'incremental' ? renderModel(manifest, node, { db, forceIncremental: true }) : undefined;
-      const live = renderModel(manifest, node, { db, fullRefresh: options.fullRefresh });
-      const plan = planModel({
+      const plan = buildNodePlan({
+        db,
+        manifest,
         node,
-        sql: live.sql,
-        existing: live.existing,
-        targetColumns: db && live.existing === 'table' ? relationColumns(db, node.alias).map((c) => c.name) : [],
         fullRefresh: options.fullRefresh ?? false,
         backfill: manifest.vars.start != null && manifest.vars.end != null,
       });
       writeNodeArtifacts(project, node, plan);
-      out.push({ node, fullSql: full.sql, incrementalSql: incremental?.sql, plan });
+      const part = partitionColumn(node);
+      const window = db && incremental && part ? incrementalWindow(db, incremental.sql, part) : undefined;
+      out.push({ node, fullSql: full.sql, incrementalSql: incremental?.sql, plan, ...(window ? { window } : {}) });
     }
     return out;
   } finally {

@@ -1,5 +1,5 @@
 import type { ResourceType } from '../graph/graph-node.js';
-import { selectNodes } from '../graph/select-nodes.js';
+import { selectWithTests } from '../graph/select-with-tests.js';
 import { topologicalOrder } from '../graph/topological-order.js';
 import { loadSession, type SessionOptions } from './session.js';
 
@@ -22,7 +22,8 @@ export interface ListedNode {
 /** `ls`: the selected nodes in build order. */
 export function listNodes(options: ListOptions = {}): ListedNode[] {
   const { graph } = loadSession(options);
-  const selected = selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.resourceTypes });
+  // Data tests come along with what they test (dbt's eager indirect selection).
+  const selected = selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.resourceTypes });
   return topologicalOrder(graph, selected).map((id) => {
     const n = graph.nodes.get(id)!;
     return {

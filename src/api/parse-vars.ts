@@ -1,12 +1,15 @@
-import { parse } from 'yaml';
+import { createRequire } from 'node:module';
 import { ProjectError } from '../errors/project-error.js';
+
+/** yaml is loaded on the first --vars, not at start-up: the CLI imports this for every command, even --version. */
+const loadYaml = (): typeof import('yaml') => createRequire(import.meta.url)('yaml') as typeof import('yaml');
 
 /** --vars: a YAML mapping, as in dbt ('{as_of: "2026-09-02", lookback_days: 3}'). */
 export function parseVars(text: string | undefined): Record<string, unknown> {
   if (text === undefined || text.trim() === '') return {};
   let value: unknown;
   try {
-    value = parse(text);
+    value = loadYaml().parse(text);
   } catch (err) {
     const detail = err instanceof Error ? err.message.split('\n')[0] : String(err);
     throw new ProjectError(`The YAML provided in the --vars argument is not valid: ${detail}`, {

@@ -8,10 +8,17 @@ import { runNodes } from '../execute/run-nodes.js';
 import { selectNodes } from '../graph/select-nodes.js';
 import type { ResourceType } from '../graph/graph-node.js';
 import { topologicalOrder } from '../graph/topological-order.js';
+import { buildOrder } from '../graph/build-order.js';
+import { selectWithTests } from '../graph/select-with-tests.js';
+import { writeTestArtifacts } from '../state/write-test-artifacts.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import { writeRunArtifacts, writeNodeArtifacts } from '../state/write-artifacts.js';
 import { finishRun, startRun } from '../state/ledger.js';
-import { loadSession, openSessionWarehouse, withVars, type Session, type SessionOptions } from './session.js';
+import { isBusyError, warehouseLocked } from '../state/warehouse-locked.js';
+import { DEFAULT_BUSY_TIMEOUT_MS, openWarehouse } from '../db/open-warehouse.js';
+import { migrateLedger } from '../state/migrate-ledger.js';
+import { parseEventTimeRange } from '../plan/microbatch-time.js';
+import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
 
 export interface RunOptions extends SessionOptions {
   readonly select?: readonly string[];
@@ -19,8 +26,10 @@ export interface RunOptions extends SessionOptions {
   readonly fullRefresh?: boolean;
   /** Why this run happened; recorded in the ledger (required for backfills). */
   readonly reason?: string;
-  /** 'run', 'seed', 'build', 'backfill': which resources and how it is recorded. */
-  readonly command?: 'run' | 'seed' | 'build' | 'backfill';
+  /** 'run', 'seed', 'build', 'backfill', 'test': which resources and how it is recorded. */
+  readonly command?: 'run' | 'seed' | 'build' | 'backfill' | 'test';
+  /** Data tests keep their failing rows in tables (dbt's --store-failures). */
+  readonly storeFailures?: boolean;
   /** The command line as typed, for the ledger. */
   readonly commandLine?: string;
   readonly onEvent?: (event: RunEvent) => void;
@@ -28,6 +37,11 @@ export interface RunOptions extends SessionOptions {
   readonly writeArtifacts?: boolean;
   /** Reuse an already loaded session (replay, tests); `vars` still apply. */
   readonly session?: Session;
+  /** Microbatch models: build exactly [start, end) (both or neither; end exclusive). */
+  readonly eventTimeStart?: string;
+  readonly eventTimeEnd?: string;
+  /** `retry`: rebuild only these batch windows of these microbatch models (by unique id). */
+  readonly retryBatches?: ReadonlyMap<string, readonly { readonly start: string; readonly end: string }[]>;
 }
 
 export interface RunResult {
@@ -43,7 +57,8 @@ const RESOURCES: Record<NonNullable<RunOptions['command']>, ResourceType[]> = {
   run: ['model'],
   backfill: ['model'],
   seed: ['seed'],
-  build: ['seed', 'model'],
+  build: ['seed', 'model', 'test'],
+  test: ['test'],
 };
 
 /** Select, order and build nodes: the engine behind run, seed, build and backfill. */
@@ -52,8 +67,11 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const session = options.session ? (options.vars ? withVars(options.session, options.vars) : options.session) : loadSession(options);
   const { manifest, graph, project } = session;
   const command = options.command ?? 'run';
-  const selected = selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: RESOURCES[command] });
-  const order = topologicalOrder(graph, selected);
+  const selected = RESOURCES[command].includes('test')
+    ? selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: RESOURCES[command] })
+    : selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: RESOURCES[command] });
+  const order = command === 'build' ? buildOrder(graph, selected) : topologicalOrder(graph, selected);
+  const eventTime = parseEventTimeRange(options.eventTimeStart, options.eventTimeEnd);
   if (options.fullRefresh) {
     const protectedModels = order
       .map((id) => manifest.nodes.get(id))
@@ -65,11 +83,13 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       });
     }
   }
-  const db = openSessionWarehouse(session, options);
+  const busyTimeoutMs = options.busyTimeoutMs ?? project.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  const db = openWarehouse(project.databasePath, { busyTimeoutMs });
   const invocationId = randomUUID();
   const runStartedAt = now();
   const asOf = manifest.vars.as_of;
   try {
+    migrateLedger(db);
     startRun(db, {
       invocationId,
       command,
@@ -90,17 +110,30 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       reason: options.reason,
       onEvent: options.onEvent,
       onPlanned: (node, plan) => plans.push({ node, plan }),
+      eventTime,
+      retryBatches: options.retryBatches,
+      storeFailures: options.storeFailures,
     });
-    const failed = results.some((r) => r.status === 'error');
+    const failed = results.some((r) => r.status === 'error' || r.status === 'fail');
     crashPoint();
     finishRun(db, invocationId, failed ? 'error' : 'success');
     const elapsedSeconds = (performance.now() - t0) / 1000;
     if (options.writeArtifacts !== false) {
       for (const { node, plan } of plans) writeNodeArtifacts(project, node, plan);
+      writeTestArtifacts(project, manifest, results);
       writeRunArtifacts(project, manifest, graph, { invocationId, command, results, elapsedSeconds, runStartedAt, options: { select: options.select, exclude: options.exclude, fullRefresh: options.fullRefresh, vars: options.vars } });
     }
-    const exitCode = results.reduce((code, r) => (r.status === 'error' ? Math.max(code, r.exitCode) : code), 0);
+    const exitCode = results.reduce((code, r) => (r.status === 'error' || r.status === 'fail' ? Math.max(code, r.exitCode) : code), 0);
     return { invocationId, results, elapsedSeconds, exitCode, session };
+  } catch (err) {
+    if (!isBusyError(err)) throw err;
+    const locked = warehouseLocked(db, project.databasePath, busyTimeoutMs, invocationId);
+    try {
+      finishRun(db, invocationId, 'error');
+    } catch {
+      // Still locked: the run row stays 'running' (shown as unfinished).
+    }
+    throw locked;
   } finally {
     db.close();
   }

@@ -1,12 +1,10 @@
-import { captureProject } from '../compile/capture-project.js';
+import { captureWithParseCache } from '../compile/parse-cache.js';
 import { resolveVars } from '../compile/resolve-vars.js';
 import type { Manifest } from '../compile/manifest.js';
-import { openWarehouse, type Warehouse } from '../db/open-warehouse.js';
 import { buildGraph } from '../graph/build-graph.js';
 import type { Graph } from '../graph/graph-node.js';
 import { loadProject } from '../project/load-project.js';
 import type { Project } from '../project/project.js';
-import { migrateLedger } from '../state/migrate-ledger.js';
 
 export interface SessionOptions {
   /** The project folder (default: the current directory). */
@@ -28,16 +26,9 @@ export interface Session {
 /** Load, capture and graph the project (no warehouse needed). */
 export function loadSession(options: SessionOptions): Session {
   const project = loadProject(options.projectDir ?? process.cwd(), { database: options.database });
-  const manifest = captureProject(project, { vars: options.vars });
+  const manifest = captureWithParseCache(project, { vars: options.vars });
   const graph = buildGraph(manifest.graphNodes);
   return { project, manifest, graph };
-}
-
-/** Open the project's warehouse with the ledger tables migrated. */
-export function openSessionWarehouse(session: Session, options: SessionOptions): Warehouse {
-  const db = openWarehouse(session.project.databasePath, { busyTimeoutMs: options.busyTimeoutMs ?? session.project.busyTimeoutMs });
-  migrateLedger(db);
-  return db;
 }
 
 /**

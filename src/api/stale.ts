@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { effectiveStrategy } from '../config/model-config.js';
 import { openWarehouse } from '../db/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
 import { effectiveAsOf } from '../execute/effective-as-of.js';
@@ -83,9 +84,10 @@ export function stale(options: StaleOptions): StaleReport {
       : null;
     let command: string | null = null;
     if (report.stale.length > 0) {
-      command = report.partition_column
-        ? `mini-dbt backfill ${node.name} --stale --reason "<why>"`
-        : `mini-dbt run --select ${node.name}`;
+      const incremental = node.config.materialized === 'incremental';
+      command = !incremental ? `mini-dbt run --select ${node.name}`
+        : report.partition_column && effectiveStrategy(node.config) !== 'append' ? `mini-dbt backfill ${node.name} --stale --reason "<why>"`
+        : `mini-dbt run --select ${node.name} --full-refresh`;
     }
     return { ...report, ranges, covering_range: covering, backfill_command: command };
   } finally {

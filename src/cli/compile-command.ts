@@ -1,4 +1,5 @@
-import { compile } from '../api/compile.js';
+import { compile, type CompiledModel } from '../api/compile.js';
+import { partitionColumn } from '../plan/plan-model.js';
 import { planScript } from '../plan/node-plan.js';
 import { sessionOptions, type CommonFlags } from './common-options.js';
 import { colors } from './terminal.js';
@@ -18,6 +19,7 @@ export function compileCommand(flags: CompileFlags): number {
       unique_id: c.node.uniqueId,
       full_sql: c.fullSql,
       incremental_sql: c.incrementalSql ?? null,
+      window: c.window ?? null,
       plan: { mode: c.plan.mode, reason: c.plan.reason, strategy: c.plan.strategy ?? null, statements: c.plan.statements },
     }));
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
@@ -29,11 +31,23 @@ export function compileCommand(flags: CompileFlags): number {
     if (c.incrementalSql !== undefined) {
       out.push(colors.cyan('-- full build (first run or --full-refresh; is_incremental() is false):'), c.fullSql, '');
       out.push(colors.cyan('-- incremental run (is_incremental() is true):'), c.incrementalSql, '');
+      out.push(colors.cyan(`-- window: ${describeWindow(c)}`), '');
     } else {
       out.push(c.fullSql, '');
     }
-    out.push(colors.cyan(`-- a run now would: ${c.plan.mode}${c.plan.strategy ? ` with ${c.plan.strategy}` : ''} (${c.plan.reason})`), planScript(c.plan), '');
+    out.push(colors.cyan(`-- a run now would: ${c.plan.mode}${c.plan.strategy ? ` with ${c.plan.strategy}` : ''} (${c.plan.reason})`), planScript(c.plan, { maxBatches: 3 }), '');
   }
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;
+}
+
+/** The partitions the incremental branch rewrites, in words. */
+function describeWindow(c: CompiledModel): string {
+  if (c.plan.batches) return `microbatch: each batch replaces its own [start, end) window of ${String(c.node.config.event_time)} (batches below)`;
+  const part = partitionColumn(c.node);
+  const w = c.window;
+  if (!w) return part ? `the incremental run rewrites the ${part} values its SELECT returns (no warehouse to compute them from yet)` : 'no partition_by: the incremental run rewrites the rows its SELECT returns';
+  if (w.first === null) return `the incremental run would rewrite nothing now (its SELECT returns no rows)`;
+  const span = w.first === w.last ? w.first : `${w.first}..${w.last}`;
+  return `an incremental run now would rewrite ${w.partitions} partition${w.partitions === 1 ? '' : 's'} of ${part ?? 'the partition column'}: ${span} (${w.rows} rows); the full build rewrites all of them`;
 }

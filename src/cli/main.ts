@@ -24,6 +24,8 @@ const program = new Command('mini-dbt')
 
 withSelection(withCommonOptions(program.command('run').description('build the selected models')))
   .option('-f, --full-refresh', 'rebuild incremental models from scratch')
+  .option('--event-time-start <time>', 'microbatch models: first batch time (UTC, e.g. 2024-09-01); needs --event-time-end')
+  .option('--event-time-end <time>', 'microbatch models: end of the range, exclusive')
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('run', flags)));
 
 withSelection(withCommonOptions(program.command('seed').description('load seeds/*.csv into tables')))
@@ -32,6 +34,9 @@ withSelection(withCommonOptions(program.command('seed').description('load seeds/
 
 withSelection(withCommonOptions(program.command('build').description('seeds, then models, in one DAG')))
   .option('-f, --full-refresh', 'rebuild incremental models from scratch')
+  .option('--store-failures', "keep every data test's failing rows in a table")
+  .option('--event-time-start <time>', 'microbatch models: first batch time (UTC, e.g. 2024-09-01); needs --event-time-end')
+  .option('--event-time-end <time>', 'microbatch models: end of the range, exclusive')
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('build', flags)));
 
 withSelection(withCommonOptions(program.command('compile').description('render models (both branches of incremental ones) and show the statements a run would execute')))
@@ -43,6 +48,60 @@ withSelection(withCommonOptions(program.command('ls').alias('list').description(
   .option('--resource-type <type...>', 'model, seed, source, test')
   .option('--output <format>', 'selector (default), name, path or json')
   .action((flags) => act(async () => (await import('./ls-command.js')).lsCommand(flags)));
+
+withCommonOptions(program.command('lateness').argument('<seed-or-source>').description('how late raw rows land: histogram, percentiles, what a lookback misses, the required lookback'))
+  .option('--lookback <days>', "the lookback to check (default: the project's lookback_days)")
+  .option('--by <column>', 'break the missed rows down by this column (e.g. status)')
+  .option('--event-time <column>', "override the yml's event_time")
+  .option('--loaded-at <column>', "override the yml's loaded_at")
+  .option('--json', 'machine-readable output')
+  .action((name, flags) => act(async () => (await import('./lateness-command.js')).latenessCommand(name, flags)));
+
+withCommonOptions(program.command('stale').argument('<model>').description('partitions where the live table differs from a full rebuild now (or as of --vars as_of)'))
+  .option('--fast', 'answer from the run ledger and the raw rows, without rebuilding')
+  .option('--json', 'machine-readable output')
+  .action((model, flags) => act(async () => (await import('./stale-command.js')).staleCommand(model, flags)));
+
+withCommonOptions(program.command('backfill').argument('<model>').description('rewrite a range of partitions with everything landed so far: staged, checked, published in one transaction'))
+  .option('--start <date>', 'first partition to rewrite (YYYY-MM-DD)')
+  .option('--end <date>', 'last partition to rewrite (YYYY-MM-DD)')
+  .option('--stale', 'rewrite the ranges `stale` reports')
+  .option('--fast', 'with --stale: find them from the ledger instead of a rebuild')
+  .option('--reason <text>', 'why (recorded in the run ledger; asked for on a terminal, required in scripts)')
+  .option('--dry-run', 'print the plan: partitions, raw rows read, downstream models; write nothing')
+  .option('-s, --select <selector...>', 'model+ also rebuilds the models downstream')
+  .option('--json', 'machine-readable output')
+  .action((model, flags) => act(async () => (await import('./backfill-command.js')).backfillCommand(model, flags)));
+
+withCommonOptions(program.command('history').argument('<model>').description('when, why and from which as-of a model (or one partition) was written, from the run ledger'))
+  .option('--partition <value>', 'one partition, e.g. 2026-09-15')
+  .option('--limit <n>', 'at most this many builds (default 50)')
+  .option('--json', 'machine-readable output')
+  .action((model, flags) => act(async () => (await import('./history-command.js')).historyCommand(model, flags)));
+
+withCommonOptions(program.command('replay').argument('<model>').description('simulate the nightly job night by night on a scratch copy; stale partitions per night'))
+  .option('--from <date>', 'first night (the table starts as a full build as of the night before)')
+  .option('--to <date>', 'last night')
+  .option('--weekly-backfill <days>', 'every Sunday also rewrite the last N days')
+  .option('--keep <file>', 'save the simulated warehouse to this new file (inspect it with --database)')
+  .option('--json', 'machine-readable output')
+  .action((model, flags) => act(async () => (await import('./replay-command.js')).replayCommand(model, flags)));
+
+withCommonOptions(program.command('retry').description('rerun what failed or was skipped in the last run/build (target/run_results.json); microbatch models rerun only their failed batches'))
+  .action((flags) => act(async () => (await import('./retry-command.js')).retryCommand(flags)));
+
+withSelection(withCommonOptions(program.command('test').description('run data tests (schema yml tests and tests/*.sql): PASS / WARN / FAIL')))
+  .option('--store-failures', "keep every test's failing rows in a table (dbt_test__audit__<test>)")
+  .action((flags) => act(async () => (await import('./run-command.js')).runCommand('test', flags)));
+
+const docs = program.command('docs').description('a static documentation site with the lineage graph');
+withCommonOptions(docs.command('generate').description('write the site to target/ (open target/index.html, no server needed)'))
+  .option('--no-compile', 'do not render compiled SQL')
+  .action((flags) => act(async () => (await import('./docs-command.js')).docsGenerateCommand(flags)));
+withCommonOptions(docs.command('serve').description('serve target/ on localhost (generate first)'))
+  .option('--port <port>', 'port (default 8080)')
+  .option('--host <host>', 'interface to listen on (default 127.0.0.1)')
+  .action((flags) => act(async () => (await import('./docs-command.js')).docsServeCommand(flags)));
 
 try {
   await program.parseAsync(process.argv);

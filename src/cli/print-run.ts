@@ -1,4 +1,5 @@
 import type { NodeResult, RunEvent } from '../execute/node-result.js';
+import { testResultLine } from './print-test-result.js';
 import { colors, line } from './terminal.js';
 
 const WIDTH = 80;
@@ -20,6 +21,11 @@ export function printEvent(event: RunEvent): void {
     return;
   }
   const r = event.result;
+  if (r.resourceType === 'test') {
+    const { text, status } = testResultLine(r);
+    line(dotted(`${head} ${text}`, status));
+    return;
+  }
   const time = `in ${r.executionTime.toFixed(2)}s`;
   if (r.status === 'success') {
     const verb = r.resourceType === 'seed' ? 'loaded' : 'created';
@@ -41,9 +47,12 @@ export function printEvent(event: RunEvent): void {
 }
 
 /** The closing block: Finished ..., failures, Done. PASS=.. WARN=.. ERROR=.. SKIP=.. TOTAL=.. */
-export function printSummary(results: readonly NodeResult[], elapsedSeconds: number, kinds: Readonly<Record<string, number>>): void {
-  const pass = results.filter((r) => r.status === 'success').length;
-  const error = results.filter((r) => r.status === 'error').length;
+export function printSummary(
+  results: readonly NodeResult[], elapsedSeconds: number, kinds: Readonly<Record<string, number>>, details: (r: NodeResult) => string[] = () => [],
+): void {
+  const pass = results.filter((r) => r.status === 'success' || r.status === 'pass').length;
+  const warn = results.filter((r) => r.status === 'warn').length;
+  const error = results.filter((r) => r.status === 'error' || r.status === 'fail').length;
   const skip = results.filter((r) => r.status === 'skipped').length;
   const what = Object.entries(kinds)
     .filter(([, n]) => n > 0)
@@ -53,16 +62,18 @@ export function printSummary(results: readonly NodeResult[], elapsedSeconds: num
   line();
   line(`Finished running ${what || 'nothing'} in ${elapsedSeconds.toFixed(2)}s.`);
   line();
-  if (error === 0) {
+  if (error === 0 && warn === 0) {
     line(colors.green('Completed successfully'));
   } else {
-    line(colors.red(`Completed with ${error} error${error === 1 ? '' : 's'}:`));
-    for (const r of results.filter((x) => x.status === 'error')) {
+    const heading = `Completed with ${error} error${error === 1 ? '' : 's'} and ${warn} warning${warn === 1 ? '' : 's'}:`;
+    line(error > 0 ? colors.red(heading) : colors.yellow(heading));
+    for (const r of results.filter((x) => x.status === 'error' || x.status === 'fail' || x.status === 'warn')) {
       line();
-      line(colors.red(`Failure in ${r.resourceType} ${r.name}`));
-      for (const l of (r.message ?? '').split('\n')) line(`  ${l}`);
+      const where = r.path ? ` (${r.path})` : '';
+      line(r.status === 'warn' ? colors.yellow(`Warning in ${r.resourceType} ${r.name}${where}`) : colors.red(`Failure in ${r.resourceType} ${r.name}${where}`));
+      for (const l of [...(r.message ?? '').split('\n'), ...details(r)]) line(`  ${l}`);
     }
   }
   line();
-  line(`Done. PASS=${pass} WARN=0 ERROR=${error} SKIP=${skip} TOTAL=${results.length}`);
+  line(`Done. PASS=${pass} WARN=${warn} ERROR=${error} SKIP=${skip} TOTAL=${results.length}`);
 }

@@ -1,6 +1,8 @@
 import { run, type RunOptions } from '../api/run.js';
 import { loadSession } from '../api/session.js';
 import { printEvent, printSummary } from './print-run.js';
+import { testFailureHints } from './print-test-result.js';
+import { compiledTestPath } from '../state/write-test-artifacts.js';
 import { sessionOptions, type CommonFlags } from './common-options.js';
 import { line } from './terminal.js';
 
@@ -8,6 +10,11 @@ export interface RunFlags extends CommonFlags {
   select?: string[];
   exclude?: string[];
   fullRefresh?: boolean;
+  /** --event-time-start / --event-time-end (microbatch models; run and build). */
+  eventTimeStart?: string;
+  eventTimeEnd?: string;
+  /** test / build: keep every test's failing rows in a table. */
+  storeFailures?: boolean;
 }
 
 const VERSION = '0.1.0';
@@ -17,7 +24,7 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
   const options = sessionOptions(flags);
   const session = loadSession(options);
   const { manifest, project } = session;
-  const counts = { model: manifest.models.size, seed: manifest.seeds.size, source: manifest.sources.size, macro: manifest.jinja.macroNames.length };
+  const counts = { model: manifest.models.size, 'data test': manifest.tests.size, seed: manifest.seeds.size, source: manifest.sources.size, macro: manifest.jinja.macroNames.length };
   line(`Running with mini-dbt=${VERSION}`);
   if (project.configFile !== 'project.yml') line(`Using ${project.configFile} (no project.yml found)`);
   line(`Found ${Object.entries(counts).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}${n === 1 ? '' : 's'}`).join(', ')}`);
@@ -30,6 +37,8 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
     select: flags.select,
     exclude: flags.exclude,
     fullRefresh: flags.fullRefresh,
+    ...(flags.eventTimeStart !== undefined || flags.eventTimeEnd !== undefined ? { eventTimeStart: flags.eventTimeStart, eventTimeEnd: flags.eventTimeEnd } : {}),
+    ...(flags.storeFailures ? { storeFailures: true } : {}),
     commandLine: ['mini-dbt', ...process.argv.slice(2)].join(' '),
     onEvent: printEvent,
   });
@@ -40,9 +49,12 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
   const kinds: Record<string, number> = {};
   for (const r of result.results) {
     const node = manifest.nodes.get(r.uniqueId);
-    const kind = node?.resourceType === 'model' ? `${String(node.config.materialized)} model` : 'seed';
+    const kind = r.resourceType === 'test' ? 'data test' : node?.resourceType === 'model' ? `${String(node.config.materialized)} model` : 'seed';
     kinds[kind] = (kinds[kind] ?? 0) + 1;
   }
-  printSummary(result.results, result.elapsedSeconds, kinds);
+  printSummary(result.results, result.elapsedSeconds, kinds, (r) => {
+    const test = r.resourceType === 'test' && r.status !== 'pass' ? manifest.tests.get(r.uniqueId) : undefined;
+    return test ? testFailureHints(r, r.compiledCode === undefined ? undefined : compiledTestPath(project, test)) : [];
+  });
   return result.exitCode;
 }

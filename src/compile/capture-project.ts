@@ -10,10 +10,23 @@ import type { Manifest, ManifestNode, ModelNode, SeedNode, SourceNode } from './
 import { Relation } from './relation.js';
 import type { RenderState } from './render-state.js';
 import { resolveVars } from './resolve-vars.js';
-import { validateModelConfig } from './validate-model-config.js';
+import { captureTests } from '../data-tests/capture-tests.js';
+import type { TestNode } from '../data-tests/test-node.js';
+import { customStrategyNames, validateModelConfig } from './validate-model-config.js';
 
 export interface CaptureOptions {
   readonly vars?: Readonly<Record<string, unknown>>;
+  /** Pass-1 results by model name (the parse cache): used instead of rendering those models. */
+  readonly cached?: ReadonlyMap<string, ModelCapture>;
+  /** Receives the pass-1 result of every model it renders (to fill the parse cache). */
+  readonly onCapture?: (name: string, capture: ModelCapture) => void;
+}
+
+/** What pass 1 captures from one model: refs and sources in call order, and its config() calls merged. */
+export interface ModelCapture {
+  readonly refs: string[];
+  readonly sources: [string, string][];
+  readonly config: Record<string, unknown>;
 }
 
 const stringList = (v: unknown): string[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
@@ -75,6 +88,11 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
 
   const captured: { file: (typeof project.models)[number]; refs: string[]; sources: [string, string][]; config: Record<string, unknown> }[] = [];
   for (const file of project.models) {
+    const hit = options.cached?.get(file.name);
+    if (hit) {
+      captured.push({ file, refs: hit.refs, sources: hit.sources, config: hit.config });
+      continue;
+    }
     const base = baseConfigs.get(file.name)!;
     const record = { refs: [] as string[], sources: [] as [string, string][], config: {} as Record<string, unknown> };
     const render = (incremental: boolean): void => {
@@ -112,6 +130,7 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
         if (!record.refs.includes(match[1]!)) record.refs.push(match[1]!);
       }
       captured.push({ file, ...record });
+      options.onCapture?.(file.name, record);
     } catch (err) {
       errors.push(err instanceof ProjectError ? err : new ProjectError(String(err), { location: { file: file.path } }));
     }
@@ -140,7 +159,7 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
       sources: c.sources,
       dependsOn: [],
     };
-    const problem = validateModelConfig(node);
+    const problem = validateModelConfig(node, customStrategyNames(jinja.macroNames));
     if (problem) errors.push(problem);
     if (config.enabled === false) disabled.set(node.name, node);
     else models.set(node.name, node);
@@ -173,6 +192,7 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
     }
     models.set(name, { ...node, dependsOn });
   }
+  const tests = errors.length === 0 ? captureTests({ project, jinja, vars, models, seeds, sources }, errors) : new Map<string, TestNode>();
   if (errors.length === 1) throw errors[0]!;
   if (errors.length > 1) throw new ProjectErrors(errors);
 
@@ -189,5 +209,8 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
     config: n.config,
     packageName: project.name,
   }));
-  return { project, jinja, nodes, models, seeds, sources, disabled, graphNodes, vars };
+  for (const t of tests.values()) {
+    graphNodes.push({ uniqueId: t.uniqueId, name: t.name, resourceType: 'test', path: t.path, fqn: t.fqn, tags: stringList(t.config.tags), dependsOn: t.dependsOn, config: t.config, packageName: project.name });
+  }
+  return { project, jinja, nodes, models, seeds, sources, disabled, graphNodes, vars, tests };
 }

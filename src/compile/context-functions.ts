@@ -81,7 +81,17 @@ export function contextFunctions(state: RenderState): Record<string, unknown> {
     invocation_id: state.invocationId,
     run_started_at: state.runStartedAt,
     target: { name: state.targetName, type: 'sqlite', schema: 'main', database: 'main', path: state.databasePath, threads: 1 },
-    model: { name: state.modelName, original_file_path: state.modelPath, config: state.config },
+    model: {
+      name: state.modelName,
+      original_file_path: state.modelPath,
+      config: state.config,
+      batch: state.batch ? { id: state.batch.label, event_time_start: state.batch.start, event_time_end: state.batch.end } : null,
+    },
+    // Hooks that run outside the publish transaction, as in dbt.
+    before_begin: (sql: unknown) => ({ sql: String(sql), transaction: false }),
+    after_commit: (sql: unknown) => ({ sql: String(sql), transaction: false }),
+    // For strategy macros: "a", "b" from a list of column names.
+    get_quoted_csv: (names: unknown) => (Array.isArray(names) ? names : [names]).map((n) => `"${String(n).replace(/"/g, '""')}"`).join(', '),
     flags: { FULL_REFRESH: state.fullRefresh, WHICH: 'run' },
     log: (message: unknown, info?: unknown) => {
       if (state.execute && (info === true || (typeof info === 'object' && info !== null && (info as { info?: unknown }).info === true))) {

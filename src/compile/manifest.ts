@@ -1,3 +1,4 @@
+import type { TestNode } from '../data-tests/test-node.js';
 import type { GraphNode } from '../graph/graph-node.js';
 import type { ModelFile, NodeProperties, Project, SeedFile, SourceTable } from '../project/project.js';
 import type { JinjaEnvironment } from './jinja-environment.js';
@@ -52,6 +53,8 @@ export interface Manifest {
   readonly sources: ReadonlyMap<string, SourceNode>; // by 'source.table'
   readonly disabled: ReadonlyMap<string, ModelNode>;
   readonly graphNodes: readonly GraphNode[];
+  /** Data tests by unique id (not in `nodes`: they are not relations). */
+  readonly tests: ReadonlyMap<string, TestNode>;
   /** Merged vars: project globals, project-scoped, then --vars. */
   readonly vars: Readonly<Record<string, unknown>>;
 }

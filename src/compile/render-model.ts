@@ -1,6 +1,9 @@
 import type { Warehouse } from '../db/open-warehouse.js';
 import { relationKind, type RelationKind } from '../db/relation-kind.js';
+import { configHooks, type Hook } from '../config/hook-config.js';
 import { ProjectError } from '../errors/project-error.js';
+import { eventTimeRelation, type EventTimeBatch } from './event-time-filter.js';
+import { ephemeralCteName, inlineEphemerals, type EphemeralCte } from './inline-ephemerals.js';
 import type { Manifest, ModelNode } from './manifest.js';
 import { Relation } from './relation.js';
 import type { RenderState } from './render-state.js';
@@ -15,6 +18,8 @@ export interface RenderModelOptions {
   readonly invocationId?: string;
   readonly runStartedAt?: Date;
   readonly log?: (message: string) => void;
+  /** A microbatch batch: refs and sources that declare event_time are filtered to it. */
+  readonly batch?: EventTimeBatch;
 }
 
 export interface RenderedModel {
@@ -22,6 +27,8 @@ export interface RenderedModel {
   readonly isIncremental: boolean;
   /** What the target is in the warehouse right now. */
   readonly existing: RelationKind | null;
+  /** pre_hook / post_hook with their templates rendered in the model's context. */
+  readonly hooks: { readonly pre_hook: readonly Hook[]; readonly post_hook: readonly Hook[] };
 }
 
 /** Whether dbt's is_incremental() holds for this model against this warehouse. */
@@ -29,12 +36,18 @@ export function isIncrementalRun(node: ModelNode, existing: RelationKind | null,
   return node.config.materialized === 'incremental' && existing === 'table' && !shouldFullRefresh(node.config, fullRefreshFlag);
 }
 
-/** Pass 2: render a model against the real warehouse state. */
-export function renderModel(manifest: Manifest, node: ModelNode, options: RenderModelOptions = {}): RenderedModel {
-  const existing = options.db ? relationKind(options.db, node.alias) : null;
-  const incremental = options.forceIncremental ?? isIncrementalRun(node, existing, options.fullRefresh ?? false);
+const isEphemeral = (node: { resourceType: string; config: Readonly<Record<string, unknown>> }) =>
+  node.resourceType === 'model' && node.config.materialized === 'ephemeral';
+
+/**
+ * The dbt context of one model render against the warehouse. Ephemeral
+ * models it refs are rendered into `ctes` (their own ephemeral refs first).
+ */
+export function modelRenderState(
+  manifest: Manifest, node: ModelNode, options: RenderModelOptions, existing: RelationKind | null, incremental: boolean, ctes: Map<string, EphemeralCte>,
+): RenderState {
   const { vars } = manifest;
-  const state: RenderState = {
+  return {
     modelName: node.name,
     modelPath: node.file.path,
     execute: true,
@@ -51,12 +64,21 @@ export function renderModel(manifest: Manifest, node: ModelNode, options: Render
           hint: `add a comment: -- depends_on: {{ ref('${name}') }}`,
         });
       }
-      return new Relation(target.alias, target.resourceType === 'seed' ? 'table' : (target.config.materialized as 'table' | 'view'));
+      if (target.resourceType === 'model' && isEphemeral(target)) {
+        const cte = ephemeralCteName(target.alias);
+        if (!ctes.has(target.name)) {
+          const body = renderBody(manifest, target, { ...options, forceIncremental: false, batch: undefined }, ctes);
+          ctes.set(target.name, { name: cte, sql: body.sql });
+        }
+        return new Relation(cte, 'ephemeral', cte);
+      }
+      const type = target.resourceType === 'seed' ? 'table' : (target.config.materialized as 'table' | 'view');
+      return eventTimeRelation(target.alias, type, target.config.event_time, options.batch);
     },
     source: (s, t) => {
       const source = manifest.sources.get(`${s}.${t}`);
       if (!source) throw new ProjectError(`source '${s}.${t}' was not found`);
-      return new Relation(source.alias, 'table');
+      return eventTimeRelation(source.alias, 'table', source.config.event_time, options.batch);
     },
     self: new Relation(node.alias, existing),
     isIncremental: () => incremental,
@@ -69,7 +91,42 @@ export function renderModel(manifest: Manifest, node: ModelNode, options: Render
     databasePath: manifest.project.databasePath,
     fullRefresh: options.fullRefresh ?? false,
     log: options.log ?? (() => undefined),
+    batch: options.batch,
   };
-  const sql = manifest.jinja.render(node.file.path, node.file.rawSql, state);
-  return { sql: sql.trim(), isIncremental: incremental, existing };
+}
+
+interface Body {
+  readonly sql: string;
+  readonly state: RenderState;
+  readonly existing: RelationKind | null;
+  readonly incremental: boolean;
+}
+
+function renderBody(manifest: Manifest, node: ModelNode, options: RenderModelOptions, ctes: Map<string, EphemeralCte>): Body {
+  const existing = options.db && !isEphemeral(node) ? relationKind(options.db, node.alias) : null;
+  const incremental = options.forceIncremental ?? isIncrementalRun(node, existing, options.fullRefresh ?? false);
+  const state = modelRenderState(manifest, node, options, existing, incremental, ctes);
+  const sql = manifest.jinja.render(node.file.path, node.file.rawSql, state).trim();
+  return { sql, state, existing, incremental };
+}
+
+/**
+ * Pass 2: render a model against the real warehouse state. Ephemeral models
+ * it refs (recursively) are inlined as CTEs merged into its leading WITH;
+ * its hooks are rendered in the same context.
+ */
+export function renderModel(manifest: Manifest, node: ModelNode, options: RenderModelOptions = {}): RenderedModel {
+  const ctes = new Map<string, EphemeralCte>();
+  const body = renderBody(manifest, node, options, ctes);
+  const hooks = (which: 'pre_hook' | 'post_hook'): Hook[] =>
+    configHooks(node.config, which).map((h, i) => ({
+      sql: h.sql.includes('{') ? manifest.jinja.render(`${node.file.path}#${which}[${i}]`, h.sql, body.state).trim() : h.sql,
+      transaction: h.transaction,
+    }));
+  return {
+    sql: inlineEphemerals(body.sql, [...ctes.values()]),
+    isIncremental: body.incremental,
+    existing: body.existing,
+    hooks: { pre_hook: hooks('pre_hook'), post_hook: hooks('post_hook') },
+  };
 }

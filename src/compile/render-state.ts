@@ -1,4 +1,5 @@
 import type { Warehouse } from '../db/open-warehouse.js';
+import type { EventTimeBatch } from './event-time-filter.js';
 import type { Relation } from './relation.js';
 
 /** A ref() or source() call recorded while rendering. */
@@ -34,6 +35,8 @@ export interface RenderState {
   readonly databasePath: string;
   readonly fullRefresh: boolean;
   readonly log: (message: string) => void;
+  /** The microbatch batch being rendered (`model.batch` in templates). */
+  readonly batch?: EventTimeBatch;
   /** The first ProjectError thrown by a context function, kept for the message. */
   failure?: Error;
 }

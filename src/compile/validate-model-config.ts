@@ -1,11 +1,24 @@
-import { BUILTIN_STRATEGIES, MATERIALIZATIONS, ON_SCHEMA_CHANGE } from '../config/model-config.js';
+import { BUILTIN_STRATEGIES, MATERIALIZATIONS, ON_SCHEMA_CHANGE, effectiveStrategy } from '../config/model-config.js';
 import { ProjectError } from '../errors/project-error.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import type { ModelNode } from './manifest.js';
 import { findLine } from './find-line.js';
+import { validateStrategyConfig } from './validate-strategy-config.js';
 
-/** Strategies this build can run; the others are named so the error can say what exists. */
-export const IMPLEMENTED_STRATEGIES: string[] = ['append', 'delete+insert'];
+/**
+ * The built-in strategies (src/materialize/incremental/strategy-registry.ts
+ * has one module each; a unit test keeps the two lists equal). A project
+ * adds its own with a get_incremental_<name>_sql macro.
+ */
+export const IMPLEMENTED_STRATEGIES: string[] = ['append', 'delete+insert', 'merge', 'insert_overwrite', 'microbatch'];
+
+/** Strategy names a project defines through get_incremental_<name>_sql macros. */
+export function customStrategyNames(macroNames: readonly string[]): string[] {
+  return macroNames.flatMap((m) => {
+    const match = /^get_incremental_(.+)_sql$/.exec(m);
+    return match && !IMPLEMENTED_STRATEGIES.includes(match[1]!) ? [match[1]!] : [];
+  });
+}
 
 /** The first config problem of a model, or undefined. */
 export function validateModelConfig(node: ModelNode, customStrategies: readonly string[] = []): ProjectError | undefined {
@@ -22,7 +35,7 @@ export function validateModelConfig(node: ModelNode, customStrategies: readonly 
       const known = (BUILTIN_STRATEGIES as readonly string[]).includes(String(strategy));
       return new ProjectError(
         `model '${node.name}' has ${known ? 'unsupported' : 'unknown'} incremental_strategy '${String(strategy)}'; valid: ${valid.join(', ')}.${didYouMeanSuffix(String(strategy), valid)}`,
-        { location: at(String(strategy)) },
+        { location: at(String(strategy)), hint: `leave it unset (or 'default') for delete+insert with a unique_key and append without; a project adds its own strategy with a macro ${`get_incremental_${String(strategy).replace(/\+/g, '_')}_sql`}` },
       );
     }
   }
@@ -37,5 +50,6 @@ export function validateModelConfig(node: ModelNode, customStrategies: readonly 
   if (config.full_refresh !== undefined && config.full_refresh !== null && typeof config.full_refresh !== 'boolean') {
     return new ProjectError(`model '${node.name}': full_refresh must be true or false`, { location: at('full_refresh') });
   }
+  if (materialized === 'incremental') return validateStrategyConfig(node, effectiveStrategy(config), at);
   return undefined;
 }

@@ -5,6 +5,9 @@ import { ProjectError } from '../errors/project-error.js';
 
 export type Warehouse = Database.Database;
 
+/** The busy timeout used when neither the project nor the command line sets one. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
 export interface OpenWarehouseOptions {
   /** Milliseconds a writer waits for another process's lock before giving up. */
   readonly busyTimeoutMs?: number;
@@ -20,7 +23,7 @@ export function openWarehouse(path: string, options: OpenWarehouseOptions = {}):
   let db: Warehouse;
   try {
     db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`);
     if (!options.readonly) db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = OFF');
     // Touch the schema so a file that is not a database fails here, clearly.

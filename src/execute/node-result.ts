@@ -1,6 +1,13 @@
 import type { NodePlan } from '../plan/node-plan.js';
 
-export type NodeStatus = 'success' | 'error' | 'skipped';
+/** Models and seeds: success | error | skipped; data tests: pass | warn | fail | error | skipped. */
+export type NodeStatus = 'success' | 'error' | 'skipped' | 'pass' | 'warn' | 'fail';
+
+/** A microbatch model's batches, as dbt's run_results `batch_results`: [start, end) windows. */
+export interface BatchResults {
+  readonly successful: readonly (readonly [string, string])[];
+  readonly failed: readonly (readonly [string, string])[];
+}
 
 export interface AdapterResponse {
   readonly _message: string;
@@ -12,8 +19,14 @@ export interface AdapterResponse {
 export interface NodeResult {
   readonly uniqueId: string;
   readonly name: string;
-  readonly resourceType: 'model' | 'seed';
+  readonly resourceType: 'model' | 'seed' | 'test';
   readonly status: NodeStatus;
+  /** Data tests: the failing row count (0 when passing). */
+  readonly failures?: number;
+  /** Data tests with store_failures: the table holding the failing rows. */
+  readonly storedFailures?: string;
+  /** The file the node is defined in (a test's yml or .sql). */
+  readonly path?: string;
   readonly message: string | null;
   readonly executionTime: number;
   readonly startedAt: string;
@@ -29,6 +42,8 @@ export interface NodeResult {
   /** 2 for project errors (bad config, missing var), 1 for data/SQL errors. */
   readonly exitCode: number;
   readonly error?: Error;
+  /** Microbatch models: which batches were built and which failed (or were skipped). */
+  readonly batchResults?: BatchResults;
 }
 
 export type RunEvent =

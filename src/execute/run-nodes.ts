@@ -1,20 +1,24 @@
 import { nowIso } from '../clock.js';
 import type { Manifest, ModelNode, SeedNode } from '../compile/manifest.js';
-import { renderModel } from '../compile/render-model.js';
 import type { Warehouse } from '../db/open-warehouse.js';
-import { relationColumns } from '../db/relation-kind.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { Graph } from '../graph/graph-node.js';
 import { loadSeed } from '../materialize/seed.js';
 import { seedIndexes } from '../materialize/seed-indexes.js';
 import type { NodePlan } from '../plan/node-plan.js';
-import { planModel } from '../plan/plan-model.js';
+import { isBusyError } from '../state/warehouse-locked.js';
 import { recordNodeRun, type NodeRunRecord } from '../state/ledger.js';
 import { adapterMessage, describeNode } from './describe-node.js';
 import { effectiveAsOf } from './effective-as-of.js';
-import type { NodeResult, RunEvent } from './node-result.js';
+import type { BatchResults, NodeResult, RunEvent } from './node-result.js';
 import { crashPoint } from './crash-point.js';
-import { runStatements, type StatementOutcome } from './run-statements.js';
+import type { StatementOutcome } from './run-statements.js';
+import { buildNodePlan } from './build-node-plan.js';
+import { isLedgerRecorded } from './ledger-recorded.js';
+import { publishModel } from './publish-model.js';
+import type { TestNode } from '../data-tests/test-node.js';
+import { auditStatements, withAudits } from '../data-tests/audit-statements.js';
+import { runTestStep } from './run-test-step.js';
 
 export interface RunNodesOptions {
   readonly db: Warehouse;
@@ -29,6 +33,12 @@ export interface RunNodesOptions {
   readonly onEvent?: (event: RunEvent) => void;
   /** Called with each model's rendered SQL and plan (target/compiled, target/run). */
   readonly onPlanned?: (node: ModelNode, plan: NodePlan) => void;
+  /** --event-time-start/--event-time-end for microbatch models. */
+  readonly eventTime?: { readonly start: Date; readonly end: Date };
+  /** `retry`: the failed batch windows of microbatch models, by unique id. */
+  readonly retryBatches?: ReadonlyMap<string, readonly { readonly start: string; readonly end: string }[]>;
+  /** --store-failures: every data test keeps its failing rows in a table. */
+  readonly storeFailures?: boolean;
 }
 
 const isBackfill = (vars: Readonly<Record<string, unknown>>) =>
@@ -41,19 +51,28 @@ const isBackfill = (vars: Readonly<Record<string, unknown>>) =>
 export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> {
   const { db, manifest, graph } = options;
   const nodes = options.order
-    .map((id) => manifest.nodes.get(id))
-    .filter((n): n is ModelNode | SeedNode => n !== undefined && (n.resourceType === 'seed' || (n.resourceType === 'model' && n.config.materialized !== 'ephemeral')));
+    .map((id) => manifest.nodes.get(id) ?? manifest.tests.get(id))
+    .filter((n): n is ModelNode | SeedNode | TestNode => n !== undefined && (n.resourceType === 'seed' || n.resourceType === 'test' || (n.resourceType === 'model' && n.config.materialized !== 'ephemeral')));
   const total = nodes.length;
   const failed = new Set<string>();
+  /** Nodes whose data tests failed (build): their descendants are skipped. */
+  const blocked = new Set<string>();
   const results: NodeResult[] = [];
   const emit = options.onEvent ?? (() => undefined);
 
   for (const [i, node] of nodes.entries()) {
     const index = i + 1;
+    if (node.resourceType === 'test') {
+      const { db: warehouse, invocationId, runStartedAt, storeFailures } = options;
+      const result = runTestStep(node, { db: warehouse, manifest, invocationId, runStartedAt, storeFailures, index, total, emit, failed, blocked });
+      if (result.status === 'skipped' || result.status === 'error') failed.add(node.uniqueId);
+      results.push(result);
+      continue;
+    }
     const description = describeNode(node);
     const startedAt = nowIso();
     const t0 = performance.now();
-    const upstreamFailure = (node.resourceType === 'model' ? node.dependsOn : []).find((p) => failed.has(p));
+    const upstreamFailure = (node.resourceType === 'model' ? node.dependsOn : []).find((p) => failed.has(p) || blocked.has(p));
     if (upstreamFailure) {
       failed.add(node.uniqueId);
       const result = skipped(node, startedAt, upstreamFailure);
@@ -65,6 +84,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
     let plan: NodePlan | undefined;
     let outcome: StatementOutcome = { rowsDeleted: 0, rowsInserted: 0, partitions: [] };
     let asOf: string | null = null;
+    let batchResults: BatchResults | undefined;
     try {
       if (node.resourceType === 'seed') {
         const loaded = await loadSeed(db, {
@@ -82,35 +102,29 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
         });
         outcome = { rowsDeleted: 0, rowsInserted: loaded.rows, partitions: [] };
       } else {
-        const rendered = renderModel(manifest, node, {
+        plan = buildNodePlan({
           db,
+          manifest,
+          node,
           fullRefresh: options.fullRefresh,
+          backfill: isBackfill(manifest.vars),
           invocationId: options.invocationId,
           runStartedAt: options.runStartedAt,
           log: (message) => emit({ type: 'log', message }),
+          eventTime: options.eventTime,
+          retryWindows: options.retryBatches?.get(node.uniqueId),
         });
-        plan = planModel({
-          node,
-          sql: rendered.sql,
-          existing: rendered.existing,
-          targetColumns: rendered.existing === 'table' ? relationColumns(db, node.alias).map((c) => c.name) : [],
-          fullRefresh: options.fullRefresh,
-          backfill: isBackfill(manifest.vars),
-        });
+        plan = withAudits(plan, auditStatements(manifest, node, plan.mode, { db, invocationId: options.invocationId, runStartedAt: options.runStartedAt }));
         options.onPlanned?.(node, plan);
         asOf = plan.partitionColumn ? effectiveAsOf(db, manifest, graph, node.uniqueId) : null;
-        const thePlan = plan;
-        db.exec('BEGIN IMMEDIATE');
-        try {
-          outcome = runStatements(db, thePlan);
-          recordNodeRun(db, ledgerRecord(options, node, thePlan.mode, thePlan, outcome, 'success', asOf, startedAt, t0), outcome.partitions);
-          crashPoint();
-          db.exec('COMMIT');
-          crashPoint();
-        } catch (err) {
-          if (db.inTransaction) db.exec('ROLLBACK');
-          throw err;
-        }
+        const at = asOf;
+        const published = publishModel(db, plan, {
+          emit,
+          record: (p, o, status, message) => ledgerRecord(options, node, p.mode, p, o, status, at, startedAt, t0, message ?? null),
+        });
+        outcome = published.outcome;
+        for (const warning of outcome.auditWarnings ?? []) emit({ type: 'log', message: `${node.name}: ${warning}` });
+        batchResults = published.batchResults;
       }
       const kind = node.resourceType === 'seed' ? 'seed' : (plan?.strategy ?? '');
       const response = adapterMessage(kind, plan?.mode ?? 'seed', outcome.rowsDeleted, outcome.rowsInserted);
@@ -132,10 +146,13 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
         partitions: outcome.partitions,
         asOf,
         exitCode: 0,
+        ...(batchResults ? { batchResults } : {}),
       };
       results.push(result);
       emit({ type: 'result', index, total, description, result });
     } catch (err) {
+      // Another process holds the warehouse: stop the whole command, clearly.
+      if (isBusyError(err)) throw err;
       failed.add(node.uniqueId);
       const error = err instanceof Error ? err : new Error(String(err));
       const file = node.file.path;
@@ -143,10 +160,11 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
         ? error.format()
         : `Database Error in ${node.resourceType} ${node.name} (${file})\n  ${error.message}${node.resourceType === 'model' ? `\n  compiled code at ${manifest.project.paths.target}/run/${manifest.project.name}/${file}` : ''}`;
       try {
-        recordNodeRun(db, ledgerRecord(options, node, plan?.mode ?? (node.resourceType === 'seed' ? 'seed' : 'full'), plan ?? null, outcome, 'error', asOf, startedAt, t0, message));
+        if (!isLedgerRecorded(error)) recordNodeRun(db, ledgerRecord(options, node, plan?.mode ?? (node.resourceType === 'seed' ? 'seed' : 'full'), plan ?? null, outcome, 'error', asOf, startedAt, t0, message));
       } catch {
         // The ledger write must not hide the real error (e.g. the database is locked).
       }
+      const failedBatches = (error as { batchResults?: BatchResults }).batchResults;
       const result: NodeResult = {
         uniqueId: node.uniqueId,
         name: node.name,
@@ -166,6 +184,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
         asOf,
         exitCode: error instanceof ProjectError ? error.exitCode : 1,
         error,
+        ...(failedBatches ? { batchResults: failedBatches } : {}),
       };
       results.push(result);
       emit({ type: 'result', index, total, description, result });

@@ -5,10 +5,13 @@ import { ProjectError } from '../errors/project-error.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import { crashPoint } from './crash-point.js';
 import { injectedFailure } from './injected-failure.js';
+import { runAudit } from './run-audit.js';
 
 export interface StatementOutcome {
   rowsDeleted: number;
   rowsInserted: number;
+  /** Audits of severity warn that found rows (the publish went on). */
+  auditWarnings?: string[];
   rowsWritten?: number;
   partitions: string[];
 }
@@ -23,9 +26,9 @@ export function runStatements(db: Warehouse, plan: NodePlan): StatementOutcome {
     crashPoint();
     switch (statement.kind) {
       case 'exec': {
-        const info = db.prepare(statement.sql).run();
-        if (statement.role === 'delete') outcome.rowsDeleted += info.changes;
-        if (statement.role === 'insert') outcome.rowsInserted += info.changes;
+        const changes = statement.legacyAlter ? withLegacyAlter(db, () => runSql(db, statement.sql)) : runSql(db, statement.sql);
+        if (statement.role === 'delete') outcome.rowsDeleted += changes;
+        if (statement.role === 'insert' || statement.role === 'upsert' || statement.role === 'custom') outcome.rowsInserted += changes;
         injectedFailure(plan.name, statement.role);
         break;
       }
@@ -58,6 +61,11 @@ export function runStatements(db: Warehouse, plan: NodePlan): StatementOutcome {
       case 'count-rows':
         outcome.rowsWritten = Number(db.prepare(statement.sql).pluck().get());
         break;
+      case 'fail':
+        throw new ProjectError(statement.message);
+      case 'audit':
+        runAudit(db, plan, statement, outcome);
+        break;
       default: {
         const never: never = statement;
         throw new Error(`unknown statement ${JSON.stringify(never)}`);
@@ -66,4 +74,33 @@ export function runStatements(db: Warehouse, plan: NodePlan): StatementOutcome {
   }
   if (outcome.rowsWritten !== undefined && plan.mode === 'full') outcome.rowsInserted = outcome.rowsWritten;
   return outcome;
+}
+
+/**
+ * Run one SQL text and return the rows it changed. Hooks and project
+ * strategy macros may hold several statements: those run as a script, and
+ * the change count comes from total_changes().
+ */
+export function runSql(db: Warehouse, sql: string): number {
+  let statement;
+  try {
+    statement = db.prepare(sql);
+  } catch (err) {
+    if (!(err instanceof RangeError) || !/more than one statement/.test(err.message)) throw err;
+    const before = Number(db.prepare('select total_changes()').pluck().get());
+    db.exec(sql);
+    return Number(db.prepare('select total_changes()').pluck().get()) - before;
+  }
+  return statement.reader ? (statement.all(), 0) : statement.run().changes;
+}
+
+/** ALTER TABLE with legacy_alter_table on: SQLite leaves views naming the table alone. */
+export function withLegacyAlter<T>(db: Warehouse, fn: () => T): T {
+  const legacy = db.pragma('legacy_alter_table', { simple: true });
+  db.pragma('legacy_alter_table = ON');
+  try {
+    return fn();
+  } finally {
+    db.pragma(`legacy_alter_table = ${legacy ? 'ON' : 'OFF'}`);
+  }
 }

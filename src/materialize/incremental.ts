@@ -1,10 +1,24 @@
 import { quoteIdentifier } from '../db/quote-identifier.js';
 import type { NodeConfig } from '../compile/manifest.js';
 import { effectiveStrategy, uniqueKeyColumns } from '../config/model-config.js';
-import type { PlannedStatement } from '../plan/node-plan.js';
+import type { PlannedStatement, SchemaChange } from '../plan/node-plan.js';
+import type { ColumnSpec } from '../plan/schema-diff.js';
 import { hookStatements } from './hook-statements.js';
+import type { BatchWindow } from './incremental/incremental-strategy.js';
 import { getStrategy } from './incremental/strategy-registry.js';
+import { schemaChangeStatements } from './schema-change-statements.js';
 import { newRowsTable } from './staging-names.js';
+
+/** What a project strategy macro receives (dbt's arg dict, before it becomes Relations). */
+export interface CustomStrategyArgs {
+  readonly alias: string;
+  /** The temp table's name and its qualified, quoted form. */
+  readonly newRowsName: string;
+  readonly newRows: string;
+  readonly uniqueKey: unknown;
+  readonly destColumns: readonly ColumnSpec[];
+  readonly predicates: readonly string[];
+}
 
 export interface IncrementalRunOptions {
   readonly model: string;
@@ -16,6 +30,27 @@ export interface IncrementalRunOptions {
   readonly partitionColumn?: string;
   /** Also check the key is unique among the new rows (backfills: "key unique and not null"). */
   readonly checkUniqueKey?: boolean;
+  /** The target's and the new output's columns, known before the run: on_schema_change applies. */
+  readonly schema?: {
+    readonly target: readonly ColumnSpec[];
+    readonly source: readonly ColumnSpec[];
+    readonly indexes: readonly { readonly name: string; readonly columns: readonly string[] }[];
+  };
+  /** microbatch: the batch this publish replaces. */
+  readonly window?: BatchWindow;
+  /** Render a project's get_incremental_<name>_sql macro (given when the project defines it). */
+  readonly renderCustom?: (args: CustomStrategyArgs) => string;
+  /** Which hooks this publish runs (microbatch: pre-hooks with the first batch, post-hooks with the last). */
+  readonly hooks?: { readonly pre: boolean; readonly post: boolean };
+  /** Later microbatch batches: the first batch already reconciled the schema; write these columns. */
+  readonly destColumns?: readonly string[];
+}
+
+export interface IncrementalPlan {
+  readonly statements: PlannedStatement[];
+  readonly schemaChange?: SchemaChange;
+  /** The columns the strategy writes. */
+  readonly destColumns: readonly string[];
 }
 
 /** Checks every publish of a keyed model makes on the rows it is about to write. */
@@ -40,32 +75,69 @@ export function keyChecks(model: string, relation: string, config: NodeConfig, o
   ];
 }
 
-/** An incremental run: new rows into a temp table, checked, then the strategy's statements. */
-export function incrementalStatements(options: IncrementalRunOptions): PlannedStatement[] {
+/** incremental_predicates as a list (a bare string is one predicate, not a list of characters). */
+export function predicateList(config: NodeConfig): string[] {
+  const raw = config.incremental_predicates ?? config.predicates;
+  if (raw === undefined || raw === null) return [];
+  return (Array.isArray(raw) ? raw : [raw]).map(String).filter((p) => p.trim() !== '');
+}
+
+/** An incremental run: new rows into a temp table, checked, schema reconciled, then the strategy's statements. */
+export function incrementalStatements(options: IncrementalRunOptions): IncrementalPlan {
   const newRows = newRowsTable(options.alias);
-  const strategy = getStrategy(effectiveStrategy(options.config));
-  const predicates = options.config.incremental_predicates;
+  const newRowsName = `${options.alias}__mini_dbt_new`;
+  const name = effectiveStrategy(options.config);
+  const strategy = getStrategy(name, options.renderCustom !== undefined);
+  const predicates = predicateList(options.config);
+  const change = options.schema && !options.destColumns
+    ? schemaChangeStatements({
+      model: options.model,
+      alias: options.alias,
+      newRows,
+      mode: typeof options.config.on_schema_change === 'string' ? options.config.on_schema_change : 'ignore',
+      target: options.schema.target,
+      source: options.schema.source,
+      targetIndexes: options.schema.indexes,
+      config: options.config,
+    })
+    : undefined;
+  const destColumns = options.destColumns ?? change?.destColumns ?? options.targetColumns;
+  const specs = [...(options.schema?.source ?? []), ...(options.schema?.target ?? [])];
+  const customSql = options.renderCustom?.({
+    alias: options.alias,
+    newRowsName,
+    newRows,
+    uniqueKey: options.config.unique_key,
+    destColumns: destColumns.map((n) => specs.find((c) => c.name === n) ?? { name: n, type: '' }),
+    predicates,
+  });
+  const refusal = (change?.statements ?? []).filter((s) => s.kind === 'fail');
   const statements: PlannedStatement[] = [
+    ...refusal,
     { kind: 'exec', role: 'drop', sql: `drop table if exists ${newRows}` },
-    ...hookStatements(options.config, 'pre_hook'),
-    { kind: 'exec', role: 'stage', sql: `create temp table ${newRows.replace(/^temp\./, '')} as\n${options.sql}` },
+    ...(options.hooks?.pre === false ? [] : hookStatements(options.config, 'pre_hook')),
+    { kind: 'exec', role: 'stage', sql: `create temp table ${quoteIdentifier(newRowsName)} as\n${options.sql}` },
     ...keyChecks(options.model, newRows, options.config, { unique: options.checkUniqueKey }),
   ];
-  if (options.partitionColumn) {
+  if (options.partitionColumn && !options.window) {
     statements.push({ kind: 'collect-partitions', sql: `select distinct ${quoteIdentifier(options.partitionColumn)} from ${newRows} order by 1` });
   }
   statements.push(
+    ...(change?.statements ?? []).filter((s) => s.kind !== 'fail'),
     ...strategy.statements({
       model: options.model,
       target: quoteIdentifier(options.alias),
       newRows,
       uniqueKey: uniqueKeyColumns(options.config),
-      destColumns: options.targetColumns.map(quoteIdentifier),
-      predicates: Array.isArray(predicates) ? predicates.map(String) : [],
+      destColumns: destColumns.map(quoteIdentifier),
+      predicates,
       config: options.config,
+      partitionBy: options.partitionColumn,
+      window: options.window,
+      customSql,
     }),
-    ...hookStatements(options.config, 'post_hook'),
+    ...(options.hooks?.post === false ? [] : hookStatements(options.config, 'post_hook')),
     { kind: 'exec', role: 'drop', sql: `drop table ${newRows}` },
   );
-  return statements;
+  return { statements, schemaChange: change?.change, destColumns };
 }

@@ -1,6 +1,6 @@
 import { quoteIdentifier } from '../db/quote-identifier.js';
 import type { NodeConfig } from '../compile/manifest.js';
-import { uniqueKeyColumns } from '../config/model-config.js';
+import { effectiveStrategy, uniqueKeyColumns } from '../config/model-config.js';
 import { indexName } from './staging-names.js';
 
 export interface IndexConfig {
@@ -24,13 +24,15 @@ export function indexConfigs(config: NodeConfig): IndexConfig[] {
 /**
  * CREATE INDEX statements for a freshly built (and swapped-in) table: the
  * configured indexes, plus one on an incremental model's unique_key so its
- * delete step never scans the whole table.
+ * delete step never scans the whole table (a unique one under merge: the
+ * upsert's ON CONFLICT needs it).
  */
 export function indexStatements(alias: string, config: NodeConfig): string[] {
   const indexes = indexConfigs(config);
   const key = uniqueKeyColumns(config);
-  if (config.materialized === 'incremental' && key.length > 0 && !indexes.some((i) => i.columns.join() === key.join())) {
-    indexes.push({ columns: key, unique: false });
+  const unique = effectiveStrategy(config) === 'merge';
+  if (config.materialized === 'incremental' && key.length > 0 && !indexes.some((i) => i.columns.join() === key.join() && (i.unique || !unique))) {
+    indexes.push({ columns: key, unique });
   }
   return indexes.map((i) =>
     `create ${i.unique ? 'unique ' : ''}index ${quoteIdentifier(indexName(alias, i.columns, i.unique))} on ${quoteIdentifier(alias)} (${i.columns.map(quoteIdentifier).join(', ')})`,

@@ -25,7 +25,24 @@ export type PlannedStatement =
   /** Count the rows this publish writes (one number). */
   | { readonly kind: 'count-rows'; readonly sql: string }
   /** A refusal decided while planning (on_schema_change: fail): the publish stops before it starts. */
-  | { readonly kind: 'fail'; readonly message: string };
+  | { readonly kind: 'fail'; readonly message: string }
+  /** A data test run on the rows about to be published, before COMMIT (write-audit-publish); see AuditCheck. */
+  | AuditStatement;
+
+/**
+ * An audit: `sql` returns dbt's (failures, should_warn, should_error) row for
+ * the test against the relation as the publish left it, uncommitted;
+ * `failingRowsSql` returns a few of the failing rows for the message.
+ */
+export interface AuditStatement {
+  readonly kind: 'audit';
+  readonly test: string;
+  readonly severity: 'error' | 'warn';
+  readonly sql: string;
+  readonly failingRowsSql: string;
+  readonly warnIf: string;
+  readonly errorIf: string;
+}
 
 export type PlanMode = 'full' | 'incremental' | 'backfill' | 'view' | 'seed' | 'ephemeral';
 
@@ -87,6 +104,8 @@ function statementScript(s: PlannedStatement): string {
       return `-- partitions written (recorded in the run ledger)\n${s.sql};`;
     case 'count-rows':
       return `-- rows written\n${s.sql};`;
+    case 'audit':
+      return `-- audit ${s.test} (severity ${s.severity}): must pass before COMMIT, else the publish is rolled back\n${s.sql};`;
     case 'fail':
       return `-- the run stops here, before anything is written:\n${s.message.split('\n').map((l) => `--   ${l}`).join('\n')}`;
     default: {

@@ -3,7 +3,7 @@ import { shouldFullRefresh } from '../compile/should-full-refresh.js';
 import { effectiveStrategy } from '../config/model-config.js';
 import { quoteIdentifier } from '../db/quote-identifier.js';
 import type { RelationKind } from '../db/relation-kind.js';
-import { incrementalStatements, keyChecks } from '../materialize/incremental.js';
+import { incrementalStatements, keyChecks, type IncrementalRunOptions } from '../materialize/incremental.js';
 import { tableStatements } from '../materialize/table.js';
 import { viewStatements } from '../materialize/view.js';
 import type { NodePlan } from './node-plan.js';
@@ -18,6 +18,10 @@ export interface PlanModelInput {
   readonly fullRefresh: boolean;
   /** A run given both `start` and `end` vars rewrites that range: a backfill. */
   readonly backfill: boolean;
+  /** The target's and the new output's columns (introspected before planning): on_schema_change applies. */
+  readonly schema?: IncrementalRunOptions['schema'];
+  /** Renders the project's get_incremental_<name>_sql macro, when the strategy is the project's own. */
+  readonly renderCustom?: IncrementalRunOptions['renderCustom'];
 }
 
 /** The partition column a model declares (partition_by, a string or {field}). */
@@ -33,6 +37,9 @@ export function planModel(input: PlanModelInput): NodePlan {
   const { node, sql, existing } = input;
   const materialization = String(node.config.materialized);
   const base = { uniqueId: node.uniqueId, name: node.name, relation: quoteIdentifier(node.alias), materialization, sql, partitionColumn: partitionColumn(node) };
+  if (materialization === 'ephemeral') {
+    return { ...base, mode: 'ephemeral', reason: 'ephemeral models are never built: their SQL is inlined as a CTE into every model that refs them', statements: [] };
+  }
   if (materialization === 'view') {
     return { ...base, mode: 'view', reason: 'views are replaced on every run', statements: viewStatements(node.alias, sql, existing, node.config) };
   }
@@ -46,7 +53,7 @@ export function planModel(input: PlanModelInput): NodePlan {
       sql,
       config: node.config,
       partitionColumn: base.partitionColumn,
-      checks: materialization === 'incremental' ? (staged) => keyChecks(node.name, staged, node.config) : undefined,
+      checks: materialization === 'incremental' ? (staged) => keyChecks(node.name, staged, node.config, { unique: effectiveStrategy(node.config) === 'merge' }) : undefined,
     }),
   });
   if (materialization === 'table') return full('tables are rebuilt on every run');
@@ -57,19 +64,23 @@ export function planModel(input: PlanModelInput): NodePlan {
   if (shouldFullRefresh(node.config, input.fullRefresh)) {
     return full(node.config.full_refresh === true ? 'config full_refresh: true' : '--full-refresh', strategy);
   }
+  const incremental = incrementalStatements({
+    model: node.name,
+    alias: node.alias,
+    sql,
+    config: node.config,
+    targetColumns: input.targetColumns,
+    partitionColumn: base.partitionColumn,
+    checkUniqueKey: input.backfill,
+    schema: input.schema,
+    renderCustom: input.renderCustom,
+  });
   return {
     ...base,
     strategy,
     mode: input.backfill ? 'backfill' : 'incremental',
     reason: input.backfill ? 'is_incremental() with start/end vars: rewrite that range' : 'is_incremental(): the target exists as a table',
-    statements: incrementalStatements({
-      model: node.name,
-      alias: node.alias,
-      sql,
-      config: node.config,
-      targetColumns: input.targetColumns,
-      partitionColumn: base.partitionColumn,
-      checkUniqueKey: input.backfill,
-    }),
+    statements: incremental.statements,
+    ...(incremental.schemaChange ? { schemaChange: incremental.schemaChange } : {}),
   };
 }

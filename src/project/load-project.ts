@@ -54,9 +54,12 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
   const macros = paths.macros.flatMap((dir) =>
     listFiles(root, dir, ['.sql']).map((f) => ({ path: f.path, absPath: f.absPath, source: readFileSync(f.absPath, 'utf8') })),
   );
-  const singularTests = paths.tests.flatMap((dir) =>
-    listFiles(root, dir, ['.sql']).map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, rawSql: readFileSync(f.absPath, 'utf8') })),
-  );
+  // tests/generic/*.sql hold {% test %} definitions (macros), as in dbt; the other files are singular tests.
+  const testFiles = paths.tests.flatMap((dir) => listFiles(root, dir, ['.sql']));
+  macros.push(...testFiles.filter((f) => f.folders[0] === 'generic').map((f) => ({ path: f.path, absPath: f.absPath, source: readFileSync(f.absPath, 'utf8') })));
+  const singularTests = testFiles
+    .filter((f) => f.folders[0] !== 'generic')
+    .map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, rawSql: readFileSync(f.absPath, 'utf8') }));
   const ymlFiles = [...paths.models, ...paths.seeds].flatMap((dir) => listFiles(root, dir, ['.yml', '.yaml']));
   const properties = loadProperties(ymlFiles);
 
@@ -74,6 +77,7 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
     busyTimeoutMs: config['busy-timeout'],
     modelFolderConfigs: config.models ?? {},
     seedFolderConfigs: config.seeds ?? {},
+    testFolderConfigs: config.data_tests ?? config.tests ?? {},
     models,
     seeds,
     macros,

@@ -116,6 +116,7 @@ function sourceEntries(yaml: YamlFile, into: SourceTable[]): void {
         columns: columnsOf(yaml, table, path),
         config,
         location: { file: yaml.displayPath, line: yaml.lineOf(path) },
+        tests: testsOf(yaml, table, path),
       });
     });
   });

@@ -8,7 +8,7 @@ export const IGNORED_PROJECT_KEYS = [
   'version', 'config-version', 'profile', 'require-dbt-version', 'clean-targets', 'analysis-paths',
   'snapshot-paths', 'docs-paths', 'asset-paths', 'packages-install-path', 'log-path', 'quoting',
   'on-run-start', 'on-run-end', 'dispatch', 'query-comment', 'restrict-access', 'flags', 'snapshots',
-  'analyses', 'sources', 'data_tests', 'tests', 'exposures', 'metrics', 'semantic-models', 'saved-queries',
+  'analyses', 'sources', 'exposures', 'metrics', 'semantic-models', 'saved-queries',
 ] as const;
 
 export const projectFileSchema = z.strictObject({
@@ -21,6 +21,8 @@ export const projectFileSchema = z.strictObject({
   vars: z.record(z.string(), z.unknown()).nullish(),
   models: configTree.nullish(),
   seeds: configTree.nullish(),
+  data_tests: configTree.nullish(),
+  tests: configTree.nullish(),
   database: z.string().optional(),
   'busy-timeout': z.number().int().nonnegative().optional(),
   ...Object.fromEntries(IGNORED_PROJECT_KEYS.map((k) => [k, z.unknown().optional()])),

@@ -33,6 +33,8 @@ export interface SourceTable {
   readonly columns: readonly ColumnProperties[];
   readonly config: ConfigMap;
   readonly location: SourceLocation;
+  /** Table-level data tests (raw yml entries). */
+  readonly tests?: readonly unknown[];
 }
 
 export interface ModelFile {
@@ -85,6 +87,8 @@ export interface Project {
   /** Folder-level configs from the project file (`models:` / `seeds:` trees). */
   readonly modelFolderConfigs: ConfigMap;
   readonly seedFolderConfigs: ConfigMap;
+  /** The project file's `data_tests:` (or legacy `tests:`) config tree. */
+  readonly testFolderConfigs: ConfigMap;
   readonly models: readonly ModelFile[];
   readonly seeds: readonly SeedFile[];
   readonly macros: readonly MacroFile[];

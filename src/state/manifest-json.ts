@@ -1,6 +1,7 @@
 import { nowIso } from '../clock.js';
 import type { Manifest, ManifestNode } from '../compile/manifest.js';
 import type { Graph } from '../graph/graph-node.js';
+import { testNodeJson } from './test-node-json.js';
 
 function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknown> {
   const common = {
@@ -50,6 +51,7 @@ export function manifestJson(manifest: Manifest, graph: Graph, invocationId: str
   for (const node of manifest.nodes.values()) {
     (node.resourceType === 'source' ? sources : nodes)[node.uniqueId] = nodeJson(node, manifest);
   }
+  for (const test of manifest.tests.values()) nodes[test.uniqueId] = testNodeJson(test, manifest.project.name);
   return {
     metadata: {
       dbt_schema_version: 'https://schemas.getdbt.com/dbt/manifest/v12.json',

@@ -53,10 +53,11 @@ export function writeRunArtifacts(project: Project, manifest: Manifest, graph: G
       execution_time: r.executionTime,
       adapter_response: r.adapterResponse,
       message: r.message,
-      failures: null,
+      failures: r.failures ?? null,
       compiled: r.compiledCode !== undefined,
       compiled_code: r.compiledCode ?? null,
       relation_name: r.relationName,
+      ...(r.batchResults ? { batch_results: r.batchResults } : {}),
       mini_dbt: {
         mode: r.plan?.mode ?? null,
         reason: r.plan?.reason ?? null,

@@ -3,7 +3,8 @@ import type { IncrementalStrategy } from './incremental-strategy.js';
 
 /**
  * delete+insert: delete target rows whose key tuple is among the new rows
- * (and match every incremental predicate), then insert the new rows.
+ * (and match every incremental predicate, which may name the target
+ * DBT_INTERNAL_DEST as in dbt), then insert the new rows.
  */
 export const deleteInsertStrategy: IncrementalStrategy = {
   name: 'delete+insert',
@@ -16,7 +17,7 @@ export const deleteInsertStrategy: IncrementalStrategy = {
     const tuple = keys.length === 1 ? keys[0]! : `(${keys.join(', ')})`;
     const where = [`${tuple} in (select distinct ${keys.join(', ')} from ${newRows})`, ...predicates.map((p) => `(${p})`)];
     return [
-      { kind: 'exec', role: 'delete', sql: `delete from ${target}\nwhere ${where.join('\n  and ')}` },
+      { kind: 'exec', role: 'delete', sql: `delete from ${target}${predicates.length > 0 ? ' as DBT_INTERNAL_DEST' : ''}\nwhere ${where.join('\n  and ')}` },
       insert,
     ];
   },

@@ -1,0 +1,57 @@
+/**
+ * `mini-dbt --version` and `mini-dbt ls` on the example, each a cold process
+ * spawned from here, interleaved with a bare `node -e 0`: the floor any
+ * Node.js CLI pays to start.
+ */
+import { join } from 'node:path';
+import type { BenchContext } from './bench-context.js';
+import { formatMs, type Figure } from './figure.js';
+import { REPO_ROOT, copyExample } from './history-workspace.js';
+import { median, sideBySide } from './side-by-side.js';
+import { spawnNode } from './spawn-node.js';
+import { symlinkSync } from 'node:fs';
+
+const CLI = join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js');
+
+export async function cliStartupFigures(ctx: BenchContext): Promise<Figure[]> {
+  const dir = ctx.path('cli-example');
+  copyExample(dir);
+  symlinkSync(join(REPO_ROOT, 'seeds', 'raw_orders.csv'), join(dir, 'seeds', 'raw_orders.csv'));
+  const cpu: Record<string, number[]> = { version: [], ls: [], node: [] };
+  const spawnTimed = (key: string, args: string[]) => async () => {
+    const r = await spawnNode(args, { cwd: dir });
+    if (r.code !== 0) throw new Error(`node ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+    cpu[key]!.push(r.cpuMs);
+    return r.wallMs;
+  };
+  const repeats = Math.max(10, ctx.repeats * 3);
+  const { medians } = await sideBySide(
+    {
+      version: spawnTimed('version', [CLI, '--version']),
+      ls: spawnTimed('ls', [CLI, 'ls']),
+      node: spawnTimed('node', ['-e', '0']),
+    },
+    repeats,
+  );
+  const cpuOf = (key: string) => (Number.isNaN(median(cpu[key]!)) ? '' : `, CPU ${formatMs(median(cpu[key]!))}`);
+  return [
+    {
+      id: 'cli-version',
+      title: '`mini-dbt --version`, cold process',
+      ratioOf: '--version / bare `node -e 0`',
+      ratio: medians.version / medians.node,
+      measured: `${formatMs(medians.version)} wall${cpuOf('version')} (bare node ${formatMs(medians.node)}${cpuOf('node')})`,
+      target: '< 150 ms',
+      meets: medians.version < 150,
+    },
+    {
+      id: 'cli-ls',
+      title: '`mini-dbt ls` on the example, cold process',
+      ratioOf: 'ls / bare `node -e 0`',
+      ratio: medians.ls / medians.node,
+      measured: `${formatMs(medians.ls)} wall${cpuOf('ls')} (bare node ${formatMs(medians.node)})`,
+      target: '< 300 ms',
+      meets: medians.ls < 300,
+    },
+  ];
+}

@@ -1,0 +1,192 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { ModelNode } from '../compile/manifest.js';
+import { openWarehouse, type Warehouse } from '../db/open-warehouse.js';
+import { relationKind } from '../db/relation-kind.js';
+import { ProjectError } from '../errors/project-error.js';
+import { timeSourcesOf } from '../execute/effective-as-of.js';
+import { addDays, dateRange, dayOfWeek } from '../feed/iso-date.js';
+import { ancestors } from '../graph/walk-graph.js';
+import { exactStale } from '../analysis/exact-stale.js';
+import { findModel } from '../analysis/find-node.js';
+import { latenessReport } from '../analysis/lateness-report.js';
+import { requireDateRange } from '../analysis/require-iso-date.js';
+import { scratchWarehouse } from '../analysis/scratch-warehouse.js';
+import { timeColumns } from '../analysis/time-columns.js';
+import { run } from './run.js';
+import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
+
+export interface ReplayOptions extends SessionOptions {
+  readonly model: string;
+  /** First night replayed; the table starts as a full build as of the night before. */
+  readonly from: string;
+  /** Last night replayed, included. */
+  readonly to: string;
+  /** Every Sunday night R also rewrites R-N..R as of R. */
+  readonly weeklyBackfill?: number;
+  /** Also replay with the required lookback (default true). */
+  readonly compareRequired?: boolean;
+  readonly session?: Session;
+  readonly onNight?: (progress: ReplayProgress) => void;
+  /** Save the simulated warehouse (after the replay with the project's lookback) to this new file. */
+  readonly keepAs?: string;
+}
+
+export interface ReplayProgress {
+  readonly pass: 'replay' | 'required';
+  readonly night: string;
+  /** 1-based, over both passes. */
+  readonly done: number;
+  readonly total: number;
+  readonly stale: number;
+}
+
+export interface ReplayNight {
+  readonly run_date: string;
+  /** Partitions differing from a full rebuild as of run_date, after that night's runs. */
+  readonly stale: string[];
+  /** Whether the weekly backfill ran that night. */
+  readonly weekly_backfill: boolean;
+}
+
+export interface ReplayWorst {
+  readonly run_date: string;
+  readonly stale: string[];
+  readonly stale_count: number;
+}
+
+export interface ReplayPass {
+  readonly lookback: number;
+  readonly nights: ReplayNight[];
+  /** Still differing from a full rebuild of everything landed (the live as-of) after the last night. */
+  readonly final_stale: string[];
+  /** The first night with the most stale partitions. */
+  readonly worst: ReplayWorst | null;
+}
+
+export interface ReplayResult extends ReplayPass {
+  readonly model: string;
+  readonly from: string;
+  readonly to: string;
+  readonly weekly_backfill: number | null;
+  /** The longest lateness in the model's raw sources: the smallest lookback that misses nothing. */
+  readonly required_lookback: number;
+  /** The same replay with the required lookback (null when not asked, or the lookback already suffices). */
+  readonly with_required_lookback: ReplayPass | null;
+  /** Where the simulated warehouse was saved (--keep). */
+  readonly kept_as: string | null;
+}
+
+/**
+ * Simulate the nightly job on a scratch copy of the warehouse (the live file
+ * is only read): a full build as of the night before `from`, then one
+ * incremental run a night with as_of = that night (plus the weekly backfill
+ * on Sundays), comparing the table with a full rebuild as of each night.
+ * One process, one session, one copy; the engine runs each night.
+ */
+export async function replay(options: ReplayOptions): Promise<ReplayResult> {
+  const base = options.session ? (options.vars ? withVars(options.session, options.vars) : options.session) : loadSession(options);
+  const node = findModel(base.manifest, options.model);
+  const { start: from, end: to } = requireDateRange(options.from, options.to, ['--from', '--to']);
+  const weekly = options.weeklyBackfill;
+  if (weekly !== undefined && (!Number.isInteger(weekly) || weekly < 0)) throw new ProjectError(`--weekly-backfill must be a whole number of days, got '${String(weekly)}'`);
+  if (node.config.materialized !== 'incremental') {
+    throw new ProjectError(`model '${node.name}' is a ${String(node.config.materialized)}: it is rebuilt in full every night, so a replay has nothing to show`, { hint: 'replay an incremental model' });
+  }
+  const lookback = lookbackOf(base.manifest.vars.lookback_days);
+  const cliVars = options.vars ?? {};
+  const keepAs = options.keepAs === undefined ? undefined : resolve(options.keepAs);
+  if (keepAs !== undefined && (keepAs === resolve(base.project.databasePath) || existsSync(keepAs))) {
+    throw new ProjectError(`--keep ${options.keepAs}: the file exists${keepAs === resolve(base.project.databasePath) ? ' (it is the live warehouse)' : ''}; name a new file`);
+  }
+  const scratch = scratchWarehouse(base);
+  try {
+    await ensureSources(scratch.session, node);
+    const db = openWarehouse(scratch.path, {});
+    try {
+      const required = requiredLookback(db, scratch.session, node);
+      const nights = dateRange(from, to);
+      const second = (options.compareRequired ?? true) && required > lookback;
+      const total = nights.length * (second ? 2 : 1);
+      const pass = (lb: number, name: ReplayProgress['pass'], offset: number) =>
+        replayPass(db, scratch.session, node, { from, nights, lookback: lb, weekly, cliVars }, (night, i, staleCount) =>
+          options.onNight?.({ pass: name, night, done: offset + i + 1, total, stale: staleCount }));
+      const first = await pass(lookback, 'replay', 0);
+      if (keepAs !== undefined) db.prepare('vacuum into ?').run(keepAs);
+      const withRequired = second ? await pass(required, 'required', nights.length) : null;
+      return { model: node.name, from, to, weekly_backfill: weekly ?? null, ...first, required_lookback: required, with_required_lookback: withRequired, kept_as: keepAs ?? null };
+    } finally {
+      db.close();
+    }
+  } finally {
+    scratch.dispose();
+  }
+}
+
+interface PassOptions {
+  readonly from: string;
+  readonly nights: readonly string[];
+  readonly lookback: number;
+  readonly weekly: number | undefined;
+  readonly cliVars: Readonly<Record<string, unknown>>;
+}
+
+async function replayPass(db: Warehouse, session: Session, node: ModelNode, o: PassOptions, onNight: (night: string, index: number, stale: number) => void): Promise<ReplayPass> {
+  const select = [`+${node.name}`];
+  const build = async (vars: Record<string, unknown>, fullRefresh = false) => {
+    const result = await run({ session, command: 'run', select, vars: { ...o.cliVars, ...vars }, fullRefresh, writeArtifacts: false, commandLine: `mini-dbt replay ${node.name}` });
+    const failure = result.results.find((r) => r.status !== 'success');
+    if (failure) throw new ProjectError(`replay: the run with ${JSON.stringify(vars)} failed on ${failure.name}: ${failure.message ?? failure.status}`);
+  };
+  const staleAt = (vars: Record<string, unknown>) => exactStale(db, withVars(session, { ...o.cliVars, ...vars }).manifest, node, { detailPartitions: 0 }).stale;
+  await build({ as_of: addDays(o.from, -1) }, true);
+  const nights: ReplayNight[] = [];
+  for (const [i, night] of o.nights.entries()) {
+    await build({ as_of: night, lookback_days: o.lookback });
+    const sunday = o.weekly !== undefined && dayOfWeek(night) === 0;
+    if (sunday) await build({ as_of: night, lookback_days: o.lookback, start: addDays(night, -o.weekly!), end: night });
+    const stale = staleAt({ as_of: night });
+    nights.push({ run_date: night, stale, weekly_backfill: sunday });
+    onNight(night, i, stale.length);
+  }
+  let worst: ReplayWorst | null = null;
+  for (const n of nights) if (worst === null || n.stale.length > worst.stale_count) worst = { run_date: n.run_date, stale: n.stale, stale_count: n.stale.length };
+  return { lookback: o.lookback, nights, final_stale: staleAt({}), worst };
+}
+
+/** Load the seeds the model reads when the copy lacks them (no live warehouse yet). */
+async function ensureSources(session: Session, node: ModelNode): Promise<void> {
+  const db = openWarehouse(session.project.databasePath, {});
+  let missing: string[];
+  try {
+    missing = [...ancestors(session.graph, node.uniqueId)]
+      .map((id) => session.manifest.nodes.get(id))
+      .filter((n) => n !== undefined && n.resourceType !== 'model' && relationKind(db, n.alias) === null)
+      .map((n) => n!.name);
+  } finally {
+    db.close();
+  }
+  const seeds = [...new Set(missing)].filter((name) => session.manifest.seeds.has(name));
+  const sources = [...new Set(missing)].filter((name) => !session.manifest.seeds.has(name));
+  if (sources.length > 0) throw new ProjectError(`source table(s) ${sources.join(', ')} are not in the warehouse, so there is nothing to replay`);
+  if (seeds.length > 0) {
+    const result = await run({ session, command: 'seed', select: seeds, writeArtifacts: false });
+    if (result.exitCode !== 0) throw new ProjectError(`replay: loading ${seeds.join(', ')} into the scratch copy failed`);
+  }
+}
+
+function requiredLookback(db: Warehouse, session: Session, node: ModelNode): number {
+  let required = 0;
+  for (const source of timeSourcesOf(session.manifest, session.graph, node.uniqueId)) {
+    if (typeof source.config.event_time !== 'string') continue;
+    const report = latenessReport(db, { relation: source.alias, columns: timeColumns(source), lookback: 0 });
+    required = Math.max(required, report.required_lookback);
+  }
+  return required;
+}
+
+function lookbackOf(value: unknown): number {
+  const n = Number(value ?? 0);
+  if (!Number.isInteger(n) || n < 0) throw new ProjectError(`var 'lookback_days' must be a whole number of days, got '${String(value)}'`);
+  return n;
+}

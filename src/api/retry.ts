@@ -1,0 +1,97 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ProjectError } from '../errors/project-error.js';
+import { run, type RunOptions, type RunResult } from './run.js';
+import { loadSession, type Session, type SessionOptions } from './session.js';
+
+type Window = { readonly start: string; readonly end: string };
+
+/** What `retry` will rebuild: the failed and skipped nodes of the last invocation, and only the failed batches of microbatch models. */
+export interface RetryPlan {
+  readonly invocationId: string;
+  readonly command: NonNullable<RunOptions['command']>;
+  /** One fqn selector per node to rebuild. */
+  readonly select: readonly string[];
+  readonly nodes: readonly { readonly uniqueId: string; readonly name: string; readonly status: string; readonly batches?: readonly Window[] }[];
+  readonly vars?: Readonly<Record<string, unknown>>;
+  readonly fullRefresh?: boolean;
+  readonly retryBatches: ReadonlyMap<string, readonly Window[]>;
+}
+
+interface RunResultsFile {
+  metadata?: { invocation_id?: string };
+  args?: { which?: string; vars?: Record<string, unknown>; fullRefresh?: boolean };
+  results?: { unique_id: string; status: string; batch_results?: { successful?: [string, string][]; failed?: [string, string][] } }[];
+}
+
+const COMMANDS = new Set(['run', 'build', 'seed', 'backfill']);
+
+/**
+ * Read target/run_results.json (as dbt retry does) and decide what to
+ * rebuild. A microbatch model with some successful batches reruns only its
+ * failed ones; with none it is rebuilt as a normal run would. Null when the
+ * last invocation had nothing to retry.
+ */
+export function planRetry(session: Session): RetryPlan | null {
+  const { project, manifest } = session;
+  const path = join(project.root, project.paths.target, 'run_results.json');
+  if (!existsSync(path)) {
+    throw new ProjectError(`nothing to retry: ${project.paths.target}/run_results.json does not exist`, { hint: 'retry reruns what failed in the last `mini-dbt run` or `build`' });
+  }
+  let file: RunResultsFile;
+  try {
+    file = JSON.parse(readFileSync(path, 'utf8')) as RunResultsFile;
+  } catch (err) {
+    throw new ProjectError(`cannot read ${project.paths.target}/run_results.json: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const todo = (file.results ?? []).filter((r) => r.status === 'error' || r.status === 'skipped');
+  if (todo.length === 0) return null;
+  const retryBatches = new Map<string, Window[]>();
+  const nodes: RetryPlan['nodes'][number][] = [];
+  const select: string[] = [];
+  for (const r of todo) {
+    const node = manifest.nodes.get(r.unique_id);
+    if (!node || node.resourceType === 'source') continue; // removed since
+    const failed = r.batch_results?.failed ?? [];
+    const batches = (r.batch_results?.successful ?? []).length > 0 && failed.length > 0 ? failed.map(([start, end]) => ({ start, end })) : undefined;
+    if (batches) retryBatches.set(node.uniqueId, batches);
+    nodes.push({ uniqueId: node.uniqueId, name: node.name, status: r.status, ...(batches ? { batches } : {}) });
+    select.push(`fqn:${node.fqn.join('.')}`);
+  }
+  if (select.length === 0) return null;
+  const which = file.args?.which ?? 'run';
+  return {
+    invocationId: file.metadata?.invocation_id ?? 'unknown',
+    command: (COMMANDS.has(which) ? which : 'run') as RetryPlan['command'],
+    select,
+    nodes,
+    vars: file.args?.vars,
+    fullRefresh: file.args?.fullRefresh,
+    retryBatches,
+  };
+}
+
+export interface RetryOptions extends SessionOptions {
+  readonly session?: Session;
+  readonly onEvent?: RunOptions['onEvent'];
+  readonly writeArtifacts?: boolean;
+  readonly commandLine?: string;
+}
+
+/** `retry`: rebuild what failed last time; null when there is nothing to retry. */
+export async function retry(options: RetryOptions = {}): Promise<(RunResult & { readonly retried: RetryPlan }) | null> {
+  const session = options.session ?? loadSession(options);
+  const plan = planRetry(session);
+  if (!plan) return null;
+  const result = await run({
+    ...options,
+    session,
+    command: plan.command,
+    select: plan.select,
+    vars: plan.vars,
+    fullRefresh: plan.fullRefresh,
+    retryBatches: plan.retryBatches,
+    commandLine: options.commandLine ?? 'mini-dbt retry',
+  });
+  return { ...result, retried: plan };
+}

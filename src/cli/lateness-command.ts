@@ -1,0 +1,52 @@
+import { lateness } from '../api/lateness.js';
+import { ProjectError } from '../errors/project-error.js';
+import { bar, pad } from './bar-chart.js';
+import { sessionOptions, type CommonFlags } from './common-options.js';
+import { colors } from './terminal.js';
+
+export interface LatenessFlags extends CommonFlags {
+  lookback?: string;
+  by?: string;
+  eventTime?: string;
+  loadedAt?: string;
+  json?: boolean;
+}
+
+/** lateness <seed-or-source>: the distribution as a bar chart, percentiles, what a lookback misses. */
+export function latenessCommand(name: string, flags: LatenessFlags): number {
+  let lookback: number | undefined;
+  if (flags.lookback !== undefined) {
+    lookback = Number(flags.lookback);
+    if (!/^\d+$/.test(flags.lookback) || !Number.isInteger(lookback)) throw new ProjectError(`--lookback must be a whole number of days, got '${flags.lookback}'`);
+  }
+  const report = lateness({ ...sessionOptions(flags), name, lookback, by: flags.by, eventTime: flags.eventTime, loadedAt: flags.loadedAt });
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return 0;
+  }
+  const out: string[] = [];
+  const { missed } = report;
+  out.push(colors.bold(`Lateness of ${report.name}: ${report.loaded_at} - ${report.event_time}, in days (${report.rows} rows)`));
+  if (report.invalid_rows > 0) out.push(colors.yellow(`${report.invalid_rows} row(s) have no usable ${report.event_time} or ${report.loaded_at} and are left out`));
+  out.push('');
+  const max = Math.max(0, ...report.histogram.map((b) => b.rows));
+  const width = Math.max(4, String(max).length);
+  out.push(`${pad('days late', 9)}  ${pad('rows', width)}`);
+  for (const bin of report.histogram) {
+    if (bin.days === missed.lookback + 1 && report.histogram.some((b) => b.days <= missed.lookback)) {
+      out.push(colors.dim(`${' '.repeat(11)}-- lookback ${missed.lookback}: rows below land after the last night that rewrites their day --`));
+    }
+    const drawn = bar(bin.rows, max);
+    out.push(`${pad(bin.days, 9)}  ${pad(bin.rows, width)}  ${bin.days > missed.lookback ? colors.red(drawn) : colors.green(drawn)}`);
+  }
+  out.push('');
+  const p = report.percentiles;
+  out.push(`percentiles (days late): p50 ${p.p50 ?? '-'}  p90 ${p.p90 ?? '-'}  p95 ${p.p95 ?? '-'}  p99 ${p.p99 ?? '-'}  max ${p.max ?? '-'}`);
+  const share = report.rows > 0 ? ` (${((100 * missed.rows) / report.rows).toFixed(1)}% of rows)` : '';
+  const groups = missed.groups ? `; by ${missed.by}: ${Object.entries(missed.groups).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}` : '';
+  const missLine = `a lookback of ${missed.lookback} day(s) misses ${missed.rows} row(s)${share} on ${missed.days} day(s)${groups}`;
+  out.push(missed.rows > 0 ? colors.red(missLine) : colors.green(missLine));
+  out.push(colors.bold(`required lookback: ${report.required_lookback} day(s) (the longest lateness)`));
+  process.stdout.write(`${out.join('\n')}\n`);
+  return 0;
+}

@@ -1,0 +1,81 @@
+import { stale, type StaleReport } from '../api/stale.js';
+import type { PartitionDiff } from '../analysis/diff-partitions.js';
+import type { FastStalePartition } from '../analysis/fast-stale.js';
+import { formatRange } from '../analysis/minimal-ranges.js';
+import { sessionOptions, type CommonFlags } from './common-options.js';
+import { colors } from './terminal.js';
+
+export interface StaleFlags extends CommonFlags {
+  fast?: boolean;
+  json?: boolean;
+}
+
+/** stale <model>: the partitions that differ from a full rebuild, the ranges covering them, the fix. */
+export function staleCommand(model: string, flags: StaleFlags): number {
+  const report = stale({ ...sessionOptions(flags), model, mode: flags.fast ? 'fast' : 'exact' });
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return 0;
+  }
+  process.stdout.write(`${renderStale(report).join('\n')}\n`);
+  return 0;
+}
+
+export function renderStale(report: StaleReport): string[] {
+  const out: string[] = [];
+  const how = report.mode === 'exact'
+    ? `exact: compared with a full rebuild${report.as_of ? ` as of ${report.as_of}` : ''} built in a scratch table; the live table was only read`
+    : `fast: from the run ledger and the raw rows landed by ${report.as_of}; nothing rebuilt`;
+  const head = report.partition_column
+    ? `${report.model}: ${report.stale.length} of ${report.partitions_checked} partitions stale (${how})`
+    : `${report.model}: ${report.stale.length > 0 ? 'differs from' : 'equals'} a rebuild from its current parents (${how})`;
+  out.push(colors.bold(report.stale.length > 0 ? colors.red(head) : colors.green(head)));
+  if (report.schema_drift) {
+    out.push(colors.yellow(`schema drift: only in the live table: ${report.schema_drift.only_live.join(', ') || '-'}; only in the model: ${report.schema_drift.only_rebuilt.join(', ') || '-'}`));
+  }
+  if (report.stale.length === 0) return out;
+  out.push('');
+  if (report.mode === 'exact') {
+    for (const d of report.partitions as PartitionDiff[]) out.push(`  ${d.partition}  ${describeDiff(d, report.partition_column)}`);
+    if (report.totals && report.partition_column) {
+      const { live, rebuilt } = report.totals;
+      const cols = [...new Set([...Object.keys(live.sums), ...Object.keys(rebuilt.sums)])];
+      out.push('');
+      out.push(`totals over the stale partitions (live -> rebuilt): rows ${live.rows} -> ${rebuilt.rows}${cols.map((c) => `, ${c} ${num(live.sums[c] ?? 0)} -> ${num(rebuilt.sums[c] ?? 0)} (${signed((rebuilt.sums[c] ?? 0) - (live.sums[c] ?? 0))})`).join('')}`);
+    }
+  } else {
+    out.push(colors.dim(`  partition   last written as of   late rows   landed`));
+    for (const p of report.partitions as FastStalePartition[]) {
+      const landed = p.first_loaded === p.last_loaded ? p.first_loaded : `${p.first_loaded}..${p.last_loaded}`;
+      out.push(`  ${p.partition.padEnd(10)}  ${(p.last_as_of ?? 'never written').padEnd(19)}  ${String(p.late_rows).padStart(9)}   ${landed}`);
+    }
+  }
+  if (report.partition_column) {
+    out.push('');
+    out.push(`ranges covering them (${report.ranges.length}): ${report.ranges.map(formatRange).join(', ')}`);
+  }
+  if (report.backfill_command) {
+    out.push(colors.bold(`fix: ${report.backfill_command}`));
+    const c = report.covering_range;
+    if (c && report.ranges.length > 1) out.push(`  or one range (${c.partitions} partitions): mini-dbt backfill ${report.model} --start ${c.start} --end ${c.end} --reason "<why>"`);
+  }
+  return out;
+}
+
+function describeDiff(d: PartitionDiff, partitionColumn: string | null): string {
+  if (d.live.length === 0) return `missing from the live table (rebuild has ${d.rebuilt.length} row${d.rebuilt.length === 1 ? '' : 's'})`;
+  if (d.rebuilt.length === 0) return `${d.live.length} live row(s) a rebuild does not have`;
+  if (d.live.length !== 1 || d.rebuilt.length !== 1) return `live has ${d.live.length} row(s), a rebuild ${d.rebuilt.length}`;
+  const [live, rebuilt] = [d.live[0]!, d.rebuilt[0]!];
+  const changed = Object.keys(rebuilt).filter((c) => c !== partitionColumn && live[c] !== rebuilt[c]);
+  return changed.map((c) => {
+    const a = live[c];
+    const b = rebuilt[c];
+    const delta = typeof a === 'number' && typeof b === 'number' ? ` (${signed(b - a)})` : '';
+    return `${c} ${fmt(a)} -> ${fmt(b)}${delta}`;
+  }).join(', ');
+}
+
+const num = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
+const signed = (n: number) => `${n >= 0 ? '+' : ''}${num(Math.round(n * 100) / 100)}`;
+const fmt = (v: unknown) => (typeof v === 'number' ? num(v) : v === null ? 'NULL' : String(v));

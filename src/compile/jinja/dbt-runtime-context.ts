@@ -1,0 +1,22 @@
+import type { RenderState } from '../render-state.js';
+import { adapterContext } from './adapter-context.js';
+import { datetimeModule, toPyDateTime } from './py-datetime.js';
+import { reModule } from './python-re-module.js';
+import { statementFunctions } from './statement-call.js';
+
+/**
+ * The parts of dbt's Jinja context that need the warehouse or Python's
+ * modules: run_query, statement/load_result, adapter, api, modules.datetime
+ * and run_started_at as a datetime. Added on top of contextFunctions().
+ */
+export function dbtRuntimeContext(state: RenderState, lookupGlobal: (name: string) => unknown): Record<string, unknown> {
+  return {
+    ...statementFunctions(state),
+    ...adapterContext(state, lookupGlobal),
+    modules: { datetime: datetimeModule(), re: reModule() },
+    run_started_at: toPyDateTime(state.runStartedAt ?? new Date(0)),
+    dbt_version: '1.8.0',
+    thread_id: 'Thread-1',
+    should_store_failures: () => Boolean(state.config?.store_failures),
+  };
+}

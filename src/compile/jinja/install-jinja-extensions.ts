@@ -1,0 +1,52 @@
+import type nunjucks from 'nunjucks';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { installCallableNamespaces } from './callable-namespaces.js';
+import { installDoTag } from './do-tag.js';
+import { asBool, asNative, asNumber, asText } from './filters/as-type-filters.js';
+import { COLLECTION_FILTERS } from './filters/collection-filters.js';
+import { fromjson, tojson } from './filters/json-filters.js';
+import { installJinjaTests } from './jinja-tests.js';
+import { installLoopControls } from './loop-controls.js';
+import { installMacroReturn, macroReturn } from './return-value.js';
+import { namespace, SETATTR_GLOBAL, setAttribute } from './namespace.js';
+import { percentFormat } from './percent-format.js';
+import { installPythonOperators } from './python-operators.js';
+
+/** Globals every template sees whatever the render (the per-render dbt context is separate). */
+const GLOBALS: Readonly<Record<string, unknown>> = {
+  namespace,
+  [SETATTR_GLOBAL]: setAttribute,
+  return: macroReturn,
+  tojson,
+  fromjson,
+  toyaml: (value: unknown) => stringifyYaml(value),
+  fromyaml: (text: unknown) => parseYaml(String(text)) as unknown,
+  zip: (...lists: unknown[][]) => {
+    const n = Math.min(...lists.map((l) => (Array.isArray(l) ? l.length : 0)));
+    return Array.from({ length: Number.isFinite(n) ? n : 0 }, (_, i) => lists.map((l) => l[i]));
+  },
+  set: (items?: unknown) => (Array.isArray(items) ? [...new Set(items)] : []),
+  print: () => '',
+};
+
+/**
+ * Close the gaps between nunjucks and the Jinja dbt projects are written in
+ * (reference section 13.2): tags (do, break, continue), `return()`, Python
+ * operators, namespace(), and Jinja's and dbt's extra filters and tests.
+ */
+export function installJinjaExtensions(env: nunjucks.Environment): void {
+  installMacroReturn();
+  installPythonOperators();
+  installCallableNamespaces();
+  installDoTag(env);
+  installLoopControls(env);
+  installJinjaTests(env);
+  for (const [name, filter] of Object.entries(COLLECTION_FILTERS)) env.addFilter(name, filter as (...args: unknown[]) => unknown);
+  env.addFilter('tojson', tojson);
+  env.addFilter('format', (format: unknown, ...args: unknown[]) => percentFormat(String(format), args.length === 1 && typeof args[0] === 'object' && !Array.isArray(args[0]) ? args[0] : args));
+  env.addFilter('as_bool', asBool);
+  env.addFilter('as_number', asNumber);
+  env.addFilter('as_text', asText);
+  env.addFilter('as_native', asNative);
+  for (const [name, value] of Object.entries(GLOBALS)) env.addGlobal(name, value);
+}

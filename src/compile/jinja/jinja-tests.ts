@@ -1,0 +1,34 @@
+import type nunjucks from 'nunjucks';
+import { isSafeString } from './nunjucks-internals.js';
+
+const isMapping = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v) && !isSafeString(v);
+
+/** Jinja tests nunjucks lacks: `is none`, `is sequence`, `is boolean`, `is in`, and the operator aliases. */
+export const JINJA_TESTS: Readonly<Record<string, (value: unknown, other?: unknown) => boolean>> = {
+  none: (v) => v === null || v === undefined,
+  sequence: (v) => Array.isArray(v) || typeof v === 'string' || isSafeString(v),
+  list: (v) => Array.isArray(v),
+  boolean: (v) => typeof v === 'boolean',
+  true: (v) => v === true,
+  false: (v) => v === false,
+  integer: (v) => typeof v === 'number' && Number.isInteger(v),
+  float: (v) => typeof v === 'number' && !Number.isInteger(v),
+  mapping: isMapping,
+  in: (v, container) => {
+    if (Array.isArray(container)) return container.includes(v);
+    if (typeof container === 'string') return container.includes(String(v));
+    if (isMapping(container)) return Object.prototype.hasOwnProperty.call(container, String(v));
+    return false;
+  },
+  '==': (a, b) => a === b,
+  '!=': (a, b) => a !== b,
+  '<': (a, b) => (a as number) < (b as number),
+  '<=': (a, b) => (a as number) <= (b as number),
+  '>': (a, b) => (a as number) > (b as number),
+  '>=': (a, b) => (a as number) >= (b as number),
+};
+
+export function installJinjaTests(env: nunjucks.Environment): void {
+  const target = env as unknown as { addTest(name: string, test: (...args: never[]) => boolean): void };
+  for (const [name, test] of Object.entries(JINJA_TESTS)) target.addTest(name, test);
+}

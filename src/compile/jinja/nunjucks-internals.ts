@@ -1,0 +1,35 @@
+import nunjucks from 'nunjucks';
+
+/** The parts of nunjucks' internals the Jinja extensions patch (untyped in @types/nunjucks). */
+export interface CompilerInstance {
+  _emit(code: string): void;
+  _emitLine(code: string): void;
+  compile(node: unknown, frame: unknown): void;
+}
+
+export interface ParserInstance {
+  nextToken(): { value: string; lineno: number; colno: number };
+  parseSignature(tolerant: boolean | null, noParens: boolean): unknown;
+  advanceAfterBlockEnd(name?: string): void;
+}
+
+export interface NodesModule {
+  Node: { extend(name: string, props: { fields: string[] }): new (lineno: number, colno: number) => object };
+  CallExtension: new (ext: object, prop: string, args: unknown, contentArgs: unknown[]) => object;
+}
+
+interface Internals {
+  compiler: {
+    compile: (...args: unknown[]) => string;
+    Compiler: { prototype: Record<string, unknown> };
+  };
+  nodes: NodesModule;
+  runtime: Record<string, unknown> & { SafeString: new (s: string) => object };
+}
+
+export const internals = nunjucks as unknown as Internals;
+
+/** Whether a value is a nunjucks SafeString (a macro's output). */
+export function isSafeString(value: unknown): boolean {
+  return value instanceof internals.runtime.SafeString;
+}

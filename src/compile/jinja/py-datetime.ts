@@ -1,0 +1,140 @@
+import { now } from '../../clock.js';
+import { splitKeywordArgs } from '../keyword-args.js';
+import { callableNamespace } from './callable-namespaces.js';
+
+const DAY = 86_400_000;
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** Python's timedelta (whole milliseconds). */
+export class PyTimedelta {
+  constructor(readonly ms: number) {}
+  get days(): number { return Math.floor(this.ms / DAY); }
+  get seconds(): number { return Math.floor((this.ms - this.days * DAY) / 1000); }
+  get microseconds(): number { return (this.ms % 1000) * 1000; }
+  total_seconds(): number { return this.ms / 1000; }
+  toString(): string {
+    const rest = this.ms - this.days * DAY;
+    const clock = `${Math.floor(rest / 3_600_000)}:${pad(Math.floor(rest / 60_000) % 60)}:${pad(Math.floor(rest / 1000) % 60)}`;
+    return this.days === 0 ? clock : `${this.days} day${Math.abs(this.days) === 1 ? '' : 's'}, ${clock}`;
+  }
+  [Symbol.toPrimitive](hint: string): string | number { return hint === 'number' ? this.ms : this.toString(); }
+  get [Symbol.toStringTag](): string { return 'timedelta'; }
+}
+
+/** Python's date and datetime (UTC, millisecond precision); `aware` prints a +00:00 offset. */
+export class PyDateTime {
+  private readonly d: Date;
+  constructor(readonly ms: number, readonly isDate = false, readonly aware = false) {
+    this.d = new Date(ms);
+  }
+  get year(): number { return this.d.getUTCFullYear(); }
+  get month(): number { return this.d.getUTCMonth() + 1; }
+  get day(): number { return this.d.getUTCDate(); }
+  get hour(): number { return this.d.getUTCHours(); }
+  get minute(): number { return this.d.getUTCMinutes(); }
+  get second(): number { return this.d.getUTCSeconds(); }
+  get microsecond(): number { return this.d.getUTCMilliseconds() * 1000; }
+  weekday(): number { return (this.d.getUTCDay() + 6) % 7; }
+  isoweekday(): number { return this.weekday() + 1; }
+  timestamp(): number { return this.ms / 1000; }
+  date(): PyDateTime { return new PyDateTime(Math.floor(this.ms / DAY) * DAY, true); }
+  astimezone(): PyDateTime { return this; }
+  replace(...args: unknown[]): PyDateTime {
+    const { keywords } = splitKeywordArgs(args);
+    const get = (k: string, v: number) => (typeof keywords[k] === 'number' ? (keywords[k] as number) : v);
+    const ms = Date.UTC(get('year', this.year), get('month', this.month) - 1, get('day', this.day), get('hour', this.hour), get('minute', this.minute), get('second', this.second), Math.floor(get('microsecond', this.microsecond) / 1000));
+    return new PyDateTime(ms, this.isDate, keywords.tzinfo === null ? false : this.aware);
+  }
+  strftime(format: unknown): string {
+    const hour12 = this.hour % 12 === 0 ? 12 : this.hour % 12;
+    const start = Date.UTC(this.year, 0, 1);
+    const codes: Record<string, string> = {
+      Y: String(this.year), y: pad(this.year % 100), m: pad(this.month), d: pad(this.day), H: pad(this.hour), I: pad(hour12),
+      M: pad(this.minute), S: pad(this.second), f: pad(this.microsecond, 6), p: this.hour < 12 ? 'AM' : 'PM',
+      j: pad(Math.floor((Date.UTC(this.year, this.month - 1, this.day) - start) / DAY) + 1, 3),
+      a: DAYS[this.weekday()]!.slice(0, 3), A: DAYS[this.weekday()]!, b: MONTHS[this.month - 1]!.slice(0, 3), B: MONTHS[this.month - 1]!,
+      z: this.aware ? '+0000' : '', Z: this.aware ? 'UTC' : '', '%': '%',
+    };
+    return String(format).replace(/%([A-Za-z%])/g, (m, c: string) => codes[c] ?? m);
+  }
+  isoformat(sep: unknown = 'T'): string {
+    if (this.isDate) return this.strftime('%Y-%m-%d');
+    const frac = this.microsecond ? `.${pad(this.microsecond, 6)}` : '';
+    return `${this.strftime('%Y-%m-%d')}${String(sep)}${this.strftime('%H:%M:%S')}${frac}${this.aware ? '+00:00' : ''}`;
+  }
+  toString(): string { return this.isoformat(' '); }
+  get [Symbol.toStringTag](): string { return this.isDate ? 'date' : 'datetime'; }
+  [Symbol.toPrimitive](hint: string): string | number { return hint === 'number' ? this.ms : this.toString(); }
+}
+
+function parseIso(text: string, isDate: boolean): PyDateTime {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?(Z|[+-]00:?00)?$/.exec(text.trim());
+  if (!m) throw new Error(`Invalid isoformat string: '${text}'`);
+  const ms = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0), Math.floor(+(m[7] ?? '0').padEnd(6, '0') / 1000));
+  return new PyDateTime(isDate ? Math.floor(ms / DAY) * DAY : ms, isDate, m[8] !== undefined);
+}
+
+function strptime(text: unknown, format: unknown): PyDateTime {
+  const fields: string[] = [];
+  const pattern = String(format).replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%([YmdHMSfjyp%])/g, (_m, c: string) => {
+    if (c === '%') return '%';
+    fields.push(c);
+    return c === 'Y' ? '(\\d{4})' : c === 'f' ? '(\\d{1,6})' : c === 'j' ? '(\\d{1,3})' : c === 'p' ? '(AM|PM)' : '(\\d{1,2})';
+  });
+  const m = new RegExp(`^${pattern}$`).exec(String(text));
+  if (!m) throw new Error(`time data '${String(text)}' does not match format '${String(format)}'`);
+  const v: Record<string, number> = { Y: 1900, m: 1, d: 1, H: 0, M: 0, S: 0, f: 0 };
+  fields.forEach((f, i) => { v[f] = f === 'p' ? (m[i + 1] === 'PM' ? 12 : 0) : f === 'y' ? 2000 + Number(m[i + 1]) : Number(m[i + 1]); });
+  if (fields.includes('y')) v.Y = v.y!;
+  const hour = fields.includes('p') ? (v.H! % 12) + v.p! : v.H!;
+  return new PyDateTime(Date.UTC(v.Y!, v.m! - 1, v.d!, hour, v.M!, v.S!, Math.floor(Number(String(v.f).padEnd(6, '0')) / 1000)));
+}
+
+function timedelta(...args: unknown[]): PyTimedelta {
+  const { positional, keywords } = splitKeywordArgs(args);
+  const n = (k: string, i: number) => Number(keywords[k] ?? positional[i] ?? 0);
+  return new PyTimedelta(Math.round(n('days', 0) * DAY + n('seconds', 1) * 1000 + n('microseconds', 2) / 1000 + n('milliseconds', 3)
+    + n('minutes', 4) * 60_000 + n('hours', 5) * 3_600_000 + n('weeks', 6) * 7 * DAY));
+}
+
+function construct(isDate: boolean) {
+  return (...args: unknown[]) => {
+    const { positional, keywords } = splitKeywordArgs(args);
+    const names = ['year', 'month', 'day', 'hour', 'minute', 'second', 'microsecond'];
+    const v = names.map((k, i) => Number(keywords[k] ?? positional[i] ?? (i < 3 ? 1 : 0)));
+    return new PyDateTime(Date.UTC(v[0]!, v[1]! - 1, v[2]!, v[3]!, v[4]!, v[5]!, Math.floor(v[6]! / 1000)), isDate, keywords.tzinfo !== undefined && keywords.tzinfo !== null);
+  };
+}
+
+/** A JavaScript Date as dbt's run_started_at: an aware UTC datetime. */
+export function toPyDateTime(date: Date): PyDateTime {
+  return new PyDateTime(date.getTime(), false, true);
+}
+
+/** `modules.datetime`: datetime, date, timedelta and timezone.utc. */
+export function datetimeModule(): Record<string, unknown> {
+  const datetime = callableNamespace(construct(false), {
+    now: () => new PyDateTime(now().getTime()),
+    utcnow: () => new PyDateTime(now().getTime()),
+    today: () => new PyDateTime(now().getTime()),
+    strptime,
+    fromisoformat: (text: unknown) => parseIso(String(text), false),
+    fromtimestamp: (seconds: unknown) => new PyDateTime(Number(seconds) * 1000),
+  });
+  const date = callableNamespace(construct(true), {
+    today: () => new PyDateTime(Math.floor(now().getTime() / DAY) * DAY, true),
+    fromisoformat: (text: unknown) => parseIso(String(text), true),
+  });
+  return { datetime, date, timedelta, timezone: { utc: 'UTC' } };
+}
+
+/** `a + b` / `a - b` when one side is a date, datetime or timedelta; undefined otherwise. */
+export function dateArithmetic(op: '+' | '-', a: unknown, b: unknown): unknown {
+  if (a instanceof PyDateTime && b instanceof PyTimedelta) return new PyDateTime(a.ms + (op === '+' ? b.ms : -b.ms), a.isDate, a.aware);
+  if (op === '+' && a instanceof PyTimedelta && b instanceof PyDateTime) return new PyDateTime(b.ms + a.ms, b.isDate, b.aware);
+  if (a instanceof PyTimedelta && b instanceof PyTimedelta) return new PyTimedelta(op === '+' ? a.ms + b.ms : a.ms - b.ms);
+  if (op === '-' && a instanceof PyDateTime && b instanceof PyDateTime) return new PyTimedelta(a.ms - b.ms);
+  return undefined;
+}

@@ -1,0 +1,73 @@
+import { internals, isSafeString, type CompilerInstance } from './nunjucks-internals.js';
+import { percentFormat } from './percent-format.js';
+import { dateArithmetic } from './py-datetime.js';
+
+const isText = (v: unknown): boolean => typeof v === 'string' || isSafeString(v);
+
+function add(a: unknown, b: unknown): unknown {
+  if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
+  if (typeof a === 'object' || typeof b === 'object') {
+    const dated = dateArithmetic('+', a, b);
+    if (dated !== undefined) return dated;
+  }
+  return (a as number) + (b as number);
+}
+
+function subtract(a: unknown, b: unknown): unknown {
+  if (typeof a === 'object' || typeof b === 'object') {
+    const dated = dateArithmetic('-', a, b);
+    if (dated !== undefined) return dated;
+  }
+  return (a as number) - (b as number);
+}
+
+function multiply(a: unknown, b: unknown): unknown {
+  if (isText(a) && typeof b === 'number') return String(a).repeat(Math.max(0, b));
+  if (typeof a === 'number' && isText(b)) return String(b).repeat(Math.max(0, a));
+  if (Array.isArray(a) && typeof b === 'number') return Array.from({ length: Math.max(0, b) }, () => a).flat();
+  return (a as number) * (b as number);
+}
+
+/** `'%s' % x` formats; numbers follow Python's modulo (the sign of the divisor). */
+function modulo(a: unknown, b: unknown): unknown {
+  if (isText(a)) return percentFormat(String(a), b);
+  const x = a as number;
+  const y = b as number;
+  const r = x % y;
+  return r !== 0 && (r < 0) !== (y < 0) ? r + y : r;
+}
+
+let patched = false;
+
+/**
+ * Python semantics for `+ - * %` in templates: list + list concatenates,
+ * 'ab' * 3 repeats, '%s' % x formats, and dates add timedeltas. nunjucks
+ * compiles them to JavaScript operators; the patch routes them through these
+ * helpers (numbers and strings give what they gave before), and `(a, b)`
+ * builds a tuple (a list).
+ */
+export function installPythonOperators(): void {
+  if (patched) return;
+  patched = true;
+  const { runtime } = internals;
+  Object.assign(runtime, { miniDbtAdd: add, miniDbtSub: subtract, miniDbtMul: multiply, miniDbtMod: modulo });
+  const proto = internals.compiler.Compiler.prototype;
+  const emitCall = (helper: string) =>
+    function compileOperator(this: CompilerInstance, node: { left: unknown; right: unknown }, frame: unknown): void {
+      this._emit(`runtime.${helper}(`);
+      this.compile(node.left, frame);
+      this._emit(', ');
+      this.compile(node.right, frame);
+      this._emit(')');
+    };
+  proto.compileAdd = emitCall('miniDbtAdd');
+  proto.compileSub = emitCall('miniDbtSub');
+  proto.compileMul = emitCall('miniDbtMul');
+  proto.compileMod = emitCall('miniDbtMod');
+  // A parenthesized group with commas is a tuple: a list, as `('a', 'b')` is in Jinja (not JavaScript's comma operator).
+  const compileGroup = proto.compileGroup as (this: CompilerInstance, node: { children: unknown[] }, frame: unknown) => void;
+  proto.compileGroup = function compileTupleOrGroup(this: CompilerInstance & { compileArray(node: unknown, frame: unknown): void }, node: { children: unknown[] }, frame: unknown): void {
+    if (node.children.length > 1) this.compileArray(node, frame);
+    else compileGroup.call(this, node, frame);
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * The parse cache: pass 1 (rendering every model to capture its refs,
+ * sources and config()) is most of the cost of loading a large project, and
+ * its result only depends on the inputs. They are hashed on every load:
+ *
+ * - once for the whole project: the tool itself (its version and build), the
+ *   project file's settings, every macro, every property yml, the resolved
+ *   vars, and the environment variables templates read with env_var();
+ * - once per model: its path and SQL text.
+ *
+ * When the project hash matches the one in target/partial_parse.json, a
+ * model whose own hash matches reuses its stored capture; the others are
+ * rendered (dbt's partial parsing, but keyed on content, so never stale).
+ * Captures that are not plain JSON, and models or macros that reach for the
+ * clock or the outside world (`modules.`), are never stored.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Project } from '../project/project.js';
+import { captureProject, type CaptureOptions, type ModelCapture } from './capture-project.js';
+import type { Manifest } from './manifest.js';
+
+const FORMAT = 1;
+const UNCACHEABLE = /\bmodules\s*\./;
+
+interface CacheFile {
+  readonly format: number;
+  readonly projectKey: string;
+  readonly models: Record<string, { readonly key: string; readonly capture: ModelCapture }>;
+}
+
+/** Where a project's parse cache lives. */
+export function parseCachePath(project: Project): string {
+  return join(project.root, project.paths.target, 'partial_parse.json');
+}
+
+/** captureProject, reusing the stored capture of every model whose inputs are unchanged, and storing the new ones. */
+export function captureWithParseCache(project: Project, options: CaptureOptions = {}): Manifest {
+  const projectKey = projectHash(project, options.vars ?? {});
+  if (projectKey === null) return captureProject(project, options);
+  const path = parseCachePath(project);
+  const stored = readCache(path, projectKey);
+  const modelKeys = new Map(project.models.map((m) => [m.name, hash(`${m.path}\0${m.rawSql}`)]));
+  const cached = new Map<string, ModelCapture>();
+  for (const [name, entry] of Object.entries(stored?.models ?? {})) {
+    if (modelKeys.get(name) === entry.key) cached.set(name, entry.capture);
+  }
+  const fresh = new Map<string, ModelCapture>();
+  const manifest = captureProject(project, {
+    ...options,
+    cached,
+    onCapture: (name, capture) => {
+      if (isPlainJson(capture)) fresh.set(name, structuredClone(capture));
+    },
+  });
+  if (fresh.size > 0 || cached.size !== Object.keys(stored?.models ?? {}).length) {
+    const models: CacheFile['models'] = {};
+    for (const m of project.models) {
+      const capture = cached.get(m.name) ?? fresh.get(m.name);
+      if (capture && !UNCACHEABLE.test(m.rawSql)) models[m.name] = { key: modelKeys.get(m.name)!, capture };
+    }
+    writeCache(path, { format: FORMAT, projectKey, models });
+  }
+  return manifest;
+}
+
+function readCache(path: string, projectKey: string): CacheFile | null {
+  try {
+    const file = JSON.parse(readFileSync(path, 'utf8')) as CacheFile;
+    return file.format === FORMAT && file.projectKey === projectKey ? file : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Write through a temporary file and a rename, so a concurrent reader never sees half a file. Best effort. */
+function writeCache(path: string, file: CacheFile): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(temp, JSON.stringify(file));
+    renameSync(temp, path);
+  } catch {
+    // A read-only target/ only costs the next load its speed.
+  }
+}
+
+/** Everything but the model files that pass 1 depends on; null when a macro makes the capture uncacheable. */
+function projectHash(project: Project, cliVars: Readonly<Record<string, unknown>>): string | null {
+  if (project.macros.some((m) => UNCACHEABLE.test(m.source))) return null;
+  const templates = [...project.macros.map((m) => m.source), ...project.models.map((m) => m.rawSql)];
+  const inputs = {
+    tool: toolFingerprint(),
+    name: project.name,
+    configFile: project.configFile,
+    paths: project.paths,
+    databasePath: project.databasePath,
+    vars: project.vars,
+    cliVars,
+    modelFolderConfigs: project.modelFolderConfigs,
+    seedFolderConfigs: project.seedFolderConfigs,
+    macros: project.macros.map((m) => [m.path, m.source]),
+    seeds: project.seeds.map((s) => s.path),
+    sources: project.sources,
+    modelProperties: [...project.modelProperties],
+    seedProperties: [...project.seedProperties],
+    env: envRead(templates),
+  };
+  return hash(JSON.stringify(inputs));
+}
+
+/** The environment variables templates may read: the literal env_var('NAME') names, or all of them if any name is computed. */
+function envRead(templates: readonly string[]): Record<string, string | undefined> {
+  const names = new Set<string>();
+  for (const text of templates) {
+    if (!text.includes('env_var')) continue;
+    const calls = text.match(/\benv_var\b/g)?.length ?? 0;
+    const literal = [...text.matchAll(/\benv_var\s*\(\s*(['"])([^'"]*)\1/g)];
+    if (literal.length !== calls) return Object.fromEntries(Object.entries(process.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    for (const match of literal) names.add(match[2]!);
+  }
+  return Object.fromEntries([...names].sort().map((name) => [name, process.env[name]]));
+}
+
+let fingerprint: string | undefined;
+
+/** The tool's own build: every module file's size and mtime, and nunjucks' version. */
+function toolFingerprint(): string {
+  if (fingerprint !== undefined) return fingerprint;
+  const root = dirname(dirname(fileURLToPath(import.meta.url)));
+  const parts: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.(js|ts)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
+        const s = statSync(path);
+        parts.push(`${path}:${s.size}:${s.mtimeMs}`);
+      }
+    }
+  };
+  walk(root);
+  try {
+    parts.push(`nunjucks:${(createRequire(import.meta.url)('nunjucks/package.json') as { version?: string }).version}`);
+  } catch {
+    parts.push('nunjucks:?');
+  }
+  fingerprint = hash(parts.join('\n'));
+  return fingerprint;
+}
+
+function hash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** null, booleans, finite numbers, strings, arrays and plain objects only: what survives JSON unchanged. */
+function isPlainJson(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isPlainJson);
+  if (typeof value === 'object') {
+    const proto = Object.getPrototypeOf(value) as unknown;
+    return (proto === Object.prototype || proto === null) && Object.values(value as object).every(isPlainJson);
+  }
+  return false;
+}

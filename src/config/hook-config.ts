@@ -1,0 +1,16 @@
+import type { ConfigMap } from '../project/project.js';
+
+export interface Hook {
+  readonly sql: string;
+  /** false: run outside the publish transaction (pre-hooks before BEGIN, post-hooks after COMMIT). */
+  readonly transaction: boolean;
+}
+
+/** A pre_hook / post_hook config (a string, {sql, transaction}, or a list of them) as hooks. */
+export function configHooks(config: ConfigMap, which: 'pre_hook' | 'post_hook'): Hook[] {
+  const raw = config[which];
+  const list = raw === undefined || raw === null ? [] : Array.isArray(raw) ? raw : [raw];
+  return list
+    .map((h) => (typeof h === 'string' ? { sql: h, transaction: true } : { sql: String((h as { sql?: unknown }).sql ?? ''), transaction: (h as { transaction?: unknown }).transaction !== false }))
+    .filter((h) => h.sql.trim() !== '');
+}

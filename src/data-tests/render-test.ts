@@ -1,0 +1,32 @@
+import type { Manifest } from '../compile/manifest.js';
+import { Relation } from '../compile/relation.js';
+import { quoteIdentifier } from '../db/quote-identifier.js';
+import { ProjectError } from '../errors/project-error.js';
+import { renderTestArgs } from './render-test-args.js';
+import { runtimeTestState, type TestRenderOptions } from './test-render-state.js';
+import type { TestNode } from './test-node.js';
+
+/**
+ * A test's SELECT of failing rows, rendered against the warehouse. Generic
+ * tests get `model` (wrapped in `(select * from <rel> where <where>)
+ * dbt_subquery` when `where` is configured), `column_name` and their
+ * rendered arguments.
+ */
+export function renderTest(manifest: Manifest, test: TestNode, options: TestRenderOptions = {}): string {
+  const state = runtimeTestState(manifest, test, options);
+  const { jinja } = manifest;
+  if (test.testType === 'singular') return jinja.render(test.path, test.rawSql, state).trim();
+  const target = test.attachedTo ? manifest.nodes.get(test.attachedTo) : undefined;
+  if (!target) throw new ProjectError(`test '${test.name}' is declared on a node that no longer exists`, { location: { file: test.path, line: test.line } });
+  const type = target.resourceType === 'model' ? (target.config.materialized as 'table' | 'view') : 'table';
+  const where = test.config.where;
+  let model = new Relation(target.alias, type);
+  if (where !== undefined && where !== null && String(where).trim() !== '') {
+    const condition = renderTestArgs(jinja, test.path, String(where), state);
+    model = new Relation(target.alias, type, `(select * from ${quoteIdentifier(target.alias)} where ${String(condition)}) dbt_subquery`);
+  }
+  const args = renderTestArgs(jinja, test.path, test.args, state) as Record<string, unknown>;
+  const locals: Record<string, unknown> = { __model: model, __column_name: test.columnName };
+  for (const [k, v] of Object.entries(args)) locals[`__arg_${k}`] = v;
+  return jinja.render(test.path, test.rawSql, state, locals).trim();
+}

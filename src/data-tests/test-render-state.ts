@@ -1,0 +1,88 @@
+import type { Manifest } from '../compile/manifest.js';
+import { Relation } from '../compile/relation.js';
+import type { RenderState } from '../compile/render-state.js';
+import type { Warehouse } from '../db/open-warehouse.js';
+import { ProjectError } from '../errors/project-error.js';
+import type { TestNode } from './test-node.js';
+
+export interface TestRenderOptions {
+  readonly db?: Warehouse;
+  readonly invocationId?: string;
+  readonly runStartedAt?: Date;
+  readonly log?: (message: string) => void;
+}
+
+type Captured = { refs: string[]; sources: [string, string][]; config: Record<string, unknown> };
+
+interface StateInput {
+  readonly name: string;
+  readonly path: string;
+  readonly config: Record<string, unknown>;
+  readonly vars: Readonly<Record<string, unknown>>;
+  readonly databasePath: string;
+  readonly execute: boolean;
+  readonly ref: (name: string, pkg?: string) => Relation;
+  readonly source: (s: string, t: string) => Relation;
+  readonly captured?: Captured;
+  readonly options?: TestRenderOptions;
+}
+
+function baseState(input: StateInput): RenderState {
+  const { vars } = input;
+  return {
+    modelName: input.name,
+    modelPath: input.path,
+    execute: input.execute,
+    vars: (name) => ({ found: Object.prototype.hasOwnProperty.call(vars, name) && vars[name] !== undefined, value: vars[name] }),
+    varNames: () => Object.keys(vars),
+    ref: input.ref,
+    source: input.source,
+    self: new Relation(input.name),
+    isIncremental: () => false,
+    config: input.config,
+    captured: { refs: [], sources: [], config: input.captured?.config ?? {} },
+    db: input.options?.db,
+    invocationId: input.options?.invocationId ?? '',
+    runStartedAt: input.options?.runStartedAt ?? new Date(0),
+    targetName: 'dev',
+    databasePath: input.databasePath,
+    fullRefresh: false,
+    log: input.options?.log ?? (() => undefined),
+  };
+}
+
+/** The capture pass of a test: records refs, sources and config() calls; relations are placeholders. */
+export function captureTestState(
+  name: string, path: string, config: Record<string, unknown>, vars: Readonly<Record<string, unknown>>, databasePath: string,
+  sourceAlias: (s: string, t: string) => string, captured: Captured,
+): RenderState {
+  return baseState({
+    name, path, config, vars, databasePath, execute: false, captured,
+    ref: (refName) => {
+      if (!captured.refs.includes(refName)) captured.refs.push(refName);
+      return new Relation(refName);
+    },
+    source: (s, t) => {
+      if (!captured.sources.some(([a, b]) => a === s && b === t)) captured.sources.push([s, t]);
+      return new Relation(sourceAlias(s, t));
+    },
+  });
+}
+
+/** A test rendered against the warehouse: ref() and source() resolve to the real relations. */
+export function runtimeTestState(manifest: Manifest, test: TestNode, options: TestRenderOptions): RenderState {
+  return baseState({
+    name: test.name, path: test.path, config: { ...test.config }, vars: manifest.vars, databasePath: manifest.project.databasePath, execute: true, options,
+    ref: (name, pkg) => {
+      if (pkg !== undefined && pkg !== manifest.project.name) throw new ProjectError(`ref('${pkg}', '${name}'): package '${pkg}' is not installed`);
+      const target = manifest.models.get(name) ?? manifest.seeds.get(name);
+      if (!target) throw new ProjectError(`test '${test.name}' depends on a node named '${name}' which was not found`);
+      return new Relation(target.alias, target.resourceType === 'seed' ? 'table' : (target.config.materialized as 'table' | 'view'));
+    },
+    source: (s, t) => {
+      const source = manifest.sources.get(`${s}.${t}`);
+      if (!source) throw new ProjectError(`source '${s}.${t}' was not found`);
+      return new Relation(source.alias, 'table');
+    },
+  });
+}

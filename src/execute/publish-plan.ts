@@ -1,0 +1,35 @@
+import type { Warehouse } from '../db/open-warehouse.js';
+import type { NodePlan, PlannedStatement } from '../plan/node-plan.js';
+import { crashPoint } from './crash-point.js';
+import { injectedFailure } from './injected-failure.js';
+import { runStatements, type StatementOutcome } from './run-statements.js';
+
+const outside = (s: PlannedStatement, when: 'before' | 'after') => s.kind === 'exec' && s.outsideTransaction === when;
+
+/**
+ * One publish: hooks marked `transaction: false` before BEGIN, then every
+ * other statement and the ledger write (`beforeCommit`) in one IMMEDIATE
+ * transaction, COMMIT, then the `transaction: false` post-hooks. Anything
+ * failing inside rolls the whole publish back.
+ */
+export function publishPlan(db: Warehouse, plan: NodePlan, beforeCommit: (outcome: StatementOutcome) => void): StatementOutcome {
+  const before = plan.statements.filter((s) => outside(s, 'before'));
+  const after = plan.statements.filter((s) => outside(s, 'after'));
+  const inside = plan.statements.filter((s) => !outside(s, 'before') && !outside(s, 'after'));
+  if (before.length > 0) runStatements(db, { ...plan, statements: before });
+  let outcome: StatementOutcome;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    outcome = runStatements(db, { ...plan, statements: inside });
+    beforeCommit(outcome);
+    crashPoint();
+    injectedFailure(plan.name, 'commit');
+    db.exec('COMMIT');
+    crashPoint();
+  } catch (err) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw err;
+  }
+  if (after.length > 0) runStatements(db, { ...plan, statements: after });
+  return outcome;
+}

@@ -1,0 +1,35 @@
+import type { Warehouse } from '../db/open-warehouse.js';
+import { ProjectError } from '../errors/project-error.js';
+import type { AuditStatement, NodePlan } from '../plan/node-plan.js';
+import type { StatementOutcome } from './run-statements.js';
+
+function describeRows(db: Warehouse, sql: string): string[] {
+  const rows = db.prepare(sql).all() as Record<string, unknown>[];
+  return rows.map((r) => Object.entries(r).map(([k, v]) => `${k}=${v === null ? 'NULL' : String(v)}`).join(', '));
+}
+
+/**
+ * Run one audit inside the open publish transaction. A failing audit of
+ * severity error throws (the caller rolls the publish back, so the table
+ * stays exactly as it was) with the failing rows in the message; a warning
+ * is kept on the outcome and the publish goes on.
+ */
+export function runAudit(db: Warehouse, plan: NodePlan, audit: AuditStatement, outcome: StatementOutcome): void {
+  const row = db.prepare(audit.sql).get() as { failures: unknown; should_warn: unknown; should_error: unknown };
+  const failures = Number(row.failures ?? 0);
+  const results = `${failures} failing row${failures === 1 ? '' : 's'}`;
+  if (audit.severity === 'error' && String(row.should_error) === 'true') {
+    const sample = describeRows(db, audit.failingRowsSql);
+    throw new ProjectError(
+      [
+        `audit ${audit.test} failed before publish: ${results} (configured to fail if ${audit.errorIf}); nothing was published, ${plan.relation} is exactly as it was`,
+        `failing rows${failures > sample.length ? ` (first ${sample.length})` : ''}:`,
+        ...sample.map((s) => `  ${s}`),
+      ].join('\n'),
+      { exitCode: 1 },
+    );
+  }
+  if (String(row.should_warn) === 'true') {
+    (outcome.auditWarnings ??= []).push(`audit ${audit.test}: ${results} (configured to warn if ${audit.warnIf}); published anyway`);
+  }
+}

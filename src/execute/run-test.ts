@@ -1,0 +1,49 @@
+import type { Manifest } from '../compile/manifest.js';
+import type { Warehouse } from '../db/open-warehouse.js';
+import { quoteIdentifier } from '../db/quote-identifier.js';
+import { renderTest } from '../data-tests/render-test.js';
+import { failingRowsQuery, testQuery, testStatus, testThresholds, type TestStatus } from '../data-tests/test-query.js';
+import type { TestRenderOptions } from '../data-tests/test-render-state.js';
+import type { TestNode } from '../data-tests/test-node.js';
+
+export interface TestRun {
+  readonly status: TestStatus;
+  readonly failures: number;
+  readonly message: string | null;
+  /** The test's SELECT of failing rows (target/compiled). */
+  readonly sql: string;
+  /** The table the failing rows were stored in (store_failures). */
+  readonly storedFailures?: string;
+}
+
+/** The table store_failures writes: `<schema>__<alias or name>` in the warehouse (SQLite has one schema). */
+export function failuresTable(test: TestNode): string {
+  const schema = typeof test.config.schema === 'string' ? test.config.schema : 'dbt_test__audit';
+  const alias = typeof test.config.alias === 'string' ? test.config.alias : test.name;
+  return `${schema}__${alias}`;
+}
+
+/**
+ * Run one data test: render it, run dbt's test query, and with
+ * store_failures (config, or the --store-failures flag) replace the table of
+ * its failing rows in one transaction.
+ */
+export function runTest(db: Warehouse, manifest: Manifest, test: TestNode, options: TestRenderOptions & { storeFailures?: boolean }): TestRun {
+  const thresholds = testThresholds(test.name, test.config);
+  const sql = renderTest(manifest, test, options);
+  const row = db.prepare(testQuery(sql, thresholds)).get() as { failures: unknown; should_warn: unknown; should_error: unknown };
+  const outcome = testStatus(row, thresholds);
+  const store = test.config.store_failures ?? options.storeFailures ?? false;
+  if (store !== true) return { ...outcome, sql };
+  const table = failuresTable(test);
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.exec(`drop table if exists ${quoteIdentifier(table)}`);
+    db.exec(`create table ${quoteIdentifier(table)} as\n${failingRowsQuery(sql, thresholds.limit)}`);
+    db.exec('COMMIT');
+  } catch (err) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw err;
+  }
+  return { ...outcome, sql, storedFailures: table };
+}

@@ -1,0 +1,60 @@
+import { quoteIdentifier } from '../../db/quote-identifier.js';
+import { ProjectError } from '../../errors/project-error.js';
+import { indexName } from '../staging-names.js';
+import type { IncrementalStrategy, StrategyContext } from './incremental-strategy.js';
+
+const unquote = (q: string) => q.slice(1, -1).replace(/""/g, '"');
+const stringList = (v: unknown): string[] | undefined => (v === undefined || v === null ? undefined : Array.isArray(v) ? v.map(String) : [String(v)]);
+
+/** The columns an upsert overwrites: merge_update_columns, or all but merge_exclude_columns (never the key). */
+export function mergeUpdateColumns(context: Pick<StrategyContext, 'model' | 'config' | 'destColumns' | 'uniqueKey'>): string[] {
+  const dest = context.destColumns.map(unquote);
+  const key = new Set(context.uniqueKey.map((k) => k.toLowerCase()));
+  const only = stringList(context.config.merge_update_columns);
+  const exclude = stringList(context.config.merge_exclude_columns);
+  if (only) {
+    const unknown = only.filter((c) => !dest.some((d) => d.toLowerCase() === c.toLowerCase()));
+    if (unknown.length > 0) {
+      throw new ProjectError(`model '${context.model}': merge_update_columns names ${unknown.join(', ')}, which the model does not write; it writes ${dest.join(', ')}`);
+    }
+    return only.filter((c) => !key.has(c.toLowerCase()));
+  }
+  const skip = new Set((exclude ?? []).map((c) => c.toLowerCase()));
+  return dest.filter((c) => !key.has(c.toLowerCase()) && !skip.has(c.toLowerCase()));
+}
+
+/**
+ * merge: SQLite's upsert. A unique index on the key (created here if the
+ * table predates it) lets `INSERT ... ON CONFLICT (key) DO UPDATE` update
+ * the rows whose key exists and insert the others. incremental_predicates
+ * limit which existing rows may be updated (DBT_INTERNAL_DEST is the
+ * target row, DBT_INTERNAL_SOURCE or `excluded` the new one).
+ */
+export const mergeStrategy: IncrementalStrategy = {
+  name: 'merge',
+  needsUniqueKey: true,
+  statements: (context) => {
+    const { model, target, newRows, uniqueKey, destColumns, predicates } = context;
+    if (uniqueKey.length === 0) throw new ProjectError(`model '${model}': incremental_strategy 'merge' needs a unique_key`);
+    const keys = uniqueKey.map(quoteIdentifier).join(', ');
+    const cols = destColumns.join(', ');
+    const update = mergeUpdateColumns(context);
+    const where = predicates.map((p) => `(${p.replace(/\bDBT_INTERNAL_SOURCE\./gi, 'excluded.')})`);
+    const action = update.length === 0
+      ? 'do nothing'
+      : `do update set\n  ${update.map((c) => `${quoteIdentifier(c)} = excluded.${quoteIdentifier(c)}`).join(',\n  ')}${where.length > 0 ? `\n  where ${where.join('\n    and ')}` : ''}`;
+    return [
+      {
+        kind: 'assert-none',
+        sql: `select count(*) from (select 1 from ${newRows} group by ${keys} having count(*) > 1)`,
+        message: `model '${model}' produced more than one row for the same unique_key (${uniqueKey.join(', ')}); merge can write each key once`,
+      },
+      { kind: 'exec', role: 'index', sql: `create unique index if not exists ${quoteIdentifier(indexName(unquote(target), uniqueKey, true))} on ${target} (${keys})` },
+      {
+        kind: 'exec',
+        role: 'upsert',
+        sql: `insert into ${target} as DBT_INTERNAL_DEST (${cols})\nselect ${cols} from ${newRows} where true\non conflict (${keys}) ${action}`,
+      },
+    ];
+  },
+};

@@ -1,0 +1,153 @@
+/**
+ * The write side of a seed load, all in one transaction: a staging table,
+ * batched inserts through one prepared multi-row INSERT, the indexes, the
+ * swap into place, then COMMIT. On any error everything rolls back and the
+ * old table is left exactly as it was.
+ */
+import type { Warehouse } from '../db/open-warehouse.js';
+import { quoteIdentifier } from '../db/quote-identifier.js';
+import { relationKind } from '../db/relation-kind.js';
+import { swapRelation } from '../db/swap-relation.js';
+import { ProjectError } from '../errors/project-error.js';
+import type { ResolvedIndex } from './seed-header.js';
+import { quoteForMessage } from './seed-record-error.js';
+import { foldIdentifier } from './seed-types.js';
+import type { LoadSeedOptions, SeedLoadResult } from './seed.js';
+
+/** Rows per prepared multi-row INSERT (fewer for very wide tables). */
+const ROWS_PER_INSERT = 200;
+/** SQLite's default SQLITE_MAX_VARIABLE_NUMBER since 3.32. */
+const MAX_BOUND_PARAMETERS = 32766;
+
+/** Temporary relation the new rows are loaded into before the swap. */
+function stagingName(table: string): string {
+  return `${table}__mini_dbt_tmp`;
+}
+
+export class SeedStaging {
+  private readonly statements: string[] = [];
+  private readonly staging: string;
+  private readonly width: number;
+  private readonly rowsPerInsert: number;
+  private readonly batchInsert: ReturnType<Warehouse['prepare']>;
+  private readonly params: (string | null)[];
+  private buffered = 0;
+  private inserted = 0;
+
+  /** BEGIN IMMEDIATE and create the staging table with these columns. */
+  constructor(
+    private readonly db: Warehouse,
+    private readonly options: LoadSeedOptions,
+    private readonly columns: readonly { name: string; type: string }[],
+    private readonly indexes: readonly ResolvedIndex[],
+  ) {
+    this.staging = stagingName(options.table);
+    this.width = columns.length;
+    this.rowsPerInsert = Math.max(1, Math.min(ROWS_PER_INSERT, Math.floor(MAX_BOUND_PARAMETERS / this.width)));
+    this.params = new Array<string | null>(this.rowsPerInsert * this.width).fill(null);
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const leftover = relationKind(db, this.staging);
+      if (leftover) this.exec(`drop ${leftover} ${quoteIdentifier(this.staging)}`);
+      for (const index of indexes) this.dropIndexOfOldTable(index.name);
+      this.exec(`create table ${quoteIdentifier(this.staging)} (${columns.map((c) => `${quoteIdentifier(c.name)} ${c.type}`).join(', ')})`);
+      this.batchInsert = db.prepare(this.insertSql(this.rowsPerInsert));
+    } catch (err) {
+      this.rollback();
+      throw err;
+    }
+  }
+
+  /** Data rows added so far. */
+  get rows(): number {
+    return this.inserted + this.buffered;
+  }
+
+  /** The SQL types the staging table was created with. */
+  get types(): string[] {
+    return this.columns.map((c) => c.type);
+  }
+
+  /** Add one data record (exactly `width` fields; '' and 'null' load as NULL). */
+  add(record: readonly string[]): void {
+    const { width, params } = this;
+    let p = this.buffered * width;
+    for (let c = 0; c < width; c++) {
+      const value = record[c]!;
+      params[p++] = value === '' || value === 'null' ? null : value;
+    }
+    if (++this.buffered === this.rowsPerInsert) {
+      this.batchInsert.run(params);
+      this.inserted += this.rowsPerInsert;
+      this.buffered = 0;
+    }
+  }
+
+  /** Insert what is buffered, create the indexes, swap the table in, run beforeCommit, COMMIT. */
+  finish(): SeedLoadResult {
+    const { db, options } = this;
+    try {
+      if (this.buffered > 0) {
+        db.prepare(this.insertSql(this.buffered)).run(this.params.slice(0, this.buffered * this.width));
+        this.inserted += this.buffered;
+        this.buffered = 0;
+      }
+      for (const index of this.indexes) {
+        const sql = `create ${index.unique ? 'unique ' : ''}index ${quoteIdentifier(index.name)} on ${quoteIdentifier(this.staging)} (${index.columns.map(quoteIdentifier).join(', ')})`;
+        try {
+          this.exec(sql);
+        } catch (err) {
+          throw new ProjectError(`cannot create index ${quoteForMessage(index.name)} on seed ${quoteForMessage(options.table)}: ${errorMessage(err)}`, {
+            location: { file: options.displayPath },
+          });
+        }
+      }
+      this.statements.push(...swapRelation(db, this.staging, options.table));
+      options.beforeCommit?.(db);
+      db.exec('COMMIT');
+      return { rows: this.inserted, columns: this.columns.map((c) => ({ name: c.name, type: c.type })), statements: this.statements };
+    } catch (err) {
+      this.rollback();
+      throw err;
+    }
+  }
+
+  rollback(): void {
+    if (this.db.inTransaction) this.db.exec('ROLLBACK');
+  }
+
+  private exec(sql: string): void {
+    this.db.exec(sql);
+    this.statements.push(sql);
+  }
+
+  private insertSql(rowCount: number): string {
+    const columnList = this.columns.map((c) => quoteIdentifier(c.name)).join(', ');
+    const row = `(${new Array<string>(this.width).fill('?').join(', ')})`;
+    return `insert into ${quoteIdentifier(this.staging)} (${columnList}) values ${new Array<string>(rowCount).fill(row).join(', ')}`;
+  }
+
+  /**
+   * Index names are global in SQLite: an index of the old table with the name
+   * the new table's index will get is dropped (inside the transaction, so a
+   * rollback restores it). A same-named object on another table is an error.
+   */
+  private dropIndexOfOldTable(name: string): void {
+    const row = this.db.prepare('select type, tbl_name from main.sqlite_master where name = ? collate nocase').get(name) as
+      | { type: string; tbl_name: string }
+      | undefined;
+    if (!row) return;
+    if (row.type === 'index' && foldIdentifier(row.tbl_name) === foldIdentifier(this.options.table)) {
+      this.exec(`drop index ${quoteIdentifier(name)}`);
+      return;
+    }
+    throw new ProjectError(
+      `cannot create index ${quoteForMessage(name)}: the name is already used by ${row.type} on ${quoteForMessage(row.tbl_name)}`,
+      { location: { file: this.options.displayPath } },
+    );
+  }
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

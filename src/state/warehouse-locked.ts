@@ -1,0 +1,27 @@
+import type { Warehouse } from '../db/open-warehouse.js';
+import { ProjectError } from '../errors/project-error.js';
+
+/** Whether an error is SQLite saying another connection holds the lock. */
+export function isBusyError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || (err instanceof Error && /database is locked/.test(err.message));
+}
+
+/**
+ * A clear error for a busy warehouse, naming the mini-dbt command that holds
+ * the lock when the ledger shows one running (readers still work in WAL mode).
+ */
+export function warehouseLocked(db: Warehouse, path: string, busyTimeoutMs: number, ownInvocation?: string): ProjectError {
+  let holder = 'another process';
+  try {
+    const row = db
+      .prepare("select invocation_id, command_line, started_at from _mini_dbt_runs where status = 'running' and invocation_id != ? order by started_at desc limit 1")
+      .get(ownInvocation ?? '') as { invocation_id: string; command_line: string; started_at: string } | undefined;
+    if (row) holder = `\`${row.command_line}\` (invocation ${row.invocation_id}, started ${row.started_at})`;
+  } catch {
+    // The ledger may not exist yet; keep the generic wording.
+  }
+  return new ProjectError(`the warehouse ${path} is locked by ${holder}; gave up after waiting ${busyTimeoutMs} ms`, {
+    hint: 'wait for it to finish, or wait longer with --busy-timeout MS (or busy-timeout: in project.yml)',
+  });
+}

@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CLI, exampleProject } from '../support/example-project.js';
+import { runCli, type CliResult } from '../support/run-cli.js';
+import { warehouseSnapshot } from '../support/warehouse-snapshot.js';
+
+/** Start the CLI without waiting for it. */
+function start(args: readonly string[], dir: string): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args, '--project-dir', dir], { env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+const SLOW_MODEL = `{{ config(materialized='table') }}
+with recursive c(x) as (select 1 union all select x + 1 from c where x < 6000000)
+select count(*) as n from c`;
+
+let base: string;
+beforeAll(() => {
+  base = exampleProject();
+  expect(runCli(['seed', '--project-dir', base]).code).toBe(0);
+  expect(runCli(['run', '--full-refresh', '--project-dir', base, '--vars', '{as_of: "2026-10-10"}']).code).toBe(0);
+});
+
+function copy(): string {
+  const dir = exampleProject();
+  copyFileSync(join(base, 'warehouse.db'), join(dir, 'warehouse.db'));
+  return dir;
+}
+
+const NIGHT = ['run', '-s', 'daily_revenue', '--vars', '{as_of: "2026-10-20", lookback_days: 3}'];
+const BACKFILL = ['run', '-s', 'daily_revenue', '--vars', '{start: "2026-09-01", end: "2026-10-15"}'];
+
+describe('two processes on one warehouse', () => {
+  it('two runs at once: the second waits, both succeed, the result equals a serial run', async () => {
+    const dir = copy();
+    const [a, b] = await Promise.all([start(['run', '--full-refresh'], dir), start(['run', '--full-refresh'], dir)]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    const serial = copy();
+    runCli(['run', '--full-refresh', '--project-dir', serial]);
+    expect(warehouseSnapshot(join(dir, 'warehouse.db'))).toEqual(warehouseSnapshot(join(serial, 'warehouse.db')));
+  });
+
+  it('a nightly run and a backfill at once: each publish is whole, the result is one of the two serial orders', async () => {
+    const dir = copy();
+    const [a, b] = await Promise.all([start(NIGHT, dir), start(BACKFILL, dir)]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    const orders = [[NIGHT, BACKFILL], [BACKFILL, NIGHT]].map(([first, second]) => {
+      const d = copy();
+      runCli([...first!, '--project-dir', d]);
+      runCli([...second!, '--project-dir', d]);
+      return JSON.stringify(warehouseSnapshot(join(d, 'warehouse.db')).daily_revenue);
+    });
+    expect(orders).toContain(JSON.stringify(warehouseSnapshot(join(dir, 'warehouse.db')).daily_revenue));
+  });
+
+  it('a writer that cannot get the lock in time stops with a message naming the command holding it, and changes nothing', async () => {
+    const dir = copy();
+    writeFileSync(join(dir, 'models/slow.sql'), SLOW_MODEL);
+    const slow = start(['run', '-s', 'slow'], dir);
+    await new Promise((r) => setTimeout(r, 400));
+    const before = warehouseSnapshot(join(dir, 'warehouse.db')).daily_revenue;
+    const blocked = runCli([...NIGHT, '--busy-timeout', '50', '--project-dir', dir]);
+    // Readers work while the run writes (WAL): compile reads the warehouse.
+    const reader = runCli(['compile', '-s', 'daily_revenue', '--project-dir', dir]);
+    expect((await slow).code).toBe(0);
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toMatch(/the warehouse .*warehouse\.db is locked by `mini-dbt run -s slow/);
+    expect(blocked.stderr).toMatch(/--busy-timeout/);
+    expect(reader.code).toBe(0);
+    expect(reader.stdout).toMatch(/a run now would: incremental/);
+    expect(warehouseSnapshot(join(dir, 'warehouse.db')).daily_revenue).toEqual(before);
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { formatRange, minimalRanges } from '../../../src/analysis/minimal-ranges.js';
+
+describe('minimalRanges', () => {
+  it('merges consecutive days, across month ends, whatever the input order', () => {
+    expect(minimalRanges(['2026-10-01', '2026-09-30', '2026-09-03', '2026-09-04', '2026-09-07', '2026-09-04'])).toEqual([
+      { start: '2026-09-03', end: '2026-09-04' },
+      { start: '2026-09-07', end: '2026-09-07' },
+      { start: '2026-09-30', end: '2026-10-01' },
+    ]);
+  });
+
+  it('is empty for no partitions and keeps non-date partitions apart', () => {
+    expect(minimalRanges([])).toEqual([]);
+    expect(minimalRanges(['b', 'a', '2026-09-01'])).toEqual([
+      { start: '2026-09-01', end: '2026-09-01' },
+      { start: 'a', end: 'a' },
+      { start: 'b', end: 'b' },
+    ]);
+  });
+
+  it('formats one-day ranges as the day', () => {
+    expect(formatRange({ start: '2026-09-03', end: '2026-09-03' })).toBe('2026-09-03');
+    expect(formatRange({ start: '2026-09-03', end: '2026-09-05' })).toBe('2026-09-03..2026-09-05');
+  });
+});

@@ -1,0 +1,91 @@
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { captureProject } from '../../../src/compile/capture-project.js';
+import { JinjaEnvironment } from '../../../src/compile/jinja-environment.js';
+import type { Manifest } from '../../../src/compile/manifest.js';
+import { captureWithParseCache, parseCachePath } from '../../../src/compile/parse-cache.js';
+import { loadProject } from '../../../src/project/load-project.js';
+import { writeProject } from '../../support/example-project.js';
+
+const FILES = {
+  'project.yml': 'name: shop\nvars:\n  region: eu\nmodels:\n  marts:\n    +materialized: table\n',
+  'macros/helpers.sql': "{% macro region() %}'{{ var('region') }}'{% endmacro %}",
+  'models/staging/stg_orders.sql': "select 1 as id, {{ region() }} as region from {{ ref('raw') }}",
+  'models/marts/daily.sql': "{{ config(materialized='incremental', unique_key='id', tags=['x']) }}\nselect * from {{ ref('stg_orders') }}\n{% if is_incremental() %}join {{ ref('other') }} using (id){% endif %}",
+  'models/marts/other.sql': "select 1 as id, '{{ env_var('SHOP_SUFFIX', 'none') }}' as suffix",
+  'models/schema.yml': 'version: 2\nmodels:\n  - name: other\n    config:\n      tags: [y]\n',
+  'seeds/raw.csv': 'id\n1\n',
+};
+
+/** Model files rendered by pass 1 during `load` (a cached model is not rendered at all). */
+function renderedBy(load: () => Manifest): { manifest: Manifest; rendered: string[] } {
+  const spy = vi.spyOn(JinjaEnvironment.prototype, 'render');
+  try {
+    const manifest = load();
+    return { manifest, rendered: [...new Set(spy.mock.calls.map((call) => call[0] as string))].sort() };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+const captured = (m: Manifest) => [...m.models.values()].map((n) => ({ name: n.name, refs: n.refs, sources: n.sources, config: n.config, dependsOn: n.dependsOn }));
+
+let dir: string;
+const load = (vars: Record<string, unknown> = {}) => renderedBy(() => captureWithParseCache(loadProject(dir), { vars }));
+const ALL = ['models/marts/daily.sql', 'models/marts/other.sql', 'models/staging/stg_orders.sql'];
+
+afterEach(() => {
+  delete process.env.SHOP_SUFFIX;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the parse cache', () => {
+  it('renders every model once, then reuses every capture while nothing changed, with the same result', () => {
+    dir = writeProject(FILES);
+    const first = load();
+    expect(first.rendered).toEqual(ALL);
+    expect(existsSync(parseCachePath(loadProject(dir)))).toBe(true);
+    const second = load();
+    expect(second.rendered).toEqual([]);
+    expect(captured(second.manifest)).toEqual(captured(first.manifest));
+    expect(captured(second.manifest)).toEqual(captured(captureProject(loadProject(dir))));
+    expect(second.manifest.models.get('daily')?.refs).toEqual(['stg_orders', 'other']);
+  });
+
+  it('renders again only the model whose file changed', () => {
+    dir = writeProject(FILES);
+    load();
+    writeFileSync(join(dir, 'models/staging/stg_orders.sql'), "select 2 as id from {{ ref('raw') }}");
+    expect(load().rendered).toEqual(['models/staging/stg_orders.sql']);
+    expect(load().rendered).toEqual([]);
+  });
+
+  it.each([
+    ['a macro', () => writeFileSync(join(dir, 'macros/helpers.sql'), "{% macro region() %}'us'{% endmacro %}")],
+    ['the project file', () => writeFileSync(join(dir, 'project.yml'), FILES['project.yml'].replace('eu', 'us'))],
+    ['a property yml', () => writeFileSync(join(dir, 'models/schema.yml'), FILES['models/schema.yml'].replace('[y]', '[z]'))],
+    ['an env var a template reads', () => (process.env.SHOP_SUFFIX = 'b')],
+  ])('renders everything again when %s changes', (_, change) => {
+    dir = writeProject(FILES);
+    load();
+    change();
+    expect(load().rendered).toEqual(ALL);
+  });
+
+  it('renders everything again under other --vars, and keys the stored captures on them', () => {
+    dir = writeProject(FILES);
+    load();
+    expect(load({ region: 'us' }).rendered).toEqual(ALL);
+    expect(load({ region: 'us' }).rendered).toEqual([]);
+    expect(load().rendered).toEqual(ALL);
+  });
+
+  it('never stores a model that reaches for modules.*, and ignores a broken cache file', () => {
+    dir = writeProject({ ...FILES, 'models/clock.sql': "{{ config(alias='clock_' ~ modules.datetime.date(2026, 1, 2).year) }}select 1 as x" });
+    load();
+    expect(load().rendered).toEqual(['models/clock.sql']);
+    writeFileSync(parseCachePath(loadProject(dir)), '{not json');
+    expect(load().rendered).toHaveLength(4);
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { effectiveStrategy } from '../../../../src/config/model-config.js';
+import { IMPLEMENTED_STRATEGIES } from '../../../../src/compile/validate-model-config.js';
+import { strategyNames } from '../../../../src/materialize/incremental/strategy-registry.js';
+import { expectAtomicFailure, miniProject } from '../../../support/strategy-project.js';
+
+const MODEL = (config: string) => `{{ config(materialized='incremental'${config}) }}
+select id, v from {{ source('raw', 'events') }}
+{% if is_incremental() %}where id >= (select max(id) from {{ this }}){% endif %}
+`;
+
+function setup(config: string) {
+  const p = miniProject({ 'models/m.sql': MODEL(config) });
+  p.exec(`create table events (id integer, v text); insert into events values (1, 'a'), (2, 'b');`);
+  return p;
+}
+
+describe('default strategy (no incremental_strategy, or default)', () => {
+  it('is delete+insert with a unique_key and append without, as in dbt-postgres', () => {
+    expect(effectiveStrategy({ unique_key: 'id' })).toBe('delete+insert');
+    expect(effectiveStrategy({ incremental_strategy: 'default', unique_key: ['a', 'b'] })).toBe('delete+insert');
+    expect(effectiveStrategy({})).toBe('append');
+    expect(effectiveStrategy({ incremental_strategy: 'default' })).toBe('append');
+  });
+
+  it('the validation list names exactly the registered strategies', () => {
+    expect(IMPLEMENTED_STRATEGIES).toEqual(strategyNames());
+  });
+
+  it('an unknown strategy is an error listing the valid ones', () => {
+    expect(() => setup(", incremental_strategy='upsert'")).toThrow(/unknown incremental_strategy 'upsert'; valid: append, delete\+insert, merge, insert_overwrite, microbatch/);
+  });
+
+  it('with a unique_key: first build, then the last key is replaced, not duplicated; a rerun is idempotent', async () => {
+    const p = setup(", unique_key='id'");
+    await p.buildOk();
+    p.exec(`update events set v = 'B' where id = 2; insert into events values (3, 'c')`);
+    const r = await p.buildOk();
+    expect(r.results[0]!.plan!.strategy).toBe('delete+insert');
+    expect(p.rows('m')).toEqual([{ id: 1, v: 'a' }, { id: 2, v: 'B' }, { id: 3, v: 'c' }]);
+    await p.buildOk();
+    expect(p.rows('m')).toEqual([{ id: 1, v: 'a' }, { id: 2, v: 'B' }, { id: 3, v: 'c' }]);
+  });
+
+  it('without a key: the boundary row is appended again on every run (not idempotent)', async () => {
+    const p = setup('');
+    await p.buildOk();
+    const r = await p.buildOk();
+    expect(r.results[0]!.plan!.strategy).toBe('append');
+    expect(p.rows('m')).toEqual([{ id: 1, v: 'a' }, { id: 2, v: 'b' }, { id: 2, v: 'b' }]);
+    await p.buildOk({ fullRefresh: true });
+    expect(p.rows('m')).toEqual([{ id: 1, v: 'a' }, { id: 2, v: 'b' }]);
+  });
+
+  it('a failure after the last statement of the publish leaves rows and schema unchanged and is in the ledger', async () => {
+    const p = setup(", unique_key='id'");
+    await p.buildOk();
+    p.exec(`insert into events values (3, 'c')`);
+    await expectAtomicFailure(p, 'm', 'commit');
+    await expectAtomicFailure(p, 'm', 'commit', { fullRefresh: true });
+  });
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { deleteInsertStrategy } from '../../../../src/materialize/incremental/delete-insert.js';
+import { expectAtomicFailure, miniProject } from '../../../support/strategy-project.js';
+
+/** Revenue per day from the latest version of each order, rewriting the last 2 days of orders. */
+const MODEL = (key: string, extra = '') => `{{ config(materialized='incremental', incremental_strategy='delete+insert', unique_key=${key}${extra}) }}
+with latest as (
+  select *, row_number() over (partition by order_id order by loaded_on desc) as rank from {{ source('raw', 'events') }}
+)
+select order_day, shop, sum(amount) as revenue from latest where rank = 1
+{% if is_incremental() %}and order_day >= date((select max(loaded_on) from {{ source('raw', 'events') }}), '-1 day'){% endif %}
+group by order_day, shop
+`;
+
+function setup(key = "'order_day'", extra = '') {
+  const p = miniProject({ 'models/revenue.sql': MODEL(key, extra) });
+  p.exec(`create table events (order_id integer, order_day text, shop text, amount real, loaded_on text);
+    insert into events values (1, '2024-01-01', 'n', 10, '2024-01-01'), (2, '2024-01-02', 'n', 20, '2024-01-02'), (3, '2024-01-02', 's', 5, '2024-01-02');`);
+  return p;
+}
+
+describe('delete+insert strategy', () => {
+  it('emits a delete by key tuple (with predicates) and an insert', () => {
+    const statements = deleteInsertStrategy.statements({
+      model: 'm', target: '"m"', newRows: 'temp."m__mini_dbt_new"', uniqueKey: ['day', 'shop'], destColumns: ['"day"', '"shop"', '"v"'], predicates: ["DBT_INTERNAL_DEST.day > '2024-01-01'"], config: {},
+    });
+    expect(statements.map((s) => ('sql' in s ? s.sql : s.kind))).toEqual([
+      'delete from "m" as DBT_INTERNAL_DEST\nwhere ("day", "shop") in (select distinct "day", "shop" from temp."m__mini_dbt_new")\n  and (DBT_INTERNAL_DEST.day > \'2024-01-01\')',
+      'insert into "m" ("day", "shop", "v")\nselect "day", "shop", "v" from temp."m__mini_dbt_new"',
+    ]);
+  });
+
+  it('first build, then replaces the days the new rows cover; a rerun is idempotent', async () => {
+    const p = setup();
+    await p.buildOk();
+    p.exec(`insert into events values (2, '2024-01-02', 'n', 25, '2024-01-03'), (4, '2024-01-03', 'n', 7, '2024-01-03')`);
+    const r = await p.buildOk();
+    expect(r.results[0]!.message).toBe('DELETE 2, INSERT 3'); // every row of 01-02 (both shops), then the new rows
+    const after = p.rows('revenue');
+    expect(after).toEqual([
+      { order_day: '2024-01-01', shop: 'n', revenue: 10 },
+      { order_day: '2024-01-02', shop: 'n', revenue: 25 },
+      { order_day: '2024-01-02', shop: 's', revenue: 5 },
+      { order_day: '2024-01-03', shop: 'n', revenue: 7 },
+    ]);
+    await p.buildOk();
+    expect(p.rows('revenue')).toEqual(after);
+  });
+
+  it('with a list key, replaces (day, shop) tuples; --full-refresh rebuilds everything', async () => {
+    const p = setup("['order_day', 'shop']");
+    await p.buildOk();
+    expect(p.rows('revenue')).toHaveLength(3);
+    p.exec(`insert into events values (3, '2024-01-02', 's', 6, '2024-01-03')`);
+    await p.buildOk();
+    expect(p.rows('revenue').find((r) => r.shop === 's')).toEqual({ order_day: '2024-01-02', shop: 's', revenue: 6 });
+    p.exec(`update events set amount = 100 where order_id = 1`);
+    await p.buildOk({ fullRefresh: true });
+    expect(p.rows('revenue')[0]).toEqual({ order_day: '2024-01-01', shop: 'n', revenue: 100 });
+  });
+
+  it('incremental_predicates (naming the target DBT_INTERNAL_DEST) limit the delete', async () => {
+    const p = setup("'order_day'", `, incremental_predicates=["DBT_INTERNAL_DEST.shop = 'n'"]`);
+    await p.buildOk();
+    p.exec(`insert into events values (2, '2024-01-02', 'n', 25, '2024-01-03')`);
+    const r = await p.buildOk();
+    expect(r.results[0]!.message).toBe('DELETE 1, INSERT 2'); // the 's' row of 01-02 is kept, then inserted again
+    expect(p.rows('revenue').filter((x) => x.order_day === '2024-01-02')).toEqual([
+      { order_day: '2024-01-02', shop: 'n', revenue: 25 },
+      { order_day: '2024-01-02', shop: 's', revenue: 5 },
+      { order_day: '2024-01-02', shop: 's', revenue: 5 },
+    ]);
+  });
+
+  it('a NULL key is an error naming the model and the column (dbt would duplicate the row), full builds included', async () => {
+    const p = setup();
+    await p.buildOk();
+    p.exec(`insert into events values (9, null, 'n', 1, '2024-01-03')`);
+    const r = await p.build({ fullRefresh: true });
+    expect(r.results[0]!.status).toBe('error');
+    expect(r.results[0]!.message).toContain("model 'revenue' produced NULL in unique_key column 'order_day'");
+  });
+
+  it('a failure after the last statement of the publish leaves rows and schema unchanged and is in the ledger', async () => {
+    const p = setup();
+    await p.buildOk();
+    p.exec(`insert into events values (2, '2024-01-02', 'n', 25, '2024-01-03')`);
+    await expectAtomicFailure(p, 'revenue', 'delete');
+    await expectAtomicFailure(p, 'revenue', 'insert');
+    await expectAtomicFailure(p, 'revenue', 'commit');
+    await expectAtomicFailure(p, 'revenue', 'commit', { fullRefresh: true });
+  });
+});

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { mergeStrategy } from '../../../../src/materialize/incremental/merge.js';
+import { expectAtomicFailure, miniProject } from '../../../support/strategy-project.js';
+
+const MODEL = (extra = '') => `{{ config(materialized='incremental', incremental_strategy='merge', unique_key='id'${extra}) }}
+select id, status, amount, updated_at from {{ source('raw', 'events') }}
+{% if is_incremental() %}where updated_at > (select max(updated_at) from {{ this }}){% endif %}
+`;
+
+function setup(extra = '') {
+  const p = miniProject({ 'models/orders.sql': MODEL(extra) });
+  p.exec(`create table events (id integer, status text, amount real, updated_at text);
+    insert into events values (1, 'placed', 10, '2024-01-01'), (2, 'placed', 20, '2024-01-01');`);
+  return p;
+}
+
+describe('merge strategy', () => {
+  it('emits a key check, a unique index and an INSERT ... ON CONFLICT DO UPDATE', () => {
+    const statements = mergeStrategy.statements({
+      model: 'orders', target: '"orders"', newRows: 'temp."orders__mini_dbt_new"', uniqueKey: ['id'],
+      destColumns: ['"id"', '"status"', '"amount"'], predicates: ["DBT_INTERNAL_SOURCE.amount > DBT_INTERNAL_DEST.amount"], config: {},
+    });
+    expect(statements.map((s) => s.kind === 'exec' ? s.role : s.kind)).toEqual(['assert-none', 'index', 'upsert']);
+    const sql = statements.map((s) => ('sql' in s ? s.sql : '')).join('\n');
+    expect(sql).toContain('select count(*) from (select 1 from temp."orders__mini_dbt_new" group by "id" having count(*) > 1)');
+    expect(sql).toContain('create unique index if not exists "orders__uidx__id" on "orders" ("id")');
+    expect(sql).toContain([
+      'insert into "orders" as DBT_INTERNAL_DEST ("id", "status", "amount")',
+      'select "id", "status", "amount" from temp."orders__mini_dbt_new" where true',
+      'on conflict ("id") do update set',
+      '  "status" = excluded."status",',
+      '  "amount" = excluded."amount"',
+      '  where (excluded.amount > DBT_INTERNAL_DEST.amount)',
+    ].join('\n'));
+  });
+
+  it('builds, then updates matched keys and inserts new ones; a rerun changes nothing', async () => {
+    const p = setup();
+    await p.buildOk();
+    expect(p.rows('orders')).toEqual([
+      { id: 1, status: 'placed', amount: 10, updated_at: '2024-01-01' },
+      { id: 2, status: 'placed', amount: 20, updated_at: '2024-01-01' },
+    ]);
+    // The first build created the unique index the upsert needs.
+    expect(p.rows('sqlite_master', 'name').filter((o) => o.type === 'index' && o.tbl_name === 'orders').map((o) => o.sql)).toEqual(['CREATE UNIQUE INDEX "orders__uidx__id" on "orders" ("id")']);
+    p.exec(`insert into events values (1, 'shipped', 10, '2024-01-02'), (3, 'placed', 30, '2024-01-02')`);
+    const second = await p.buildOk();
+    expect(second.results[0]!.plan!.mode).toBe('incremental');
+    expect(p.rows('orders')).toEqual([
+      { id: 1, status: 'shipped', amount: 10, updated_at: '2024-01-02' },
+      { id: 2, status: 'placed', amount: 20, updated_at: '2024-01-01' },
+      { id: 3, status: 'placed', amount: 30, updated_at: '2024-01-02' },
+    ]);
+    const after = p.rows('orders');
+    await p.buildOk();
+    expect(p.rows('orders')).toEqual(after);
+    const script = await p.script('orders');
+    expect(script).toContain('on conflict ("id") do update set');
+  });
+
+  it('--full-refresh rebuilds from every raw row (one row per key)', async () => {
+    const p = setup();
+    await p.buildOk();
+    p.exec(`delete from events where id = 2; insert into events values (4, 'placed', 40, '2023-12-31')`);
+    await p.buildOk();
+    expect(p.rows('orders').map((r) => r.id)).toEqual([1, 2]); // the older row 4 is not newer than max(updated_at)
+    const full = await p.buildOk({ fullRefresh: true });
+    expect(full.results[0]!.plan!.mode).toBe('full');
+    expect(p.rows('orders').map((r) => r.id)).toEqual([1, 4]);
+  });
+
+  it('merge_update_columns updates only those columns; merge_exclude_columns leaves columns alone', async () => {
+    const only = setup(", merge_update_columns=['status']");
+    await only.buildOk();
+    only.exec(`insert into events values (1, 'shipped', 99, '2024-01-02')`);
+    await only.buildOk();
+    expect(only.rows('orders')[0]).toEqual({ id: 1, status: 'shipped', amount: 10, updated_at: '2024-01-01' });
+
+    const exclude = setup(", merge_exclude_columns=['amount']");
+    await exclude.buildOk();
+    exclude.exec(`insert into events values (1, 'shipped', 99, '2024-01-02')`);
+    await exclude.buildOk();
+    expect(exclude.rows('orders')[0]).toEqual({ id: 1, status: 'shipped', amount: 10, updated_at: '2024-01-02' });
+  });
+
+  it('refuses both merge_update_columns and merge_exclude_columns, and a missing unique_key', () => {
+    expect(() => setup(", merge_update_columns=['status'], merge_exclude_columns=['amount']")).toThrow(/cannot both be set/);
+    expect(() => miniProject({ 'models/m.sql': "{{ config(materialized='incremental', incremental_strategy='merge') }}select 1 as id" })).toThrow(/'merge' needs a unique_key/);
+  });
+
+  it('incremental_predicates limit which existing rows may be updated', async () => {
+    const p = setup(", incremental_predicates=[\"DBT_INTERNAL_DEST.status != 'locked'\"]");
+    await p.buildOk();
+    p.exec(`update events set status = 'locked' where id = 2`);
+    await p.buildOk({ fullRefresh: true });
+    p.exec(`insert into events values (1, 'shipped', 10, '2024-01-02'), (2, 'shipped', 20, '2024-01-02')`);
+    await p.buildOk();
+    expect(p.rows('orders').map((r) => r.status)).toEqual(['shipped', 'locked']);
+  });
+
+  it('fails clearly on a NULL key or a key produced twice', async () => {
+    const p = setup();
+    await p.buildOk();
+    p.exec(`insert into events values (null, 'placed', 5, '2024-01-03')`);
+    const nullKey = await p.build();
+    expect(nullKey.results[0]!.message).toContain("model 'orders' produced NULL in unique_key column 'id'");
+    p.exec(`delete from events where id is null; insert into events values (5, 'a', 1, '2024-01-03'), (5, 'b', 2, '2024-01-03')`);
+    const twice = await p.build();
+    expect(twice.results[0]!.message).toContain('more than one row for the same unique_key (id)');
+  });
+
+  it('a failure after the last statement of the publish leaves rows and schema unchanged and is in the ledger', async () => {
+    const p = setup();
+    await p.buildOk();
+    p.exec(`insert into events values (1, 'shipped', 10, '2024-01-02'), (3, 'placed', 30, '2024-01-02')`);
+    await expectAtomicFailure(p, 'orders', 'upsert');
+    await expectAtomicFailure(p, 'orders', 'commit');
+    p.exec(`delete from events where id = 1 and updated_at = '2024-01-01'`);
+    await expectAtomicFailure(p, 'orders', 'commit', { fullRefresh: true });
+    await p.buildOk();
+    expect(p.rows('orders')).toHaveLength(3);
+  });
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { microbatchStrategy } from '../../../../src/materialize/incremental/microbatch.js';
+import { expectAtomicFailure, miniProject } from '../../../support/strategy-project.js';
+
+const SOURCES = `sources:
+  - name: raw
+    tables:
+      - name: events
+        event_time: occurred_on
+`;
+const MODEL = `{{ config(materialized='incremental', incremental_strategy='microbatch', event_time='day', batch_size='day', begin='2024-01-01') }}
+select occurred_on as day, count(*) as n, sum(amount) as amount from {{ source('raw', 'events') }} group by occurred_on
+`;
+
+function setup() {
+  const p = miniProject({ 'models/sources.yml': SOURCES, 'models/daily.sql': MODEL });
+  p.exec(`create table events (id integer, occurred_on text, amount real);
+    insert into events values (1, '2024-01-01', 1), (2, '2024-01-02', 2), (3, '2024-01-02', 3), (4, '2024-01-03', 4);`);
+  return p;
+}
+const night = (asOf: string) => ({ vars: { as_of: asOf } });
+
+describe('microbatch strategy', () => {
+  it('emits a window check, a delete of the half-open window and an insert', () => {
+    const statements = microbatchStrategy.statements({
+      model: 'daily', target: '"daily"', newRows: 'temp."daily__mini_dbt_new"', uniqueKey: [], destColumns: ['"day"', '"n"'],
+      predicates: ['n > 0'], config: {}, window: { eventTime: 'day', label: '2024-01-02', start: '2024-01-02', end: '2024-01-03' },
+    });
+    expect(statements.map((s) => ('sql' in s ? s.sql : s.kind))).toEqual([
+      `select count(*) from temp."daily__mini_dbt_new" where not ("day" >= '2024-01-02' and "day" < '2024-01-03') or "day" is null`,
+      `delete from "daily" as DBT_INTERNAL_DEST\nwhere "day" >= '2024-01-02' and "day" < '2024-01-03'\n  and (n > 0)`,
+      `insert into "daily" ("day", "n")\nselect "day", "n" from temp."daily__mini_dbt_new"`,
+    ]);
+  });
+
+  it('first build: one transaction per batch from begin, batch 1 creating the table; each batch in the ledger', async () => {
+    const p = setup();
+    const r = await p.buildOk(night('2024-01-03'));
+    expect(r.results[0]!.plan!.batches!.map((b) => [b.label, b.mode])).toEqual([['2024-01-01', 'full'], ['2024-01-02', 'incremental'], ['2024-01-03', 'incremental']]);
+    expect(r.results[0]!.batchResults).toEqual({ successful: [['2024-01-01', '2024-01-02'], ['2024-01-02', '2024-01-03'], ['2024-01-03', '2024-01-04']], failed: [] });
+    expect(p.rows('daily')).toEqual([
+      { day: '2024-01-01', n: 1, amount: 1 },
+      { day: '2024-01-02', n: 2, amount: 5 },
+      { day: '2024-01-03', n: 1, amount: 4 },
+    ]);
+    expect(p.ledger('daily').map((l) => [l.mode, l.strategy, l.window_start, l.window_end, l.status])).toEqual([
+      ['full', 'microbatch', '2024-01-01', '2024-01-02', 'success'],
+      ['incremental', 'microbatch', '2024-01-02', '2024-01-03', 'success'],
+      ['incremental', 'microbatch', '2024-01-03', '2024-01-04', 'success'],
+    ]);
+  });
+
+  it('incremental run: the current batch and one before it (lookback 1) are replaced; a rerun is idempotent', async () => {
+    const p = setup();
+    await p.buildOk(night('2024-01-03'));
+    p.exec(`insert into events values (5, '2024-01-03', 10), (6, '2024-01-04', 6), (7, '2024-01-01', 100)`);
+    const r = await p.buildOk(night('2024-01-04'));
+    expect(r.results[0]!.plan!.batches!.map((b) => b.label)).toEqual(['2024-01-03', '2024-01-04']);
+    const after = p.rows('daily');
+    expect(after).toEqual([
+      { day: '2024-01-01', n: 1, amount: 1 }, // later than the lookback: not revisited
+      { day: '2024-01-02', n: 2, amount: 5 },
+      { day: '2024-01-03', n: 2, amount: 14 },
+      { day: '2024-01-04', n: 1, amount: 6 },
+    ]);
+    await p.buildOk(night('2024-01-04'));
+    expect(p.rows('daily')).toEqual(after);
+    expect(await p.script('daily', night('2024-01-04'))).toContain(`delete from "daily"\nwhere "day" >= '2024-01-04' and "day" < '2024-01-05'`);
+  });
+
+  it('--full-refresh rebuilds every batch from begin', async () => {
+    const p = setup();
+    await p.buildOk(night('2024-01-03'));
+    p.exec(`insert into events values (7, '2024-01-01', 100)`);
+    const r = await p.buildOk({ ...night('2024-01-03'), fullRefresh: true });
+    expect(r.results[0]!.plan!.mode).toBe('full');
+    expect(p.rows('daily')[0]).toEqual({ day: '2024-01-01', n: 2, amount: 101 });
+  });
+
+  it('refuses rows outside the batch window (which a later batch would duplicate)', async () => {
+    const p = miniProject({
+      'models/sources.yml': SOURCES.replace('        event_time: occurred_on\n', ''), // no event_time upstream: nothing is filtered
+      'models/daily.sql': MODEL,
+    });
+    p.exec(`create table events (id integer, occurred_on text, amount real); insert into events values (1, '2024-01-01', 1), (2, '2024-01-02', 2)`);
+    const r = await p.build(night('2024-01-02'));
+    expect(r.results[0]!.message).toContain("model 'daily' produced rows outside batch 2024-01-01 [2024-01-01, 2024-01-02)");
+  });
+
+  it('a failure after the last statement of a batch publish leaves rows and schema unchanged and is in the ledger', async () => {
+    const p = setup();
+    await p.buildOk(night('2024-01-03'));
+    p.exec(`insert into events values (5, '2024-01-03', 10)`);
+    await expectAtomicFailure(p, 'daily', 'commit', night('2024-01-03'));
+    await expectAtomicFailure(p, 'daily', 'insert', night('2024-01-03'));
+    await expectAtomicFailure(p, 'daily', 'commit', { ...night('2024-01-03'), fullRefresh: true });
+  });
+});
