@@ -70,6 +70,12 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const selected = RESOURCES[command].includes('test')
     ? selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: RESOURCES[command] })
     : selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: RESOURCES[command] });
+  if (selected.size === 0 && ((options.select?.length ?? 0) > 0 || (options.exclude?.length ?? 0) > 0)) {
+    const flags = [...(options.select?.length ? [`--select ${options.select.join(' ')}`] : []), ...(options.exclude?.length ? [`--exclude ${options.exclude.join(' ')}`] : [])];
+    throw new ProjectError(`Nothing to do: ${flags.join(' ')} leaves no ${RESOURCES[command].join(' or ')} to ${command}`, {
+      hint: `\`mini-dbt ls ${flags.join(' ')}\` shows what a selection matches`,
+    });
+  }
   const order = command === 'build' ? buildOrder(graph, selected) : topologicalOrder(graph, selected);
   const eventTime = parseEventTimeRange(options.eventTimeStart, options.eventTimeEnd);
   if (options.fullRefresh) {

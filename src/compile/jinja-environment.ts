@@ -120,7 +120,7 @@ export class JinjaEnvironment {
     try {
       return template.render(locals);
     } catch (err) {
-      throw templateError(err, path, state.failure, source);
+      throw templateError(err, path, state.failure, source, this.macroNames);
     } finally {
       this.current = previous;
     }

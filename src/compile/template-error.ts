@@ -1,4 +1,5 @@
 import { ProjectError } from '../errors/project-error.js';
+import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import { findLine } from './find-line.js';
 
 /** A context function's error can name text to look for when nunjucks gives no line (it drops line 1). */
@@ -10,8 +11,19 @@ const LOCATED = /^\(([^)]*)\) \[Line (\d+), Column (\d+)\]\n\s*([\s\S]*)$/;
  * Turn a nunjucks error into a ProjectError with file:line. nunjucks reports
  * parse errors with 1-based lines and runtime errors with 0-based ones.
  */
-export function templateError(err: unknown, file: string, cause?: NeedleError, source?: string): ProjectError {
+export function templateError(err: unknown, file: string, cause?: NeedleError, source?: string, callables: readonly string[] = []): ProjectError {
   const raw = err instanceof Error ? err.message : String(err);
+  const unknownCall = /Unable to call `([^`]+)`, which is undefined or falsey/.exec(raw);
+  if (unknownCall && !cause) {
+    // nunjucks' wording, made clear: which name, where, and the closest macro.
+    const name = unknownCall[1]!;
+    const located = LOCATED.exec(raw);
+    const line = located ? Number(located[2]) + 1 : source ? findLine(source, `${name}(`) : undefined;
+    return new ProjectError(`'${name}' is not a macro or function.${didYouMeanSuffix(name, callables)}`, {
+      location: { file, line },
+      hint: 'macros in the macro paths are available in every model without an import',
+    });
+  }
   const match = LOCATED.exec(raw);
   if (!match) {
     const message = cause?.message ?? raw.replace(/^\([^)]*\)\n?\s*/, '');

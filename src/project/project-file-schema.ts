@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
-const stringList = z.union([z.string(), z.array(z.string())]).transform((v) => (typeof v === 'string' ? [v] : v));
+const stringList = z
+  .union([z.string(), z.array(z.string())], { error: 'expected a folder name or a list of folder names' })
+  .transform((v) => (typeof v === 'string' ? [v] : v));
 const configTree = z.record(z.string(), z.unknown());
 
 /** Keys dbt_project.yml may carry that mini-dbt accepts and ignores. */

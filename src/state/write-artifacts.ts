@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { nowIso } from '../clock.js';
 import type { Manifest, ModelNode } from '../compile/manifest.js';
@@ -10,7 +10,13 @@ import { manifestJson } from './manifest-json.js';
 
 const VERSION = '0.1.0';
 
+/** Write a file, unless it already holds exactly this text (reading is much cheaper than rewriting). */
 function write(path: string, text: string): void {
+  try {
+    if (readFileSync(path, 'utf8') === text) return;
+  } catch {
+    // not there yet
+  }
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
 }

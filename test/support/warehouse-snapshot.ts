@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 /**
  * Every user table's full contents and every schema object's SQL, so a test
@@ -10,6 +10,12 @@ export function warehouseSnapshot(path: string): Record<string, unknown> {
   if (!existsSync(path)) return { missing: true };
   const db = new Database(path, { readonly: true });
   try {
+    try {
+      db.prepare('select count(*) from sqlite_master').get();
+    } catch {
+      // Not a database at all: compare the bytes.
+      return { notADatabase: readFileSync(path).toString('base64') };
+    }
     const objects = db
       .prepare("select type, name, sql from sqlite_master where name not like '\\_mini\\_dbt\\_%' escape '\\' and name not like 'sqlite_%' order by type, name")
       .all() as { type: string; name: string; sql: string }[];

@@ -1,0 +1,92 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The bad inputs of docs/errors.md, each as a runnable case on a copy of
+ * the built example project. The expected message and exit code come from
+ * the doc itself, so the doc cannot drift from what users see.
+ */
+export interface BadInput {
+  readonly id: string;
+  /** Change the project copy (and possibly start a lock holder); returns a cleanup. */
+  readonly edit?: (dir: string) => (() => void) | void;
+  readonly args: readonly string[];
+}
+
+const write = (path: string, text: string) => (dir: string) => {
+  mkdirSync(join(dir, path, '..'), { recursive: true });
+  writeFileSync(join(dir, path), text);
+};
+const patch = (path: string, from: string | RegExp, to: string) => (dir: string) => {
+  const file = join(dir, path);
+  const text = readFileSync(file, 'utf8');
+  const next = text.replace(from, to);
+  if (next === text) throw new Error(`patch of ${path} changed nothing`);
+  writeFileSync(file, next);
+};
+const sql = (statement: string) => async (dir: string) => {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(join(dir, 'warehouse.db'));
+  db.exec(statement);
+  db.close();
+};
+
+/** A separate process holding the warehouse's write lock until the returned cleanup. */
+function holdLock(dir: string): () => void {
+  const ready = join(dir, 'lock-held');
+  const script = `const D=require(${JSON.stringify(join(process.cwd(), 'node_modules/better-sqlite3'))});const d=new D(${JSON.stringify(join(dir, 'warehouse.db'))});d.exec('BEGIN IMMEDIATE');require('fs').writeFileSync(${JSON.stringify(ready)},'1');setTimeout(()=>{},60000);`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+  const until = Date.now() + 10_000;
+  while (!existsSync(ready) && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  return () => {
+    child.kill('SIGKILL');
+    rmSync(ready, { force: true });
+  };
+}
+
+const DAILY = 'models/marts/daily_revenue.sql';
+const MONTHLY = 'models/marts/monthly_revenue.sql';
+
+export const BAD_INPUTS: readonly BadInput[] = [
+  { id: 'E01', edit: (d) => rmSync(join(d, 'project.yml')), args: ['run'] },
+  { id: 'E02', edit: write('project.yml', 'name: brightcart\nvars: [\n'), args: ['run'] },
+  { id: 'E03', edit: write('project.yml', 'name: brightcart\nmodelz: {}\n'), args: ['run'] },
+  { id: 'E04', edit: write('project.yml', 'name: brightcart\nmodel-paths: 3\n'), args: ['run'] },
+  { id: 'E05', edit: write('models/schema.yml', 'models:\n  - name: x\n   bad: [\n'), args: ['run'] },
+  { id: 'E06', edit: write('models/more.yml', 'models:\n  - name: daily_revenu\n    description: typo\n'), args: ['run'] },
+  { id: 'E07', edit: write(MONTHLY, 'select 1\n{{ foo( }}\n'), args: ['run'] },
+  { id: 'E08', edit: write(MONTHLY, 'select 1 as a,\n  {{ as_off() }} as b\n'), args: ['run'] },
+  { id: 'E09', edit: write(MONTHLY, "select\n  {{ var('currency') }} as c\n"), args: ['run', '-s', 'monthly_revenue'] },
+  { id: 'E10', edit: write(MONTHLY, "select *\nfrom {{ ref('daily_revenu') }}\n"), args: ['run'] },
+  { id: 'E11', edit: write(MONTHLY, "select * from {{ ref('monthly_revenue') }}\n"), args: ['run'] },
+  { id: 'E12', edit: write(MONTHLY, "select * from {{ source('shop', 'orders') }}\n"), args: ['run'] },
+  { id: 'E13', edit: write(MONTHLY, "{{ config(materialized='tabel') }}select 1 as a"), args: ['run'] },
+  { id: 'E14', edit: write(MONTHLY, "{{ config(materialized='incremental', incremental_strategy='upsert') }}select 1 as a"), args: ['run'] },
+  { id: 'E15', edit: (d) => { write(MONTHLY, "select * from {{ ref('cyc') }}")(d); write('models/marts/cyc.sql', "select * from {{ ref('monthly_revenue') }}")(d); }, args: ['run'] },
+  { id: 'E16', edit: write('models/staging/monthly_revenue.sql', 'select 1 as a'), args: ['run'] },
+  { id: 'E17', args: ['run', '--select', 'daly_revenue'] },
+  { id: 'E18', args: ['run', '--select', 'tag:finance', '--exclude', 'tag:finance'] },
+  { id: 'E19', args: ['run', '--select', 'daily_revenue++'] },
+  { id: 'E20', args: ['run', '--select', 'tags:finance'] },
+  { id: 'E21', args: ['run', '--vars', '{as_of: [1'] },
+  { id: 'E22', args: ['run', '--vars', '[1, 2]'] },
+  { id: 'E23', args: ['backfill', 'daily_revenue', '--start', '2026-10-05', '--end', '2026-10-01', '--reason', 'test'] },
+  { id: 'E24', args: ['backfill', 'daily_revenue', '--start', '2026-13-01', '--end', '2026-10-01', '--reason', 'test'] },
+  { id: 'E25', args: ['backfill', 'daily_revenue', '--start', "2026-09-01'; DROP TABLE raw_orders; --", '--end', '2026-10-01', '--reason', 'test'] },
+  { id: 'E26', args: ['backfill', 'monthly_revenue', '--start', '2026-10-01', '--end', '2026-10-02', '--reason', 'test'] },
+  { id: 'E27', edit: patch(DAILY, "unique_key='order_date',", "unique_key='order_date', full_refresh=false,"), args: ['run', '--full-refresh'] },
+  { id: 'E28', args: ['backfill', 'daily_revenue', '--start', '2026-10-01', '--end', '2026-10-02'] },
+  { id: 'E29', args: ['run', '--selct', 'daily_revenue'] },
+  { id: 'E30', args: ['run', '-s', 'daily_revenue', '--vars', '{start: "2026-09-01", end: "last week"}'] },
+  { id: 'E31', edit: write('seeds/raw_orders.csv', 'load_date,order_id,order_date,status,amount\n2026-09-01,1,2026-09-01,delivered,10.00\n2026-09-01,2,2026-09-01,delivered\n'), args: ['seed'] },
+  { id: 'E32', edit: patch('seeds/raw_orders.yml', 'status: TEXT', 'status: INTEGER'), args: ['seed'] },
+  { id: 'E33', edit: patch(DAILY, "unique_key='order_date'", "unique_key='order_day'"), args: ['run', '-s', 'daily_revenue'] },
+  { id: 'E34', edit: patch(DAILY, /group by order_date\s*$/, "group by order_date\nunion all select '2026-10-30', 1, 0, 0\n"), args: ['backfill', 'daily_revenue', '--start', '2026-10-01', '--end', '2026-10-31', '--reason', 'test'] },
+  { id: 'E35', edit: patch(DAILY, /group by order_date\s*$/, 'group by order_date\nunion all select null, 1, 0, 0\n'), args: ['run', '-s', 'daily_revenue'] },
+  { id: 'E36', edit: (d) => holdLock(d), args: ['run', '-s', 'daily_revenue', '--busy-timeout', '100'] },
+  { id: 'E37', edit: write('warehouse.db', 'this is a text file, not a SQLite database; mini-dbt must not touch it.\n'.repeat(20)), args: ['run'] },
+  { id: 'E38', edit: sql('alter table daily_revenue add column note text'), args: ['run', '-s', 'daily_revenue'] },
+  { id: 'E39', edit: write(DAILY, "select order_date, no_such_column from {{ ref('raw_orders') }}"), args: ['run'] },
+  { id: 'E40', edit: patch('project.yml', 'lookback_days: 3', 'lookback_days: 3\n  start: 2026-09-01'), args: ['run', '-s', 'daily_revenue'] },
+];
