@@ -45,9 +45,11 @@ export function fastStale(db: Warehouse, manifest: Manifest, graph: Graph, node:
       hint: 'declare event_time and loaded_at in the yml of its raw source, or drop --fast',
     });
   }
-  const written = Number(db.prepare('select count(*) from _mini_dbt_partitions where model = ?').pluck().get(node.name));
-  if (written === 0) {
-    throw new ProjectError(`the run ledger has no partition of '${node.name}' recorded`, { hint: 'build it with mini-dbt run first, or drop --fast' });
+  // A model built but never given a row (every row landed later) still has a
+  // ledger: its partitions with raw rows are then all stale, not unknown.
+  const built = Number(db.prepare("select count(*) from _mini_dbt_node_runs where model = ? and status = 'success'").pluck().get(node.name));
+  if (built === 0) {
+    throw new ProjectError(`the run ledger has no successful run of '${node.name}'`, { hint: 'build it with mini-dbt run first, or drop --fast' });
   }
   const byPartition = new Map<string, FastStalePartition>();
   const checked = new Set<string>((db.prepare('select distinct partition from _mini_dbt_partitions where model = ?').pluck().all(node.name) as unknown[]).map(String));

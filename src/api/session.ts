@@ -1,9 +1,8 @@
-import { captureWithParseCache } from '../compile/parse-cache.js';
+import { loadWithParseCache } from '../compile/parse-cache.js';
 import { resolveVars } from '../compile/resolve-vars.js';
 import type { Manifest } from '../compile/manifest.js';
 import { buildGraph } from '../graph/build-graph.js';
 import type { Graph } from '../graph/graph-node.js';
-import { loadProject } from '../project/load-project.js';
 import type { Project } from '../project/project.js';
 
 export interface SessionOptions {
@@ -25,8 +24,7 @@ export interface Session {
 
 /** Load, capture and graph the project (no warehouse needed). */
 export function loadSession(options: SessionOptions): Session {
-  const project = loadProject(options.projectDir ?? process.cwd(), { database: options.database });
-  const manifest = captureWithParseCache(project, { vars: options.vars });
+  const { project, manifest } = loadWithParseCache(options.projectDir ?? process.cwd(), { database: options.database, vars: options.vars });
   const graph = buildGraph(manifest.graphNodes);
   return { project, manifest, graph };
 }

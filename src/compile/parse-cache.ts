@@ -12,24 +12,30 @@
  * model whose own hash matches reuses its stored capture; the others are
  * rendered (dbt's partial parsing, but keyed on content, so never stale).
  * Captures that are not plain JSON, and models or macros that reach for the
- * clock or the outside world (`modules.`), are never stored.
+ * clock or the outside world (`modules.`), are never stored. The yml files
+ * parsed on the way are stored too, by content (src/project/yaml-memo.ts).
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isPlainJson } from '../project/is-plain-json.js';
+import { loadProject, type LoadProjectOptions } from '../project/load-project.js';
 import type { Project } from '../project/project.js';
+import { primeYaml, withYamlTracking, type MemoizedYaml } from '../project/yaml-memo.js';
 import { captureProject, type CaptureOptions, type ModelCapture } from './capture-project.js';
 import type { Manifest } from './manifest.js';
 
-const FORMAT = 1;
+const FORMAT = 2;
 const UNCACHEABLE = /\bmodules\s*\./;
 
 interface CacheFile {
   readonly format: number;
   readonly projectKey: string;
   readonly models: Record<string, { readonly key: string; readonly capture: ModelCapture }>;
+  /** The parsed property and project yml files, by content (yaml-memo.ts). */
+  readonly yaml: Record<string, MemoizedYaml>;
 }
 
 /** Where a project's parse cache lives. */
@@ -37,15 +43,27 @@ export function parseCachePath(project: Project): string {
   return join(project.root, project.paths.target, 'partial_parse.json');
 }
 
-/** captureProject, reusing the stored capture of every model whose inputs are unchanged, and storing the new ones. */
-export function captureWithParseCache(project: Project, options: CaptureOptions = {}): Manifest {
-  const projectKey = projectHash(project, options.vars ?? {});
-  if (projectKey === null) return captureProject(project, options);
+export interface LoadOptions extends LoadProjectOptions, CaptureOptions {}
+
+/**
+ * loadProject then captureProject, through the parse cache: yml files whose
+ * text is unchanged are not parsed again, models whose inputs are unchanged
+ * are not rendered again; what was parsed or rendered is stored for the next
+ * load.
+ */
+export function loadWithParseCache(projectDir: string, options: LoadOptions = {}): { project: Project; manifest: Manifest } {
+  const guess = readCache(join(resolve(projectDir), 'target', 'partial_parse.json'));
+  if (guess) primeYaml(guess.yaml);
+  const { result: project, used: yaml } = withYamlTracking(() => loadProject(projectDir, { database: options.database }));
   const path = parseCachePath(project);
-  const stored = readCache(path, projectKey);
+  const stored = path === join(resolve(projectDir), 'target', 'partial_parse.json') ? guess : readCache(path);
+  const projectKey = projectHash(project, options.vars ?? {});
+  if (projectKey === null) return { project, manifest: captureProject(project, options) };
+
   const modelKeys = new Map(project.models.map((m) => [m.name, hash(`${m.path}\0${m.rawSql}`)]));
   const cached = new Map<string, ModelCapture>();
-  for (const [name, entry] of Object.entries(stored?.models ?? {})) {
+  const storedModels = stored?.projectKey === projectKey ? stored.models : {};
+  for (const [name, entry] of Object.entries(storedModels)) {
     if (modelKeys.get(name) === entry.key) cached.set(name, entry.capture);
   }
   const fresh = new Map<string, ModelCapture>();
@@ -56,21 +74,22 @@ export function captureWithParseCache(project: Project, options: CaptureOptions 
       if (isPlainJson(capture)) fresh.set(name, structuredClone(capture));
     },
   });
-  if (fresh.size > 0 || cached.size !== Object.keys(stored?.models ?? {}).length) {
+  const yamlChanged = Object.keys(yaml).some((key) => !stored?.yaml[key]) || Object.keys(stored?.yaml ?? {}).length !== Object.keys(yaml).length;
+  if (fresh.size > 0 || cached.size !== Object.keys(storedModels).length || yamlChanged) {
     const models: CacheFile['models'] = {};
     for (const m of project.models) {
       const capture = cached.get(m.name) ?? fresh.get(m.name);
       if (capture && !UNCACHEABLE.test(m.rawSql)) models[m.name] = { key: modelKeys.get(m.name)!, capture };
     }
-    writeCache(path, { format: FORMAT, projectKey, models });
+    writeCache(path, { format: FORMAT, projectKey, models, yaml });
   }
-  return manifest;
+  return { project, manifest };
 }
 
-function readCache(path: string, projectKey: string): CacheFile | null {
+function readCache(path: string): CacheFile | null {
   try {
     const file = JSON.parse(readFileSync(path, 'utf8')) as CacheFile;
-    return file.format === FORMAT && file.projectKey === projectKey ? file : null;
+    return file.format === FORMAT ? file : null;
   } catch {
     return null;
   }
@@ -154,16 +173,4 @@ function toolFingerprint(): string {
 
 function hash(text: string): string {
   return createHash('sha256').update(text).digest('hex');
-}
-
-/** null, booleans, finite numbers, strings, arrays and plain objects only: what survives JSON unchanged. */
-function isPlainJson(value: unknown): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
-  if (typeof value === 'number') return Number.isFinite(value);
-  if (Array.isArray(value)) return value.every(isPlainJson);
-  if (typeof value === 'object') {
-    const proto = Object.getPrototypeOf(value) as unknown;
-    return (proto === Object.prototype || proto === null) && Object.values(value as object).every(isPlainJson);
-  }
-  return false;
 }

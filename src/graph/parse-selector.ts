@@ -38,8 +38,10 @@ const GRAMMAR = "a selector is [@][N+][method:]value[+[N]], e.g. 'daily_revenue'
  * `--select`/`--exclude` values: each is split on whitespace (union), each
  * token on commas (intersection). Returns one array of criteria per token.
  */
-export function parseSelection(values: readonly string[]): SelectorCriterion[][] {
-  const tokens = values.flatMap((value) => value.split(/\s+/)).filter((token) => token.length > 0);
+export function parseSelection(values: readonly string[], isNodeName: (name: string) => boolean = () => false): SelectorCriterion[][] {
+  // A value that is exactly a node name with spaces (after graph operators) stays whole.
+  const whole = (value: string) => /\s/.test(value) && isNodeName(value.trim().replace(/^@|^\d*\+|\+\d*$/g, ''));
+  const tokens = values.flatMap((value) => (whole(value) ? [value.trim()] : value.split(/\s+/))).filter((token) => token.length > 0);
   return tokens.map((token) =>
     token.split(',').map((part) => {
       if (part.length === 0) throw malformed(token, "an empty selector between commas; 'a,b' selects nodes matching both a and b");

@@ -23,8 +23,10 @@ export interface SelectionOptions {
  * selection is not an error: it returns the empty set.
  */
 export function selectNodes(graph: Graph, options: SelectionOptions): Set<string> {
-  const select = parseSelection(options.select ?? []);
-  const exclude = parseSelection(options.exclude ?? []);
+  const names = new Set([...graph.nodes.values()].map((n) => n.name));
+  const isNodeName = (name: string) => names.has(name);
+  const select = parseSelection(options.select ?? [], isNodeName);
+  const exclude = parseSelection(options.exclude ?? [], isNodeName);
 
   const selected = select.length === 0 ? new Set(graph.nodes.keys()) : evaluateUnion(graph, select);
   if (exclude.length > 0) {

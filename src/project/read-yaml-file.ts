@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument, isMap, isSeq, type Document, type Node } from 'yaml';
 import { ProjectError } from '../errors/project-error.js';
+import { recallYaml, rememberYaml, yamlKey } from './yaml-memo.js';
 
 export interface YamlFile {
   readonly value: unknown;
@@ -15,7 +16,37 @@ export function readYamlFile(absPath: string, displayPath: string): YamlFile {
   return parseYamlText(text, displayPath);
 }
 
+/** Parse YAML text, through the memo of earlier parses of the same text (see yaml-memo.ts). */
 export function parseYamlText(text: string, displayPath: string): YamlFile {
+  const key = yamlKey(text);
+  const memo = recallYaml(key);
+  if (memo) {
+    let full: YamlFile | undefined;
+    return {
+      value: JSON.parse(memo.json) as unknown,
+      displayPath,
+      lineOf(path) {
+        const line = memo.lines[JSON.stringify(path)];
+        if (line !== undefined) return line ?? undefined;
+        full ??= parseDocumentText(text, displayPath);
+        return full.lineOf(path);
+      },
+    };
+  }
+  const parsed = parseDocumentText(text, displayPath);
+  const lines = rememberYaml(key, parsed.value);
+  if (!lines) return parsed;
+  return {
+    ...parsed,
+    lineOf(path) {
+      const line = parsed.lineOf(path);
+      lines[JSON.stringify(path)] = line ?? null;
+      return line;
+    },
+  };
+}
+
+function parseDocumentText(text: string, displayPath: string): YamlFile {
   const lineCounter = new LineCounter();
   const doc: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {

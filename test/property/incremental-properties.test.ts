@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadSession, run, type Session } from '../../src/index.js';
+import { loadSession, run, stale, type Session } from '../../src/index.js';
 import { addDays, dateRange } from '../../src/feed/iso-date.js';
 import { describeFeed, feedArbitrary, FEED_START, type RandomFeed } from '../support/feed-arbitrary.js';
 import { exampleProject } from '../support/example-project.js';
@@ -85,4 +85,34 @@ describe('properties over random feeds', () => {
       PARAMS,
     );
   });
+
+  it('stale exact and fast modes agree: fast never misses a stale day, and they are equal when every late version changes its order', async () => {
+    await fc.assert(
+      fc.asyncProperty(feedArbitrary(6), fc.nat(3), async (feed, lookback) =>
+        check(feed, async () => {
+          if (feed.rows.length === 0) return; // nothing landed: no as-of to compare at
+          const { dir, session, last } = await setUp(feed);
+          await replay(session, last, lookback);
+          const exact = stale({ session, model: 'daily_revenue', mode: 'exact' }).stale;
+          const fast = stale({ session, model: 'daily_revenue', mode: 'fast' }).stale;
+          expect(exact).toEqual(staleDays(dailyRevenue(dir), fullRebuild(feed.rows)));
+          expect(fast.filter((d) => exact.includes(d))).toEqual(exact);
+          if (everyVersionChangesItsOrder(feed)) expect(fast).toEqual(exact);
+        }),
+      ),
+      PARAMS,
+    );
+  });
 });
+
+/** True when each later version of an order changes what the order contributes (status, since amounts stay). */
+function everyVersionChangesItsOrder(feed: RandomFeed): boolean {
+  const last = new Map<number, string>();
+  for (const row of [...feed.rows].sort((a, b) => a.load_date.localeCompare(b.load_date))) {
+    const before = last.get(row.order_id);
+    const counts = (s: string) => (s === 'delivered' ? 'revenue' : 'none');
+    if (before !== undefined && counts(before) === counts(row.status)) return false;
+    last.set(row.order_id, row.status);
+  }
+  return true;
+}

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { captureProject } from '../../../src/compile/capture-project.js';
 import { JinjaEnvironment } from '../../../src/compile/jinja-environment.js';
 import type { Manifest } from '../../../src/compile/manifest.js';
-import { captureWithParseCache, parseCachePath } from '../../../src/compile/parse-cache.js';
+import { loadWithParseCache, parseCachePath } from '../../../src/compile/parse-cache.js';
 import { loadProject } from '../../../src/project/load-project.js';
 import { writeProject } from '../../support/example-project.js';
 
@@ -32,7 +32,7 @@ function renderedBy(load: () => Manifest): { manifest: Manifest; rendered: strin
 const captured = (m: Manifest) => [...m.models.values()].map((n) => ({ name: n.name, refs: n.refs, sources: n.sources, config: n.config, dependsOn: n.dependsOn }));
 
 let dir: string;
-const load = (vars: Record<string, unknown> = {}) => renderedBy(() => captureWithParseCache(loadProject(dir), { vars }));
+const load = (vars: Record<string, unknown> = {}) => renderedBy(() => loadWithParseCache(dir, { vars }).manifest);
 const ALL = ['models/marts/daily.sql', 'models/marts/other.sql', 'models/staging/stg_orders.sql'];
 
 afterEach(() => {
