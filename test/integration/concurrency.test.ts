@@ -7,9 +7,9 @@ import { runCli, type CliResult } from '../support/run-cli.js';
 import { warehouseSnapshot } from '../support/warehouse-snapshot.js';
 
 /** Start the CLI without waiting for it. */
-function start(args: readonly string[], dir: string): Promise<CliResult> {
+function start(args: readonly string[], dir: string, env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args, '--project-dir', dir], { env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [CLI, ...args, '--project-dir', dir], { env: { ...process.env, NO_COLOR: '1', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -19,7 +19,7 @@ function start(args: readonly string[], dir: string): Promise<CliResult> {
 }
 
 const SLOW_MODEL = `{{ config(materialized='table') }}
-with recursive c(x) as (select 1 union all select x + 1 from c where x < 6000000)
+with recursive c(x) as (select 1 union all select x + 1 from c where x < 1000)
 select count(*) as n from c`;
 
 let base: string;
@@ -61,21 +61,32 @@ describe('two processes on one warehouse', () => {
     expect(orders).toContain(JSON.stringify(warehouseSnapshot(join(dir, 'warehouse.db')).daily_revenue));
   });
 
-  it('a writer that cannot get the lock in time stops with a message naming the command holding it, and changes nothing', async () => {
+  it('a writer that cannot get the lock in time stops with a message naming the command holding it; readers keep working', async () => {
     const dir = copy();
     writeFileSync(join(dir, 'models/slow.sql'), SLOW_MODEL);
-    const slow = start(['run', '-s', 'slow'], dir);
-    await new Promise((r) => setTimeout(r, 400));
     const before = warehouseSnapshot(join(dir, 'warehouse.db')).daily_revenue;
+    // The slow run holds its publish transaction open (test hook) while the others act.
+    let slowDone = false;
+    const slow = start(['run', '-s', 'slow'], dir, { MINI_DBT_PAUSE: 'slow:stage:6000' }).then((r) => ((slowDone = true), r));
+    await new Promise((r) => setTimeout(r, 1500));
     const blocked = runCli([...NIGHT, '--busy-timeout', '50', '--project-dir', dir]);
-    // Readers work while the run writes (WAL): compile reads the warehouse.
-    const reader = runCli(['compile', '-s', 'daily_revenue', '--project-dir', dir]);
+    // Readers work while the run writes (WAL): compile, stale, history and lateness read the warehouse.
+    const readers = [
+      runCli(['compile', '-s', 'daily_revenue', '--project-dir', dir]),
+      runCli(['stale', 'daily_revenue', '--fast', '--json', '--project-dir', dir]),
+      runCli(['stale', 'daily_revenue', '--json', '--project-dir', dir]),
+      runCli(['history', 'daily_revenue', '--project-dir', dir]),
+      runCli(['lateness', 'raw_orders', '--json', '--project-dir', dir]),
+    ];
+    expect(slowDone, 'the writer finished before the readers ran: the test proves nothing').toBe(false);
     expect((await slow).code).toBe(0);
     expect(blocked.code).toBe(2);
     expect(blocked.stderr).toMatch(/the warehouse .*warehouse\.db is locked by `mini-dbt run -s slow/);
     expect(blocked.stderr).toMatch(/--busy-timeout/);
-    expect(reader.code).toBe(0);
-    expect(reader.stdout).toMatch(/a run now would: incremental/);
+    expect(readers.map((r) => r.code)).toEqual([0, 0, 0, 0, 0]);
+    expect(readers[0]!.stdout).toMatch(/a run now would: incremental/);
+    expect(JSON.parse(readers[1]!.stdout).stale).toEqual(JSON.parse(readers[2]!.stdout).stale);
+    expect(JSON.parse(readers[4]!.stdout).rows).toBe(1124);
     expect(warehouseSnapshot(join(dir, 'warehouse.db')).daily_revenue).toEqual(before);
   });
 });
