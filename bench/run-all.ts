@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { backfillFigure } from './backfill-figure.js';
+import { backfillFigures } from './backfill-figure.js';
 import { BenchContext } from './bench-context.js';
 import { cliStartupFigures } from './cli-startup-figures.js';
 import { compilePlanFigures } from './compile-plan-figures.js';
@@ -26,7 +26,7 @@ const BENCH_DIR = resolve(import.meta.dirname, '../../bench');
 /** In run order: the history figures share one seeded workspace. */
 const FIGURES: readonly { id: string; run: (ctx: BenchContext) => Promise<Figure | Figure[]> }[] = [
   { id: 'nightly', run: nightlyFigure },
-  { id: 'backfill', run: backfillFigure },
+  { id: 'backfill', run: backfillFigures },
   { id: 'stale', run: staleFigures },
   { id: 'seed-load', run: seedLoadFigures },
   { id: 'compile-plan', run: compilePlanFigures },

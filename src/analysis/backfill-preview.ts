@@ -35,12 +35,22 @@ export function previewBackfill(db: Warehouse, manifest: Manifest, graph: Graph,
   const part = partitionColumn(node);
   if (!part) throw new ProjectError(`model '${node.name}' declares no partition_by, so there is no range to backfill`, { hint: `declare it: {{ config(partition_by='order_date') }}, or rebuild it: mini-dbt run --select ${node.name}` });
   const { sql } = renderModel(manifest, node, { db, forceIncremental: true });
-  let written: { p: string; n: number }[];
+  const key = uniqueKeyColumns(node.config);
+  const keyColumns = key.length > 0 ? key : [part];
+  const cols = keyColumns.map(quoteIdentifier).join(', ');
+  // One evaluation of the model's SELECT (materialized once) for the partitions it writes and the key checks.
+  let stats: { kind: 'dups' | 'nulls' | 'p'; p: string | null; n: number }[];
   try {
-    written = db.prepare(`select cast(${quoteIdentifier(part)} as text) as p, count(*) as n from (\n${sql}\n) group by 1 order by 1`).all() as { p: string; n: number }[];
+    stats = db.prepare(`with w as materialized (\n${sql}\n)
+      select 'p' as kind, cast(${quoteIdentifier(part)} as text) as p, count(*) as n from w group by 2
+      union all select 'nulls', null, count(*) from w where ${keyColumns.map((c) => `${quoteIdentifier(c)} is null`).join(' or ')}
+      union all select 'dups', null, count(*) from (select ${cols} from w group by ${cols} having count(*) > 1)
+      order by 1, 2`).all() as typeof stats;
   } catch (err) {
     throw new ProjectError(`the backfill query of '${node.name}' failed: ${err instanceof Error ? err.message : String(err)}`, { location: { file: node.file.path } });
   }
+  const written = stats.filter((r) => r.kind === 'p') as { p: string; n: number }[];
+  const count = (kind: 'dups' | 'nulls') => Number(stats.find((r) => r.kind === kind)?.n ?? 0);
   const outside = written.filter((w) => w.p === null || w.p < range.start || w.p > range.end);
   if (outside.length > 0) {
     throw new ProjectError(
@@ -48,7 +58,7 @@ export function previewBackfill(db: Warehouse, manifest: Manifest, graph: Graph,
       { location: { file: node.file.path }, hint: "filter its incremental branch on the range, e.g. where order_date between '{{ var(\"start\") }}' and '{{ var(\"end\") }}'" },
     );
   }
-  const checks = keyChecks(db, node, sql, part);
+  const checks = keyChecks(node, keyColumns, key.length > 0, count('nulls'), count('dups'));
   let rawRows = 0;
   let fullReloadRawRows = 0;
   for (const source of timeSourcesOf(manifest, graph, node.uniqueId)) {
@@ -66,15 +76,10 @@ export function previewBackfill(db: Warehouse, manifest: Manifest, graph: Graph,
 }
 
 /** Key not null and unique among the rows the backfill would write; a ProjectError otherwise. */
-function keyChecks(db: Warehouse, node: ModelNode, sql: string, part: string): string[] {
-  const key = uniqueKeyColumns(node.config);
-  const columns = key.length > 0 ? key : [part];
-  const cols = columns.map(quoteIdentifier).join(', ');
-  const nulls = Number(db.prepare(`select count(*) from (\n${sql}\n) where ${columns.map((c) => `${quoteIdentifier(c)} is null`).join(' or ')}`).pluck().get());
+function keyChecks(node: ModelNode, columns: readonly string[], isUniqueKey: boolean, nulls: number, duplicates: number): string[] {
   if (nulls > 0) throw new ProjectError(`model '${node.name}' would write ${nulls} row(s) with a NULL key (${columns.join(', ')}); nothing was written`, { location: { file: node.file.path } });
-  const duplicates = Number(db.prepare(`select count(*) from (select ${cols} from (\n${sql}\n) group by ${cols} having count(*) > 1)`).pluck().get());
-  if (duplicates > 0 && key.length > 0) {
+  if (duplicates > 0 && isUniqueKey) {
     throw new ProjectError(`model '${node.name}' would write ${duplicates} duplicate key value(s) of (${columns.join(', ')}); nothing was written`, { location: { file: node.file.path } });
   }
-  return [`${columns.join(', ')} not null`, ...(key.length > 0 ? [`${columns.join(', ')} unique`] : [])];
+  return [`${columns.join(', ')} not null`, ...(isUniqueKey ? [`${columns.join(', ')} unique`] : [])];
 }

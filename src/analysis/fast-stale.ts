@@ -6,6 +6,7 @@ import { ProjectError } from '../errors/project-error.js';
 import { timeSourcesOf } from '../execute/effective-as-of.js';
 import type { Graph } from '../graph/graph-node.js';
 import { partitionColumn } from '../plan/plan-model.js';
+import { indexedLateRows } from './indexed-late-rows.js';
 import { timeColumns } from './time-columns.js';
 
 export interface FastStalePartition {
@@ -58,7 +59,8 @@ export function fastStale(db: Warehouse, manifest: Manifest, graph: Graph, node:
     const { eventTime, loadedAt } = timeColumns(source);
     const event = quoteIdentifier(eventTime);
     const loaded = quoteIdentifier(loadedAt);
-    const rows = db.prepare(`
+    const indexed = indexedLateRows(db, source.alias, eventTime, loadedAt, node.name, asOf);
+    const rows = indexed?.rows ?? db.prepare(`
       with last_write as (
         select p.partition, p.as_of
         from _mini_dbt_partitions p
@@ -84,7 +86,8 @@ export function fastStale(db: Warehouse, manifest: Manifest, graph: Graph, node:
         ? { ...seen, late_rows: seen.late_rows + r.late_rows, first_loaded: min(seen.first_loaded, r.first_loaded), last_loaded: max(seen.last_loaded, r.last_loaded) }
         : { ...r, late_rows: Number(r.late_rows) });
     }
-    for (const p of db.prepare(`select distinct coalesce(date(${event}), cast(${event} as text)) from ${quoteIdentifier(source.alias)} where cast(${loaded} as text) <= ?`).pluck().all(asOf) as unknown[]) checked.add(String(p));
+    const partitions = indexed?.partitions ?? (db.prepare(`select distinct coalesce(date(${event}), cast(${event} as text)) from ${quoteIdentifier(source.alias)} where cast(${loaded} as text) <= ?`).pluck().all(asOf) as unknown[]);
+    for (const p of partitions) checked.add(String(p));
   }
   const details = [...byPartition.values()].sort((a, b) => a.partition.localeCompare(b.partition));
   return { partitionColumn: part, partitionsChecked: checked.size, stale: details.map((d) => d.partition), details };

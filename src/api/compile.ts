@@ -15,6 +15,8 @@ export interface CompileOptions extends SessionOptions {
   readonly select?: readonly string[];
   readonly exclude?: readonly string[];
   readonly fullRefresh?: boolean;
+  /** Write target/compiled and target/run for every model (default true). */
+  readonly writeArtifacts?: boolean;
 }
 
 export interface CompiledModel {
@@ -49,7 +51,7 @@ export function compile(options: CompileOptions = {}): CompiledModel[] {
         fullRefresh: options.fullRefresh ?? false,
         backfill: manifest.vars.start != null && manifest.vars.end != null,
       });
-      writeNodeArtifacts(project, node, plan);
+      if (options.writeArtifacts !== false) writeNodeArtifacts(project, node, plan);
       const part = partitionColumn(node);
       const window = db && incremental && part ? incrementalWindow(db, incremental.sql, part) : undefined;
       out.push({ node, fullSql: full.sql, incrementalSql: incremental?.sql, plan, ...(window ? { window } : {}) });

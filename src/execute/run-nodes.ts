@@ -11,7 +11,7 @@ import { recordNodeRun, type NodeRunRecord } from '../state/ledger.js';
 import { adapterMessage, describeNode } from './describe-node.js';
 import { effectiveAsOf } from './effective-as-of.js';
 import type { BatchResults, NodeResult, RunEvent } from './node-result.js';
-import { crashPoint } from './crash-point.js';
+import { crashPoint } from '../db/crash-point.js';
 import type { StatementOutcome } from './run-statements.js';
 import { buildNodePlan } from './build-node-plan.js';
 import { isLedgerRecorded } from './ledger-recorded.js';

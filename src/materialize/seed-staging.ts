@@ -4,6 +4,7 @@
  * swap into place, then COMMIT. On any error everything rolls back and the
  * old table is left exactly as it was.
  */
+import { crashPoint } from '../db/crash-point.js';
 import type { Warehouse } from '../db/open-warehouse.js';
 import { quoteIdentifier } from '../db/quote-identifier.js';
 import { relationKind } from '../db/relation-kind.js';
@@ -77,6 +78,7 @@ export class SeedStaging {
       params[p++] = value === '' || value === 'null' ? null : value;
     }
     if (++this.buffered === this.rowsPerInsert) {
+      crashPoint();
       this.batchInsert.run(params);
       this.inserted += this.rowsPerInsert;
       this.buffered = 0;
@@ -102,7 +104,9 @@ export class SeedStaging {
           });
         }
       }
+      crashPoint();
       this.statements.push(...swapRelation(db, this.staging, options.table));
+      crashPoint();
       options.beforeCommit?.(db);
       db.exec('COMMIT');
       return { rows: this.inserted, columns: this.columns.map((c) => ({ name: c.name, type: c.type })), statements: this.statements };
