@@ -1,13 +1,17 @@
 /**
  * bench/results.json: the last measured value of every figure at every
  * scale, with the machine and the date, so a run of some figures (--only) or
- * of another scale updates its rows and keeps the others.
+ * of another scale replaces its rows and keeps the others.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Figure } from './figure.js';
 import type { Machine } from './machine.js';
 
 export interface StoredFigure extends Figure {
+  /** The bench module that measured it (run-all's figure id): a run of it replaces all its rows. */
+  readonly group: string;
+  /** Its place among the figures of its group. */
+  readonly rank: number;
   readonly scale: number;
   readonly measuredAt: string;
   readonly machine: Machine;
@@ -26,16 +30,15 @@ export function readResults(path: string): StoredResults {
   }
 }
 
-/** Replace the stored rows of these figures (same id and scale), keep the rest, in a stable order. */
+/** Replace every stored row of the groups just run (at that scale), keep the rest, in run order. */
 export function mergeResults(stored: StoredResults, fresh: readonly StoredFigure[], order: readonly string[]): StoredResults {
-  const key = (f: StoredFigure) => `${f.scale}:${f.id}`;
-  const byKey = new Map(stored.figures.map((f) => [key(f), f]));
-  for (const f of fresh) byKey.set(key(f), f);
+  const ran = new Set(fresh.map((f) => `${f.scale}:${f.group}`));
+  const kept = stored.figures.filter((f) => f.group !== undefined && !ran.has(`${f.scale}:${f.group}`));
   const rank = (f: StoredFigure) => {
-    const i = order.findIndex((prefix) => f.id === prefix || f.id.startsWith(`${prefix}-`));
+    const i = order.indexOf(f.group);
     return i === -1 ? order.length : i;
   };
-  const figures = [...byKey.values()].sort((a, b) => a.scale - b.scale || rank(a) - rank(b) || (a.id < b.id ? -1 : 1));
+  const figures = [...kept, ...fresh].sort((a, b) => a.scale - b.scale || rank(a) - rank(b) || a.rank - b.rank);
   return { figures };
 }
 

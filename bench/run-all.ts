@@ -69,9 +69,9 @@ async function main(): Promise<void> {
       process.stderr.write(`[${figure.id}]\n`);
       const t0 = performance.now();
       const out = await figure.run(ctx);
-      for (const f of Array.isArray(out) ? out : [out]) {
+      for (const [rank, f] of (Array.isArray(out) ? out : [out]).entries()) {
         print(f);
-        measured.push({ ...f, scale, measuredAt: new Date().toISOString(), machine });
+        measured.push({ ...f, group: figure.id, rank, scale, measuredAt: new Date().toISOString(), machine });
       }
       process.stderr.write(`  (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
     }

@@ -30,8 +30,9 @@ export interface IndexedLateRows {
 function leadsAnIndex(db: Warehouse, table: string, column: string): boolean {
   const indexes = db.prepare('select name from pragma_index_list(?)').pluck().all(table) as string[];
   return indexes.some((index) => {
-    const first = db.prepare('select name from pragma_index_info(?) where seqno = 0').pluck().get(index) as string | undefined;
-    return first !== undefined && first.toLowerCase() === column.toLowerCase();
+    // An expression index has no column name (NULL).
+    const first = db.prepare('select name from pragma_index_info(?) where seqno = 0').pluck().get(index) as string | null | undefined;
+    return typeof first === 'string' && first.toLowerCase() === column.toLowerCase();
   });
 }
 

@@ -132,7 +132,7 @@ describe('rendering models', () => {
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(ProjectError);
-      expect((err as ProjectError).format()).toMatch(/^models\/e\.sql:3:\d+: /);
+      expect((err as ProjectError).format()).toMatch(/^models\/e\.sql:3: 'nope' is not a macro or function/);
     }
   });
 
