@@ -161,7 +161,7 @@ describe('crash safety: SIGKILL at every crash point', () => {
       for (let point = queue.shift(); point !== undefined; point = queue.shift()) await trial(point);
     }));
     outcomes[scenario.name] = tally;
-  });
+  }, 240_000);
 
   it('ran at least 50 kill trials across the commands', () => {
     const total = Object.values(outcomes).reduce((n, o) => n + o.trials, 0);
