@@ -9,6 +9,8 @@ export interface CompileFlags extends CommonFlags {
   exclude?: string[];
   fullRefresh?: boolean;
   json?: boolean;
+  /** `run --dry-run`: only what a run would do now, not the two renderings. */
+  planOnly?: boolean;
 }
 
 /** compile: both renderings of incremental models, and the statements a run would execute now. */
@@ -28,7 +30,9 @@ export function compileCommand(flags: CompileFlags): number {
   const out: string[] = [];
   for (const c of compiled) {
     out.push(colors.bold(`-- ${c.node.name} (${c.node.file.path}): ${String(c.node.config.materialized)}`));
-    if (c.incrementalSql !== undefined) {
+    if (flags.planOnly) {
+      // nothing: the plan below is the answer
+    } else if (c.incrementalSql !== undefined) {
       out.push(colors.cyan('-- full build (first run or --full-refresh; is_incremental() is false):'), c.fullSql, '');
       out.push(colors.cyan('-- incremental run (is_incremental() is true):'), c.incrementalSql, '');
       out.push(colors.cyan(`-- window: ${describeWindow(c)}`), '');

@@ -26,7 +26,10 @@ withSelection(withCommonOptions(program.command('run').description('build the se
   .option('-f, --full-refresh', 'rebuild incremental models from scratch')
   .option('--event-time-start <time>', 'microbatch models: first batch time (UTC, e.g. 2024-09-01); needs --event-time-end')
   .option('--event-time-end <time>', 'microbatch models: end of the range, exclusive')
-  .action((flags) => act(async () => (await import('./run-command.js')).runCommand('run', flags)));
+  .option('--dry-run', 'print what each selected model would do (mode, reason, schema changes, every statement); nothing is written to the warehouse')
+  .action((flags) => act(async () => (flags.dryRun
+    ? (await import('./compile-command.js')).compileCommand({ ...flags, planOnly: true })
+    : (await import('./run-command.js')).runCommand('run', flags))));
 
 withSelection(withCommonOptions(program.command('seed').description('load seeds/*.csv into tables')))
   .option('-f, --full-refresh', 'accepted for dbt compatibility (seeds are always replaced)')
@@ -68,7 +71,7 @@ withCommonOptions(program.command('backfill').argument('<model>').description('r
   .option('--stale', 'rewrite the ranges `stale` reports')
   .option('--fast', 'with --stale: find them from the ledger instead of a rebuild')
   .option('--reason <text>', 'why (recorded in the run ledger; asked for on a terminal, required in scripts)')
-  .option('--dry-run', 'print the plan: partitions, raw rows read, downstream models; write nothing')
+  .option('--dry-run', 'print the plan: partitions, raw rows read, downstream models; nothing is written to the warehouse')
   .option('-s, --select <selector...>', 'model+ also rebuilds the models downstream')
   .option('--json', 'machine-readable output')
   .action((model, flags) => act(async () => (await import('./backfill-command.js')).backfillCommand(model, flags)));

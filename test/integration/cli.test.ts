@@ -6,6 +6,7 @@ import { fullRebuild } from '../support/revenue-oracle.js';
 import { generateFeed } from '../../src/feed/generate-feed.js';
 import { exampleProject } from '../support/example-project.js';
 import { runCli } from '../support/run-cli.js';
+import { warehouseSnapshot } from '../support/warehouse-snapshot.js';
 import { asPlain, dailyRevenue, tableRows } from '../support/warehouse-rows.js';
 
 describe('the README commands, through the built CLI', () => {
@@ -93,6 +94,16 @@ describe('the README commands, through the built CLI', () => {
     expect(cli('ls', '-s', 'path:models/staging').stdout.trim()).toBe('brightcart.stg_orders');
     const json = cli('ls', '-s', 'daily_revenue+', '--exclude', 'monthly_revenue', '--output', 'json').stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(json).toEqual([expect.objectContaining({ unique_id: 'model.brightcart.daily_revenue', resource_type: 'model', config: { materialized: 'incremental' } })]);
+  });
+
+  it('run --dry-run says what each model would do, including schema drift, and writes nothing to the warehouse', () => {
+    const before = warehouseSnapshot(join(dir, 'warehouse.db'));
+    const r = cli('run', '--dry-run', '--vars', '{as_of: "2026-10-20"}');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/-- daily_revenue \(models\/marts\/daily_revenue\.sql\): incremental\n-- a run now would: incremental with delete\+insert \(is_incremental\(\): the target exists as a table\)/);
+    expect(r.stdout).toMatch(/-- monthly_revenue \(models\/marts\/monthly_revenue\.sql\): table\n-- a run now would: full \(tables are rebuilt on every run\)/);
+    expect(r.stdout).toMatch(/delete from "daily_revenue"/);
+    expect(warehouseSnapshot(join(dir, 'warehouse.db'))).toEqual(before);
   });
 
   it('--version answers', () => {
