@@ -9,10 +9,15 @@ import { fullRebuild } from '../support/revenue-oracle.js';
 import { runCli } from '../support/run-cli.js';
 import { asPlain, tableRows } from '../support/warehouse-rows.js';
 
-/** A fresh copy of an example project (its files only, never a warehouse left there). */
+/**
+ * A fresh copy of an example project (its files only, never a warehouse left
+ * there), at the same depth as in the repo: the traps use the root's macros.
+ */
 function example(name: string): { dir: string; feed: FeedRow[]; session: Session } {
-  const dir = mkdtempSync(join(tmpdir(), `mini-dbt-${name}-`));
-  for (const entry of ['project.yml', 'models', 'macros', 'seeds']) cpSync(join(REPO_ROOT, 'examples', name, entry), join(dir, entry), { recursive: true });
+  const root = mkdtempSync(join(tmpdir(), `mini-dbt-${name}-`));
+  const dir = join(root, 'examples', name);
+  cpSync(join(REPO_ROOT, 'macros'), join(root, 'macros'), { recursive: true });
+  for (const entry of ['project.yml', 'models', 'seeds']) cpSync(join(REPO_ROOT, 'examples', name, entry), join(dir, entry), { recursive: true });
   const [, ...lines] = readFileSync(join(dir, 'seeds', 'raw_orders.csv'), 'utf8').trim().split('\n');
   const feed = lines.map((l) => {
     const [load_date, order_id, order_date, status, amount] = l.split(',');
