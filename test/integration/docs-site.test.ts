@@ -28,7 +28,7 @@ describe('docs generate: a static site under target/', () => {
     expect(runCli(['run', '--project-dir', brightcart, '--vars', '{as_of: "2026-09-10"}']).code).toBe(0);
     const docs = runCli(['docs', 'generate', '--project-dir', brightcart]);
     expect(docs.code).toBe(0);
-    expect(docs.stdout).toContain('Catalog: 3 models, 1 seeds, 0 sources, 0 data tests');
+    expect(docs.stdout).toContain('Catalog: 3 models, 1 seeds, 0 sources, 8 data tests');
     if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   });
   afterAll(async () => {
