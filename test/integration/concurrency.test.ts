@@ -67,7 +67,7 @@ describe('two processes on one warehouse', () => {
     const before = warehouseSnapshot(join(dir, 'warehouse.db')).daily_revenue;
     // The slow run holds its publish transaction open (test hook) while the others act.
     let slowDone = false;
-    const slow = start(['run', '-s', 'slow'], dir, { MINI_DBT_PAUSE: 'slow:stage:6000' }).then((r) => ((slowDone = true), r));
+    const slow = start(['run', '-s', 'slow'], dir, { MINI_DBT_PAUSE: 'slow:stage:10000' }).then((r) => ((slowDone = true), r));
     await new Promise((r) => setTimeout(r, 1500));
     const blocked = runCli([...NIGHT, '--busy-timeout', '50', '--project-dir', dir]);
     // Readers work while the run writes (WAL): compile, stale, history and lateness read the warehouse.
