@@ -11,7 +11,7 @@ import { median, sideBySide } from './side-by-side.js';
 import { spawnNode } from './spawn-node.js';
 import { symlinkSync } from 'node:fs';
 
-const CLI = join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js');
+const CLI = join(REPO_ROOT, 'dist', 'bundle', 'main.js');
 
 export async function cliStartupFigures(ctx: BenchContext): Promise<Figure[]> {
   const dir = ctx.path('cli-example');

@@ -18,7 +18,7 @@ import { median, sideBySide } from './side-by-side.js';
 import { spawnJson, spawnNode } from './spawn-node.js';
 
 const CHILD = join(import.meta.dirname, 'compile-plan-child.js');
-const CLI = join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js');
+const CLI = join(REPO_ROOT, 'dist', 'bundle', 'main.js');
 
 interface ChildReport {
   ms: number;

@@ -4,7 +4,8 @@ import { dirname, join, resolve } from 'node:path';
 import { feedToCsv, type FeedRow } from '../../src/feed/generate-feed.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
-export const CLI = join(REPO_ROOT, 'dist/src/cli/main.js');
+/** The CLI as it ships: the bundle that package.json's bin points at. */
+export const CLI = join(REPO_ROOT, 'dist/bundle/main.js');
 
 /**
  * Copy the Brightcart example (project.yml, models, macros, seeds) into a

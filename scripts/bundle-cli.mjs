@@ -1,0 +1,24 @@
+// Bundle the CLI into dist/bundle/ (one entry, lazily loaded command chunks):
+// a cold `mini-dbt ls` then loads a few files instead of ~275 ES modules.
+// better-sqlite3 stays external (a native addon); chokidar and fsevents are
+// nunjucks' optional file watchers, never used here.
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = join(root, 'dist', 'bundle');
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  entryPoints: [join(root, 'src', 'cli', 'main.ts')],
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: ['better-sqlite3', 'chokidar', 'fsevents'],
+  banner: { js: "import { createRequire as __miniDbtCreateRequire } from 'node:module'; const require = __miniDbtCreateRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
