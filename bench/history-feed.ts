@@ -18,6 +18,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { FEED_CSV_HEADER } from '../src/feed/generate-feed.js';
 import { addDays, dayOfWeek } from '../src/feed/iso-date.js';
+import { mulberry32 } from '../src/feed/seeded-random.js';
 
 export interface HistoryOptions {
   readonly path: string;
@@ -43,17 +44,6 @@ const FOLLOW_UPS = [0, 14, 9, 3]; // per 1,032 orders
 const LATE_REFUNDS = [0, 0, 0, 0, 7, 10, 10, 11, 11, 13, 3, 1]; // per 1,032 orders
 const REFERENCE_ORDERS = 1032;
 const RING = LATE_REFUNDS.length; // 12 days: lateness 0..11
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** Cumulative thresholds over [0, 1) for drawing an index with these weights. */
 function cumulative(weights: readonly number[], total: number): number[] {

@@ -1,5 +1,5 @@
 /** mulberry32: tiny, fast, good enough for test data. Returns floats in [0, 1). */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
