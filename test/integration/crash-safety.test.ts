@@ -125,7 +125,7 @@ describe('crash safety: SIGKILL at every crash point', () => {
     expect(after).not.toEqual(before);
 
     const tally = { trials: 0, before: 0, after: 0, mixed: 0 };
-    // MINI_DBT_CRASH_ALL=1 kills at every crash point (74 trials); by default a spread of 52.
+    // MINI_DBT_CRASH_ALL=1 kills at every crash point (159 trials); by default a spread of 52.
     const trials = process.env.MINI_DBT_CRASH_ALL ? points : Math.min(points, scenario.maxTrials ?? points);
     const killPoints = [...new Set(Array.from({ length: trials }, (_, i) => 1 + Math.floor((i * points) / trials)))];
     const trial = async (point: number) => {
