@@ -36,7 +36,7 @@ export function historyCsv(path: string, scale: number): HistoryFile {
 }
 
 export function mustSucceed(result: RunResult, what: string): RunResult {
-  const failed = result.results.find((r) => r.status !== 'success');
+  const failed = result.results.find((r) => r.status === 'error' || r.status === 'fail' || r.status === 'skipped');
   if (result.exitCode !== 0 || failed) throw new Error(`${what} failed: ${failed?.name ?? ''} ${failed?.message ?? ''}`);
   return result;
 }

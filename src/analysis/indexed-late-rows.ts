@@ -18,7 +18,9 @@
  * NULL.
  */
 import type { Warehouse } from '../db/open-warehouse.js';
+import { columnLeadsIndex } from '../db/column-leads-index.js';
 import { quoteIdentifier } from '../db/quote-identifier.js';
+import { hasTextAffinity } from '../db/text-affinity.js';
 import type { FastStalePartition } from './fast-stale.js';
 
 export interface IndexedLateRows {
@@ -27,23 +29,8 @@ export interface IndexedLateRows {
   readonly partitions: string[];
 }
 
-function leadsAnIndex(db: Warehouse, table: string, column: string): boolean {
-  const indexes = db.prepare('select name from pragma_index_list(?)').pluck().all(table) as string[];
-  return indexes.some((index) => {
-    // An expression index has no column name (NULL).
-    const first = db.prepare('select name from pragma_index_info(?) where seqno = 0').pluck().get(index) as string | null | undefined;
-    return typeof first === 'string' && first.toLowerCase() === column.toLowerCase();
-  });
-}
-
-/** SQLite's affinity rule for TEXT: a declared type containing CHAR, CLOB or TEXT. */
-function hasTextAffinity(db: Warehouse, table: string, column: string): boolean {
-  const type = db.prepare('select type from pragma_table_info(?) where lower(name) = lower(?)').pluck().get(table, column) as string | undefined;
-  return type !== undefined && /CHAR|CLOB|TEXT/i.test(type) && !/INT/i.test(type);
-}
-
 export function indexedLateRows(db: Warehouse, table: string, eventTime: string, loadedAt: string, model: string, asOf: string): IndexedLateRows | null {
-  if (!leadsAnIndex(db, table, eventTime) || !leadsAnIndex(db, table, loadedAt) || !hasTextAffinity(db, table, loadedAt)) return null;
+  if (!columnLeadsIndex(db, table, eventTime) || !columnLeadsIndex(db, table, loadedAt) || !hasTextAffinity(db, table, loadedAt)) return null;
   const t = quoteIdentifier(table);
   const e = quoteIdentifier(eventTime);
   const l = quoteIdentifier(loadedAt);

@@ -10,7 +10,8 @@ import type { RunEvent } from '../execute/node-result.js';
 import { selectNodes } from '../graph/select-nodes.js';
 import { descendants } from '../graph/walk-graph.js';
 import { partitionColumn } from '../plan/plan-model.js';
-import { previewBackfill, type BackfillPreview } from '../analysis/backfill-preview.js';
+import { backfillChecks, previewBackfill, type BackfillPreview } from '../analysis/backfill-preview.js';
+import { rawReadCounts } from '../analysis/raw-read-counts.js';
 import { exactStale } from '../analysis/exact-stale.js';
 import { findModel } from '../analysis/find-node.js';
 import type { PartitionRange } from '../analysis/minimal-ranges.js';
@@ -106,6 +107,12 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     ranges = [requireDateRange(options.start, options.end)];
   }
 
+  // One range: its checks run on the staged rows inside the publish (a failure
+  // there rolls the one transaction back, so nothing is written), and the
+  // model's SELECT runs once. Several ranges (or a dry run): every range is
+  // staged and checked read-only first, so a range that would fail stops
+  // the backfill before any range is published.
+  const checkFirst = Boolean(options.dryRun) || ranges.length > 1;
   const db = openWarehouse(project.databasePath, { readonly: true });
   let asOf: string | null;
   const previews: BackfillRange[] = [];
@@ -116,7 +123,9 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     asOf = effectiveAsOf(db, manifest, graph, node.uniqueId);
     const columns = relationColumns(db, node.alias).map((c) => c.name);
     for (const range of ranges) {
-      const preview = previewBackfill(db, withVars(base, { ...(options.vars ?? {}), start: range.start, end: range.end }).manifest, graph, node, range, asOf);
+      const preview: BackfillPreview = checkFirst
+        ? previewBackfill(db, withVars(base, { ...(options.vars ?? {}), start: range.start, end: range.end }).manifest, graph, node, range, asOf)
+        : { start: range.start, end: range.end, partitions: [], rows: 0, ...rawReadCounts(db, manifest, graph, node, range, asOf), checks: backfillChecks(node, range) };
       const before = partitionTotals(db, quoteIdentifier(node.alias), columns, part, range);
       previews.push({ ...preview, before, after: null, status: options.dryRun ? 'planned' : 'not run' });
     }
@@ -145,6 +154,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
       select: last ? select.map((id) => manifest.nodes.get(id)!.name) : [node.name],
       vars: { ...(options.vars ?? {}), start: preview.start, end: preview.end },
       reason: options.reason,
+      rangeGuardOf: node.uniqueId,
       commandLine: options.commandLine ?? `mini-dbt backfill ${node.name} --start ${preview.start} --end ${preview.end}`,
       onEvent: options.onEvent,
       writeArtifacts: options.writeArtifacts,
@@ -152,10 +162,11 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     runs.push(outcome);
     const mine = outcome.results.find((r) => r.uniqueId === node.uniqueId);
     failed = outcome.exitCode !== 0 || mine?.status !== 'success';
-    const after = withReadOnly(project.databasePath, (d) => partitionTotals(d, quoteIdentifier(node.alias), relationColumns(d, node.alias).map((c) => c.name), part, preview));
+    const after = withReadOnly(project.databasePath, (d) => partitionTotals(d, quoteIdentifier(node.alias), relationColumns(d, node.alias).map((c) => c.name), part, { start: preview.start, end: preview.end }));
     done.push({
       ...preview,
       partitions: mine?.status === 'success' ? [...mine.partitions] : preview.partitions,
+      rows: mine?.status === 'success' ? mine.rowsInserted : preview.rows,
       after: mine?.status === 'success' ? after : null,
       status: mine?.status === 'success' ? 'success' : 'error',
       invocationId: outcome.invocationId,

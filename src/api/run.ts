@@ -40,6 +40,8 @@ export interface RunOptions extends SessionOptions {
   /** Microbatch models: build exactly [start, end) (both or neither; end exclusive). */
   readonly eventTimeStart?: string;
   readonly eventTimeEnd?: string;
+  /** `backfill`: this model (unique id) must write only partitions within the start..end vars. */
+  readonly rangeGuardOf?: string;
   /** `retry`: rebuild only these batch windows of these microbatch models (by unique id). */
   readonly retryBatches?: ReadonlyMap<string, readonly { readonly start: string; readonly end: string }[]>;
 }
@@ -119,6 +121,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       eventTime,
       retryBatches: options.retryBatches,
       storeFailures: options.storeFailures,
+      rangeGuardOf: options.rangeGuardOf,
     });
     const failed = results.some((r) => r.status === 'error' || r.status === 'fail');
     crashPoint();

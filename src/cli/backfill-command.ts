@@ -89,7 +89,8 @@ function printRange(x: BackfillRange): void {
   const span = x.start === x.end ? x.start : `${x.start}..${x.end}`;
   const status = x.status === 'success' ? colors.green('OK') : x.status === 'error' ? colors.red('ERROR') : x.status === 'not run' ? colors.yellow('NOT RUN') : 'plan';
   const what = x.status === 'planned' ? 'would stage' : 'staged';
-  line(`  ${span} [${status}]: ${x.partitions.length} partition(s), ${x.rows} row(s) ${what} from ${x.rawRows} raw row(s); checks: ${x.checks.join(', ')}`);
+  const staged = x.status === 'error' || x.status === 'not run' ? `reads ${x.rawRows} raw row(s)` : `${x.partitions.length} partition(s), ${x.rows} row(s) ${what} from ${x.rawRows} raw row(s)`;
+  line(`  ${span} [${status}]: ${staged}; checks: ${x.checks.join(', ')}`);
   line(`    before: ${totals(x.before)}`);
   if (x.after) line(`    after:  ${totals(x.after, x.before)}`);
   if (x.message) for (const l of x.message.split('\n')) line(colors.red(`    ${l}`));

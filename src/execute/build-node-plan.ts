@@ -37,6 +37,7 @@ export function buildNodePlan(input: BuildNodePlanInput): NodePlan {
     targetColumns: db && rendered.existing === 'table' ? relationColumns(db, node.alias).map((c) => c.name) : [],
     fullRefresh: input.fullRefresh,
     backfill: input.backfill,
+    rangeGuard: input.rangeGuard,
     schema: incremental ? schemaOf(db, node.alias, rendered.sql) : undefined,
     renderCustom: custom ? (args) => renderStrategyMacro(manifest, node, macro, args, renderOptions, rendered.existing) : undefined,
   });

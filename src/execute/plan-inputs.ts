@@ -4,6 +4,7 @@ import { describeSelect } from '../db/describe-select.js';
 import type { Warehouse } from '../db/open-warehouse.js';
 import { relationColumns } from '../db/relation-kind.js';
 import { relationIndexes } from '../db/relation-indexes.js';
+import type { GuardedRange } from '../materialize/range-guard.js';
 
 export interface BuildNodePlanInput {
   /** The warehouse; without it (compile before any run) the target is taken as absent. */
@@ -13,6 +14,8 @@ export interface BuildNodePlanInput {
   readonly fullRefresh: boolean;
   /** A run given both `start` and `end` vars rewrites that range: a backfill. */
   readonly backfill: boolean;
+  /** The backfill command's model: its partitions written must lie in start..end. */
+  readonly rangeGuard?: GuardedRange;
   readonly invocationId?: string;
   readonly runStartedAt?: Date;
   readonly log?: (message: string) => void;

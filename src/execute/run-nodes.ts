@@ -39,6 +39,8 @@ export interface RunNodesOptions {
   readonly retryBatches?: ReadonlyMap<string, readonly { readonly start: string; readonly end: string }[]>;
   /** --store-failures: every data test keeps its failing rows in a table. */
   readonly storeFailures?: boolean;
+  /** The backfill command's model (unique id): its partitions written must lie in start..end. */
+  readonly rangeGuardOf?: string;
 }
 
 const isBackfill = (vars: Readonly<Record<string, unknown>>) =>
@@ -108,6 +110,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
           node,
           fullRefresh: options.fullRefresh,
           backfill: isBackfill(manifest.vars),
+          rangeGuard: options.rangeGuardOf === node.uniqueId && isBackfill(manifest.vars) ? { start: String(manifest.vars.start), end: String(manifest.vars.end) } : undefined,
           invocationId: options.invocationId,
           runStartedAt: options.runStartedAt,
           log: (message) => emit({ type: 'log', message }),

@@ -52,7 +52,12 @@ export function runStatements(db: Warehouse, plan: NodePlan): StatementOutcome {
       }
       case 'assert-none': {
         const count = Number(db.prepare(statement.sql).pluck().get());
-        if (count > 0) throw new ProjectError(`${statement.message} (${count} row${count === 1 ? '' : 's'})`);
+        if (count > 0) {
+          const unit = statement.unit ?? 'row';
+          const sample = statement.sampleSql ? (db.prepare(statement.sampleSql).pluck().all() as unknown[]).map((v) => (v === null ? 'NULL' : String(v))) : [];
+          const listed = sample.length > 0 ? `: ${sample.join(', ')}${count > sample.length ? ', ...' : ''}` : '';
+          throw new ProjectError(`${statement.message} (${count} ${unit}${count === 1 ? '' : 's'}${listed})`, { hint: statement.hint });
+        }
         break;
       }
       case 'collect-partitions':

@@ -7,6 +7,7 @@ import { hookStatements } from './hook-statements.js';
 import type { BatchWindow } from './incremental/incremental-strategy.js';
 import { getStrategy } from './incremental/strategy-registry.js';
 import { schemaChangeStatements } from './schema-change-statements.js';
+import { rangeGuard, type GuardedRange } from './range-guard.js';
 import { newRowsTable } from './staging-names.js';
 
 /** What a project strategy macro receives (dbt's arg dict, before it becomes Relations). */
@@ -30,6 +31,8 @@ export interface IncrementalRunOptions {
   readonly partitionColumn?: string;
   /** Also check the key is unique among the new rows (backfills: "key unique and not null"). */
   readonly checkUniqueKey?: boolean;
+  /** The backfill command's range: every partition written must lie in it. */
+  readonly rangeGuard?: GuardedRange;
   /** The target's and the new output's columns, known before the run: on_schema_change applies. */
   readonly schema?: {
     readonly target: readonly ColumnSpec[];
@@ -118,6 +121,7 @@ export function incrementalStatements(options: IncrementalRunOptions): Increment
     ...(options.hooks?.pre === false ? [] : hookStatements(options.config, 'pre_hook')),
     { kind: 'exec', role: 'stage', sql: `create temp table ${quoteIdentifier(newRowsName)} as\n${options.sql}` },
     ...keyChecks(options.model, newRows, options.config, { unique: options.checkUniqueKey }),
+    ...(options.rangeGuard && options.partitionColumn ? [rangeGuard(options.model, newRows, options.partitionColumn, options.rangeGuard)] : []),
   ];
   if (options.partitionColumn && !options.window) {
     statements.push({ kind: 'collect-partitions', sql: `select distinct ${quoteIdentifier(options.partitionColumn)} from ${newRows} order by 1` });

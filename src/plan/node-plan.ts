@@ -19,7 +19,7 @@ export type PlannedStatement =
   /** Fail unless the relation has these columns. */
   | { readonly kind: 'require-columns'; readonly relation: string; readonly columns: readonly string[]; readonly config: string }
   /** Fail when the count query returns more than zero. */
-  | { readonly kind: 'assert-none'; readonly sql: string; readonly message: string }
+  | AssertNoneStatement
   /** Read the partitions this publish writes (one column of values). */
   | { readonly kind: 'collect-partitions'; readonly sql: string }
   /** Count the rows this publish writes (one number). */
@@ -28,6 +28,22 @@ export type PlannedStatement =
   | { readonly kind: 'fail'; readonly message: string }
   /** A data test run on the rows about to be published, before COMMIT (write-audit-publish); see AuditCheck. */
   | AuditStatement;
+
+/**
+ * A check on the rows about to be written: `sql` counts the offending rows
+ * (or values); anything above zero stops the publish with `message`,
+ * followed by the count in `unit`s and, given `sampleSql`, a few of them.
+ */
+export interface AssertNoneStatement {
+  readonly kind: 'assert-none';
+  readonly sql: string;
+  readonly message: string;
+  /** What `sql` counts (default 'row'). */
+  readonly unit?: string;
+  /** A few offending values (one column), listed in the message. */
+  readonly sampleSql?: string;
+  readonly hint?: string;
+}
 
 /**
  * An audit: `sql` returns dbt's (failures, should_warn, should_error) row for

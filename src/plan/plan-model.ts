@@ -18,6 +18,8 @@ export interface PlanModelInput {
   readonly fullRefresh: boolean;
   /** A run given both `start` and `end` vars rewrites that range: a backfill. */
   readonly backfill: boolean;
+  /** The backfill command's range, checked on the staged rows (see rangeGuard). */
+  readonly rangeGuard?: IncrementalRunOptions['rangeGuard'];
   /** The target's and the new output's columns (introspected before planning): on_schema_change applies. */
   readonly schema?: IncrementalRunOptions['schema'];
   /** Renders the project's get_incremental_<name>_sql macro, when the strategy is the project's own. */
@@ -72,6 +74,7 @@ export function planModel(input: PlanModelInput): NodePlan {
     targetColumns: input.targetColumns,
     partitionColumn: base.partitionColumn,
     checkUniqueKey: input.backfill,
+    rangeGuard: input.backfill ? input.rangeGuard : undefined,
     schema: input.schema,
     renderCustom: input.renderCustom,
   });

@@ -48,8 +48,17 @@ describe('trap 1: adding tonight\'s rows to the day totals (upsert +=)', () => {
     await night(session, '2026-09-03');
     expect(rowsOf(dir, 'daily_revenue_upsert')[2]).toEqual({ order_date: '2026-09-03', orders: 2, delivered_orders: 2, revenue: 80 });
     expect(rowsOf(dir, 'daily_revenue')).toEqual(truth);
-    // A backfill cannot repair it: its incremental branch ignores start/end, so it is refused before writing.
-    await expect(backfill({ session, model: 'daily_revenue_upsert', start: '2026-09-01', end: '2026-09-01', reason: 'try' })).rejects.toThrow(/would write 1 partition\(s\) outside 2026-09-01\.\.2026-09-01 \(2026-09-03\): it ignores the start\/end vars/);
+    // A backfill cannot repair it: its incremental branch ignores start/end. The dry run refuses it;
+    // the backfill stages the rows, the check fails inside the publish, and nothing is written.
+    const refusal = /would write partitions outside 2026-09-01\.\.2026-09-01: its incremental branch ignores the start\/end vars \(1 partition: 2026-09-03\)/;
+    await expect(backfill({ session, model: 'daily_revenue_upsert', start: '2026-09-01', end: '2026-09-01', dryRun: true })).rejects.toThrow(refusal);
+    const before = rowsOf(dir, 'daily_revenue_upsert');
+    const refused = await backfill({ session, model: 'daily_revenue_upsert', start: '2026-09-01', end: '2026-09-01', reason: 'try' });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.ranges[0]).toMatchObject({ status: 'error', after: null });
+    expect(refused.ranges[0]!.message).toMatch(refusal);
+    expect(refused.ranges[0]!.message).toMatch(/hint: nothing was written/);
+    expect(rowsOf(dir, 'daily_revenue_upsert')).toEqual(before);
   });
 });
 

@@ -52,6 +52,20 @@ describe('planModel', () => {
     expect(roles).toEqual(['drop', 'stage', 'require-columns', 'assert-none', 'collect-partitions', 'delete', 'insert', 'drop']);
   });
 
+  it('a backfill checks the key is unique, and the backfill command\'s model that every partition is in the range', () => {
+    const guarded = planModel({ node: node(INC), sql: 'select day, n from src', existing: 'table', targetColumns: ['day', 'n'], fullRefresh: false, backfill: true, rangeGuard: { start: '2026-09-01', end: '2026-09-03' } });
+    const checks = guarded.statements.filter((s) => s.kind === 'assert-none').map((s) => s.message);
+    expect(checks).toEqual([
+      "model 'daily' produced NULL in unique_key column 'day'",
+      "model 'daily' produced duplicate unique_key (day) values",
+      "model 'daily' would write partitions outside 2026-09-01..2026-09-03: its incremental branch ignores the start/end vars",
+    ]);
+    expect(planScript(guarded)).toContain(`where "day" is null or coalesce(date("day"), cast("day" as text)) not between '2026-09-01' and '2026-09-03'`);
+    // The same run for another model, or a nightly run, has no range check.
+    expect(plan(INC, 'table', { backfill: true }).statements.filter((s) => s.kind === 'assert-none')).toHaveLength(2);
+    expect(planModel({ node: node(INC), sql: 'select 1', existing: 'table', targetColumns: [], fullRefresh: false, backfill: false, rangeGuard: { start: 'a', end: 'b' } }).statements.filter((s) => s.kind === 'assert-none')).toHaveLength(1);
+  });
+
   it('deletes by a tuple for a list unique_key and ANDs incremental_predicates', () => {
     const p = plan({ ...INC, unique_key: ['day', 'shop'], incremental_predicates: ["day >= '2026-01-01'"] }, 'table');
     expect(planScript(p)).toContain('where ("day", "shop") in (select distinct "day", "shop" from temp."daily__mini_dbt_new")\n  and (day >= \'2026-01-01\')');
