@@ -1,5 +1,7 @@
-// Bundle the CLI into dist/bundle/ (one entry, lazily loaded command chunks):
-// a cold `mini-dbt ls` then loads a few files instead of ~275 ES modules.
+// Bundle the CLI and the library into dist/bundle/ (main.js: the bin, with
+// lazily loaded command chunks; index.js: the package's API, sharing the
+// chunks): a cold `mini-dbt ls`, or a script importing the package, then
+// loads a few files instead of ~275 ES modules.
 // better-sqlite3 stays external (a native addon); chokidar and fsevents are
 // nunjucks' optional file watchers, never used here.
 import { build } from 'esbuild';
@@ -11,7 +13,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist', 'bundle');
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: [join(root, 'src', 'cli', 'main.ts')],
+  entryPoints: { main: join(root, 'src', 'cli', 'main.ts'), index: join(root, 'src', 'index.ts') },
   outdir,
   bundle: true,
   splitting: true,

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { ModelNode } from '../compile/manifest.js';
-import { renderModel } from '../compile/render-model.js';
+import { isIncrementalRun, renderModel } from '../compile/render-model.js';
 import { openWarehouse, type Warehouse } from '../db/open-warehouse.js';
 import { selectNodes } from '../graph/select-nodes.js';
 import { topologicalOrder } from '../graph/topological-order.js';
@@ -42,14 +42,17 @@ export function compile(options: CompileOptions = {}): CompiledModel[] {
     for (const id of topologicalOrder(graph, selected)) {
       const node = manifest.nodes.get(id);
       if (node?.resourceType !== 'model') continue;
-      const full = renderModel(manifest, node, { db, forceIncremental: false });
-      const incremental = node.config.materialized === 'incremental' ? renderModel(manifest, node, { db, forceIncremental: true }) : undefined;
+      const fullRefresh = options.fullRefresh ?? false;
+      const full = renderModel(manifest, node, { db, fullRefresh, forceIncremental: false });
+      const incremental = node.config.materialized === 'incremental' ? renderModel(manifest, node, { db, fullRefresh, forceIncremental: true }) : undefined;
       const plan = buildNodePlan({
         db,
         manifest,
         node,
-        fullRefresh: options.fullRefresh ?? false,
+        fullRefresh,
         backfill: manifest.vars.start != null && manifest.vars.end != null,
+        // The live plan renders one of these two again: reuse it.
+        rendered: incremental && isIncrementalRun(node, full.existing, fullRefresh) ? incremental : full,
       });
       if (options.writeArtifacts !== false) writeNodeArtifacts(project, node, plan);
       const part = partitionColumn(node);

@@ -1,23 +1,17 @@
 import nunjucks from 'nunjucks';
 import { ProjectError } from '../errors/project-error.js';
 import type { MacroFile } from '../project/project.js';
-import { contextFunctions } from './context-functions.js';
 import { installPythonStringMethods } from './python-string-methods.js';
+import { CONTEXT_NAMES, RenderContext } from './render-context.js';
 import type { RenderState } from './render-state.js';
 import { templateError } from './template-error.js';
 import { BUILTIN_GENERIC_TESTS } from './jinja/builtin-generic-tests.js';
-import { dbtRuntimeContext } from './jinja/dbt-runtime-context.js';
 import { installJinjaExtensions } from './jinja/install-jinja-extensions.js';
+import { internals, nunjucksLib } from './jinja/nunjucks-internals.js';
 import { preprocessTemplate } from './jinja/preprocess-template.js';
+import { parseSimpleTemplate, renderSimpleTemplate, type SimpleTemplate } from './jinja/simple-template.js';
 
 let compatInstalled = false;
-
-/** Names every render defines; macro globals are looked up through these getters. */
-const FAKE_STATE = { captured: { refs: [], sources: [], config: {} }, config: {} } as unknown as RenderState;
-const CONTEXT_NAMES = [...new Set([
-  ...Object.keys(contextFunctions(FAKE_STATE)),
-  ...Object.keys(dbtRuntimeContext(FAKE_STATE, () => undefined)),
-])];
 
 /**
  * One nunjucks environment per compile session. Macros from macros/*.sql
@@ -27,11 +21,13 @@ const CONTEXT_NAMES = [...new Set([
  */
 export class JinjaEnvironment {
   readonly env: nunjucks.Environment;
-  private current?: Record<string, unknown>;
+  private current?: RenderContext;
   private readonly templates = new Map<string, nunjucks.Template>();
+  private readonly simpleTemplates = new Map<string, SimpleTemplate | null>();
   readonly macroNames: string[] = [];
 
-  constructor(macros: readonly MacroFile[]) {
+  /** `simple: false` sends every template through nunjucks (the differential tests compare both). */
+  constructor(macros: readonly MacroFile[], private readonly options: { readonly simple?: boolean } = {}) {
     if (!compatInstalled) {
       nunjucks.installJinjaCompat();
       installPythonStringMethods();
@@ -41,7 +37,7 @@ export class JinjaEnvironment {
     installJinjaExtensions(this.env);
     for (const name of CONTEXT_NAMES) {
       Object.defineProperty((this.env as unknown as { globals: object }).globals, name, {
-        get: () => this.current?.[name],
+        get: () => (this.current as Record<string, unknown> | undefined)?.[name],
         enumerable: true,
         configurable: true,
       });
@@ -106,19 +102,42 @@ export class JinjaEnvironment {
     }
   }
 
-  /** The dbt context of one render: contextFunctions plus what needs the warehouse or Python modules. */
-  private contextFor(state: RenderState): Record<string, unknown> {
+  /** The dbt context of one render (built lazily, see RenderContext). */
+  private contextFor(state: RenderState): RenderContext {
     const globals = (this.env as unknown as { globals: Record<string, unknown> }).globals;
-    return { ...contextFunctions(state), ...dbtRuntimeContext(state, (name) => globals[name]) };
+    return new RenderContext(state, (name) => globals[name]);
+  }
+
+  /** The template in the simple subset (see simple-template.ts), or null: nunjucks renders it. */
+  private simpleTemplate(path: string, source: string): SimpleTemplate | null {
+    if (this.options.simple === false) return null;
+    const key = `${path}\u0000${source}`;
+    let simple = this.simpleTemplates.get(key);
+    if (simple === undefined) {
+      const preprocessed = preprocessTemplate(source);
+      simple = preprocessed === source ? parseSimpleTemplate(source) : null;
+      this.simpleTemplates.set(key, simple);
+    }
+    return simple;
   }
 
   /** Render a template with the dbt context of `state` (and template-local variables `locals`). */
   render(path: string, source: string, state: RenderState, locals: Record<string, unknown> = {}): string {
-    const template = this.template(path, source);
+    const simple = this.simpleTemplate(path, source);
+    const template = simple ? undefined : this.template(path, source);
     const previous = this.current;
     this.current = this.contextFor(state);
     try {
-      return template.render(locals);
+      if (simple) {
+        const globals = (this.env as unknown as { globals: Record<string, unknown> }).globals;
+        // On a failure: the error nunjucks would throw (its message, with the line of the failing call).
+        return renderSimpleTemplate(
+          simple,
+          (name) => (name in globals && !(name in locals) ? globals[name] : locals[name]),
+          (err, line, column) => nunjucksLib._prettifyError(path, false, internals.runtime.handleError(err, line, column)),
+        );
+      }
+      return template!.render(locals);
     } catch (err) {
       throw templateError(err, path, state.failure, source, this.macroNames);
     } finally {

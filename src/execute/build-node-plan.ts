@@ -24,7 +24,7 @@ export function buildNodePlan(input: BuildNodePlanInput): NodePlan {
   if (node.config.materialized === 'incremental' && effectiveStrategy(node.config) === 'microbatch') {
     return microbatchNodePlan({ ...input, runStartedAt: input.runStartedAt ?? now() });
   }
-  const rendered = renderModel(manifest, node, renderOptions);
+  const rendered = input.rendered ?? renderModel(manifest, node, renderOptions);
   const planned = withRenderedHooks(node, rendered.hooks);
   const incremental = db !== undefined && node.config.materialized === 'incremental' && rendered.existing === 'table' && !shouldFullRefresh(node.config, input.fullRefresh);
   const strategy = effectiveStrategy(node.config);

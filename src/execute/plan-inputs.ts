@@ -21,6 +21,8 @@ export interface BuildNodePlanInput {
   readonly log?: (message: string) => void;
   /** --event-time-start/--event-time-end (microbatch models). */
   readonly eventTime?: { readonly start: Date; readonly end: Date };
+  /** The model already rendered with these options (compile renders it for its own output); microbatch models ignore it. */
+  readonly rendered?: RenderedModel;
   /** `retry`: exactly these batch windows of a microbatch model. */
   readonly retryWindows?: readonly { readonly start: string; readonly end: string }[];
 }

@@ -24,10 +24,19 @@ interface Internals {
     Compiler: { prototype: Record<string, unknown> };
   };
   nodes: NodesModule;
-  runtime: Record<string, unknown> & { SafeString: new (s: string) => object };
+  runtime: Record<string, unknown> & {
+    SafeString: new (s: string) => object;
+    /** A render failure at a 0-based line and column, as a TemplateError (kept as is when it has a line). */
+    handleError(error: unknown, lineno: number, colno: number): Error;
+  };
+  lib: {
+    /** The error Template.render throws: the message prefixed with the template path and position. */
+    _prettifyError(path: string, withInternals: boolean, error: Error): Error;
+  };
 }
 
 export const internals = nunjucks as unknown as Internals;
+export const nunjucksLib = internals.lib;
 
 /** Whether a value is a nunjucks SafeString (a macro's output). */
 export function isSafeString(value: unknown): boolean {
