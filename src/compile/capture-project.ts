@@ -80,10 +80,17 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
     });
   }
 
-  // Config before rendering: folder configs, then yml.
+  // Config before rendering: folder configs (merged once per folder), then yml.
+  const folderConfigs = new Map<string, Record<string, unknown>>();
   const baseConfigs = new Map(project.models.map((file) => {
+    const folderKey = file.folders.join('/');
+    let folder = folderConfigs.get(folderKey);
+    if (!folder) {
+      folder = mergeConfigs(...folderConfigLayers(project.modelFolderConfigs, project.name, file.folders));
+      folderConfigs.set(folderKey, folder);
+    }
     const properties = project.modelProperties.get(file.name);
-    return [file.name, mergeConfigs(...folderConfigLayers(project.modelFolderConfigs, project.name, file.folders), properties?.config ?? {})];
+    return [file.name, properties?.config ? mergeConfigs(folder, properties.config) : mergeConfigs(folder)];
   }));
 
   const captured: { file: (typeof project.models)[number]; refs: string[]; sources: [string, string][]; config: Record<string, unknown> }[] = [];
@@ -170,16 +177,17 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
   for (const [name, node] of models) {
     const dependsOn: string[] = [];
     for (const ref of node.refs) {
-      const line = findLine(node.file.rawSql, ref);
-      const location = { file: node.file.path, line };
+      // Only an error needs the line (finding it for every ref costs at 10,000 models).
+      const located = () => ({ file: node.file.path, line: findLine(node.file.rawSql, ref) });
       if (ref === name) {
+        const location = located();
         errors.push(new ProjectError(`model '${name}' refers to itself with ref('${ref}')`, { location, hint: 'use {{ this }} to refer to the model\'s own table' }));
         continue;
       }
       const target = models.get(ref) ?? seeds.get(ref);
       if (target) dependsOn.push(target.uniqueId);
-      else if (disabled.has(ref)) errors.push(new ProjectError(`model '${name}' depends on a node named '${ref}' which is disabled`, { location }));
-      else errors.push(new ProjectError(`model '${name}' depends on a node named '${ref}' which was not found.${didYouMeanSuffix(ref, refNames)}`, { location }));
+      else if (disabled.has(ref)) errors.push(new ProjectError(`model '${name}' depends on a node named '${ref}' which is disabled`, { location: located() }));
+      else errors.push(new ProjectError(`model '${name}' depends on a node named '${ref}' which was not found.${didYouMeanSuffix(ref, refNames)}`, { location: located() }));
     }
     for (const [s, t] of node.sources) {
       const source = sources.get(`${s}.${t}`);

@@ -14,26 +14,22 @@ export interface ListedFile {
 export function listFiles(root: string, dir: string, extensions: readonly string[]): ListedFile[] {
   const base = join(root, dir);
   if (!existsSync(base)) return [];
+  // Paths are built by concatenation below `base` (path.join per file is a measurable cost at 10,000 models).
+  const prefix = relative(root, base).split(sep).join('/');
   const out: ListedFile[] = [];
-  const walk = (abs: string, folders: string[]): void => {
+  const walk = (abs: string, rel: string, folders: string[]): void => {
     for (const entry of readdirSync(abs, { withFileTypes: true })) {
       if (entry.name.startsWith('.')) continue;
-      const child = join(abs, entry.name);
+      const child = `${abs}${sep}${entry.name}`;
+      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) {
-        walk(child, [...folders, entry.name]);
+        walk(child, path, [...folders, entry.name]);
       } else {
         const ext = extensions.find((e) => entry.name.endsWith(e));
-        if (ext) {
-          out.push({
-            absPath: child,
-            path: relative(root, child).split(sep).join('/'),
-            folders,
-            stem: entry.name.slice(0, -ext.length),
-          });
-        }
+        if (ext) out.push({ absPath: child, path, folders, stem: entry.name.slice(0, -ext.length) });
       }
     }
   };
-  walk(base, []);
+  walk(base, prefix, []);
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
