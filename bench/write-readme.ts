@@ -40,18 +40,29 @@ same workloads):
   loaded-at indexes. Several ranges (\`--stale\`) are still all checked read-only first, so a range
   that would fail stops the backfill before any range is published.
 - **Seed load**: about 300,000 rows/s on a quiet run of this machine, under it when neighbours are
-  busy. The floor (split and insert, no checks, no index) is 1.5-2x faster; the difference is the
-  two seed indexes (sorting 1.2M keys twice: 0.6-1.1 s) and the column_types checks (about 0.2 s).
-  Parsing is one native split per megabyte and one read of the file.
-- **Compile + plan, cold**: nunjucks compiles each model's template to JavaScript (\`new Function\`)
-  and renders it up to five times (capture with is_incremental() false and true, then the full,
-  incremental and live renderings): about 0.5 ms a model once warm, more while V8 warms up. Writing
-  target/compiled and target/run adds two new files a model (0.5 ms each on this disk). A static
-  capture for templates whose Jinja is only literal ref/source/config/var calls (dbt's static parser)
-  and reusing the full/incremental rendering for the live plan would be the next steps.
+  busy. The floor (split and insert, no checks, no index) is 1.5-2x faster; timed phase by phase
+  (the same 1.2M rows, one transaction): the multi-row inserts take about 1.0 s, the two seed indexes
+  0.8-1.2 s (sorting 1.2M keys twice), and the COMMIT 0.45-0.7 s, most of it SQLite's WAL checkpoint
+  copying the new pages into the database file (the floor pays a smaller one: no index pages). The
+  column_types checks cost about 0.15 s. Tried without a reliable gain on this machine: a 256 MiB page
+  cache and in-memory temp store for the index sort, \`PRAGMA threads\`, creating the indexes before
+  the inserts (faster only when the file is already in index order), synchronous=NORMAL.
+- **Compile + plan, cold**: nunjucks compiled every model's template to JavaScript (lexer, parser,
+  code generator, \`new Function\`: about 0.25 ms a template) and the compile rendered each model up
+  to five times, each render building the whole dbt context (about 40 functions and objects). Now a
+  template that is SQL text with \`{{ ref(...) }}\`, \`{{ config(...) }}\`, macro calls on literal
+  arguments, comments and \`{% if is_incremental() %}\` blocks (every generated model, most real
+  ones) is parsed by a small parser and rendered by walking it (src/compile/jinja/simple-template.ts,
+  dbt's static-parser idea; anything else still goes to nunjucks, and a differential property test
+  checks that both give the same output, errors and captures); the dbt context is built lazily, half
+  at a time; the live plan reuses the compile's own rendering. What is left for 1,000 models: Node.js
+  start and the 1.3 MB bundle (about 0.16 s), YAML parsing of the property files (about 0.05 s), and
+  rendering and planning.
 - **Parse cache, 10,000 models**: with every capture and every yml parse reused, what is left is
-  reading and hashing 10,000 files (about 0.2 s), resolving configs and dependencies and building the
-  graph (about 0.3 s) and loading the modules (about 0.25 s).
+  reading and hashing 10,000 files (about 0.1 s), the cache file itself (2 MB of JSON), configs,
+  dependencies and the graph. File paths are now built by concatenation instead of path.join and
+  path.relative, folder configs are merged once per folder instead of once per model, and the line of
+  each ref is found only when an error needs it.
 - **\`ls\` on the example**: Node.js starts in about 0.1 s; as about 275 ES modules (zod 94,
   yaml 72, nunjucks and the Jinja extensions, the tool's own) the CLI took 366 ms; it now ships as an
   esbuild bundle (dist/bundle/, the package's bin), which loads a few files: 237 ms.
