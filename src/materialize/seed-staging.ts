@@ -11,6 +11,7 @@ import { relationKind } from '../db/relation-kind.js';
 import { swapRelation } from '../db/swap-relation.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { ResolvedIndex } from './seed-header.js';
+import { numberParamFor, type SeedParam } from './seed-number-param.js';
 import { quoteForMessage } from './seed-record-error.js';
 import { foldIdentifier } from './seed-types.js';
 import type { LoadSeedOptions, SeedLoadResult } from './seed.js';
@@ -31,7 +32,9 @@ export class SeedStaging {
   private readonly width: number;
   private readonly rowsPerInsert: number;
   private readonly batchInsert: ReturnType<Warehouse['prepare']>;
-  private readonly params: (string | null)[];
+  private readonly params: (SeedParam | null)[];
+  /** Per column: bind its values as numbers (numeric affinity), or as text. */
+  private readonly converters: (((value: string) => SeedParam) | undefined)[];
   private buffered = 0;
   private inserted = 0;
 
@@ -45,7 +48,8 @@ export class SeedStaging {
     this.staging = stagingName(options.table);
     this.width = columns.length;
     this.rowsPerInsert = Math.max(1, Math.min(ROWS_PER_INSERT, Math.floor(MAX_BOUND_PARAMETERS / this.width)));
-    this.params = new Array<string | null>(this.rowsPerInsert * this.width).fill(null);
+    this.params = new Array<SeedParam | null>(this.rowsPerInsert * this.width).fill(null);
+    this.converters = columns.map((c) => numberParamFor(c.type));
     db.exec('BEGIN IMMEDIATE');
     try {
       const leftover = relationKind(db, this.staging);
@@ -71,11 +75,12 @@ export class SeedStaging {
 
   /** Add one data record (exactly `width` fields; '' and 'null' load as NULL). */
   add(record: readonly string[]): void {
-    const { width, params } = this;
+    const { width, params, converters } = this;
     let p = this.buffered * width;
     for (let c = 0; c < width; c++) {
       const value = record[c]!;
-      params[p++] = value === '' || value === 'null' ? null : value;
+      const convert = converters[c];
+      params[p++] = value === '' || value === 'null' ? null : convert ? convert(value) : value;
     }
     if (++this.buffered === this.rowsPerInsert) {
       crashPoint();
