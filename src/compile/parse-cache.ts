@@ -129,7 +129,8 @@ function projectHash(project: Project, cliVars: Readonly<Record<string, unknown>
     seedProperties: [...project.seedProperties],
     env: envRead(templates),
   };
-  return hash(JSON.stringify(inputs));
+  // Where an entry sits in its yml file (location) changes no capture, and reading its line would parse the file with positions.
+  return hash(JSON.stringify(inputs, (key, value: unknown) => (key === 'location' ? undefined : value)));
 }
 
 /** The environment variables templates may read: the literal env_var('NAME') names, or all of them if any name is computed. */

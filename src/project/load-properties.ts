@@ -67,6 +67,18 @@ function withTimeKeys(entry: Raw, config: ConfigMap): ConfigMap {
   return Object.keys(lifted).length > 0 ? { ...config, ...lifted } : config;
 }
 
+/** An entry's file and line; the line is looked up when read (an error message), which may parse the file with positions. */
+function locationOf(yaml: YamlFile, path: readonly (string | number)[]): { readonly file: string; readonly line: number | undefined } {
+  let line: number | undefined | null = null;
+  return {
+    file: yaml.displayPath,
+    get line() {
+      if (line === null) line = yaml.lineOf(path);
+      return line;
+    },
+  };
+}
+
 function nodeEntries(yaml: YamlFile, key: 'models' | 'seeds', into: Map<string, NodeProperties>): void {
   const doc = yaml.value as Raw;
   listOf(yaml, doc[key], [key]).forEach((entry, i) => {
@@ -86,7 +98,7 @@ function nodeEntries(yaml: YamlFile, key: 'models' | 'seeds', into: Map<string, 
       columns: columnsOf(yaml, entry, path),
       config: key === 'seeds' ? withTimeKeys(entry, configOf(yaml, entry, path)) : configOf(yaml, entry, path),
       tests: testsOf(yaml, entry, path),
-      location: { file: yaml.displayPath, line: yaml.lineOf(path) },
+      location: locationOf(yaml, path),
     });
   });
 }
@@ -115,7 +127,7 @@ function sourceEntries(yaml: YamlFile, into: SourceTable[]): void {
         description: typeof table.description === 'string' ? table.description : undefined,
         columns: columnsOf(yaml, table, path),
         config,
-        location: { file: yaml.displayPath, line: yaml.lineOf(path) },
+        location: locationOf(yaml, path),
         tests: testsOf(yaml, table, path),
       });
     });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument, isMap, isSeq, type Document, type Node } from 'yaml';
 import { ProjectError } from '../errors/project-error.js';
+import { fastYamlValue } from './fast-yaml.js';
 import { recallYaml, rememberYaml, yamlKey } from './yaml-memo.js';
 
 export interface YamlFile {
@@ -33,7 +34,8 @@ export function parseYamlText(text: string, displayPath: string): YamlFile {
       },
     };
   }
-  const parsed = parseDocumentText(text, displayPath);
+  const fast = fastYamlValue(text);
+  const parsed = fast ? withLinesOnDemand(text, displayPath, fast.value) : parseDocumentText(text, displayPath);
   const lines = rememberYaml(key, parsed.value);
   if (!lines) return parsed;
   return {
@@ -42,6 +44,19 @@ export function parseYamlText(text: string, displayPath: string): YamlFile {
       const line = parsed.lineOf(path);
       lines[JSON.stringify(path)] = line ?? null;
       return line;
+    },
+  };
+}
+
+/** A value parsed without positions; the document with positions is parsed the first time a line is asked for. */
+function withLinesOnDemand(text: string, displayPath: string, value: unknown): YamlFile {
+  let full: YamlFile | undefined;
+  return {
+    value,
+    displayPath,
+    lineOf(path) {
+      full ??= parseDocumentText(text, displayPath);
+      return full.lineOf(path);
     },
   };
 }
