@@ -39,14 +39,17 @@ same workloads):
   transaction back), so the SELECT runs once, and the raw counts seek the raw table's event-date and
   loaded-at indexes. Several ranges (\`--stale\`) are still all checked read-only first, so a range
   that would fail stops the backfill before any range is published.
-- **Seed load**: about 300,000 rows/s on a quiet run of this machine, under it when neighbours are
-  busy. The floor (split and insert, no checks, no index) is 1.5-2x faster; timed phase by phase
-  (the same 1.2M rows, one transaction): the multi-row inserts take about 1.0 s, the two seed indexes
-  0.8-1.2 s (sorting 1.2M keys twice), and the COMMIT 0.45-0.7 s, most of it SQLite's WAL checkpoint
-  copying the new pages into the database file (the floor pays a smaller one: no index pages). The
-  column_types checks cost about 0.15 s. Tried without a reliable gain on this machine: a 256 MiB page
-  cache and in-memory temp store for the index sort, \`PRAGMA threads\`, creating the indexes before
-  the inserts (faster only when the file is already in index order), synchronous=NORMAL.
+- **Seed load**: timed phase by phase (the same 1.2M rows, one transaction): the multi-row inserts
+  took about 1.0-1.5 s, the two seed indexes 0.8-1.2 s (sorting 1.2M keys twice), the COMMIT
+  0.45-0.7 s (most of it SQLite's WAL checkpoint copying the new pages into the database file; the
+  floor pays a smaller one, having no index pages), the column_types checks about 0.15 s. Binding the
+  values of INTEGER/REAL/NUMERIC columns as numbers instead of text (SQLite converted each one) cut the
+  insert time by about a quarter; it is done only where JavaScript's Number() gives exactly SQLite's
+  value (at most 15 characters, never -0), which a property test checks value by value against
+  SQLite's own conversion. Tried without a reliable gain on this machine: a 256 MiB page cache and
+  in-memory temp store for the index sort, \`PRAGMA threads\`, creating the indexes before the inserts
+  (faster only when the file is already in index order), synchronous=NORMAL, 50 to 4,000 rows per
+  INSERT (200 is best).
 - **Compile + plan, cold**: nunjucks compiled every model's template to JavaScript (lexer, parser,
   code generator, \`new Function\`: about 0.25 ms a template) and the compile rendered each model up
   to five times, each render building the whole dbt context (about 40 functions and objects). Now a
@@ -55,17 +58,24 @@ same workloads):
   ones) is parsed by a small parser and rendered by walking it (src/compile/jinja/simple-template.ts,
   dbt's static-parser idea; anything else still goes to nunjucks, and a differential property test
   checks that both give the same output, errors and captures); the dbt context is built lazily, half
-  at a time; the live plan reuses the compile's own rendering. What is left for 1,000 models: Node.js
-  start and the 1.3 MB bundle (about 0.16 s), YAML parsing of the property files (about 0.05 s), and
-  rendering and planning.
+  at a time; the live plan reuses the compile's own rendering. The property yml files (0.3 s at
+  10,000 models with the \`yaml\` package, which builds a document with positions) are parsed by
+  js-yaml with YAML 1.2's core schema as \`yaml\` resolves it (a differential property test; files
+  with tags, aliases and a few other constructs go to \`yaml\`), and positions are parsed only when
+  an error message needs a line. Start-up: the project file schema moved from zod's classic API to
+  zod/mini (same checks, same messages), which halved the bundle every command loads (1.45 MB to
+  0.75 MB of JavaScript).
 - **Parse cache, 10,000 models**: with every capture and every yml parse reused, what is left is
   reading and hashing 10,000 files (about 0.1 s), the cache file itself (2 MB of JSON), configs,
   dependencies and the graph. File paths are now built by concatenation instead of path.join and
-  path.relative, folder configs are merged once per folder instead of once per model, and the line of
-  each ref is found only when an error needs it.
-- **\`ls\` on the example**: Node.js starts in about 0.1 s; as about 275 ES modules (zod 94,
-  yaml 72, nunjucks and the Jinja extensions, the tool's own) the CLI took 366 ms; it now ships as an
-  esbuild bundle (dist/bundle/, the package's bin), which loads a few files: 237 ms.
+  path.relative, folder configs are merged once per folder instead of once per model, hashes are
+  one-shot, and the line of each ref is found only when an error needs it.
+- **Start-up (\`--version\`, \`ls\`)**: Node.js starts in about 0.09 s; as about 275 ES modules the
+  CLI took 366 ms for \`ls\` on the example; it ships as an esbuild bundle (dist/bundle/: main.js,
+  the bin, with each command in its own lazily loaded chunk; index.js, the package's API). Tried: a V8
+  code cache for a CommonJS build of the CLI (what Node 22's compile cache does): \`ls\` on the example
+  gained about 35 ms, \`--version\` lost about 40 ms (reading and deserializing the whole cache), and
+  the 10,000-model \`ls\` did not change, so it was left out.
 `;
 
 function machineLine(m: Machine): string {
