@@ -18,6 +18,8 @@ export interface CaptureOptions {
   readonly vars?: Readonly<Record<string, unknown>>;
   /** Pass-1 results by model name (the parse cache): used instead of rendering those models. */
   readonly cached?: ReadonlyMap<string, ModelCapture>;
+  /** The project's macro names, known from an earlier load of the same macros (the parse cache). */
+  readonly macroNames?: readonly string[];
   /** Receives the pass-1 result of every model it renders (to fill the parse cache). */
   readonly onCapture?: (name: string, capture: ModelCapture) => void;
 }
@@ -39,7 +41,12 @@ const stringList = (v: unknown): string[] => (v === undefined || v === null ? []
  */
 export function captureProject(project: Project, options: CaptureOptions = {}): Manifest {
   const errors: ProjectError[] = [];
-  const jinja = new JinjaEnvironment(project.macros);
+  // Compiling the macros is only needed to render something: a load served by the parse cache
+  // (every capture reused, no tests, macro names known) never builds the environment.
+  let environment: JinjaEnvironment | undefined;
+  const jinja = (): JinjaEnvironment => (environment ??= new JinjaEnvironment(project.macros));
+  // When anything is rendered, build it first, so a macro error is reported once, from its file.
+  if (!options.macroNames || project.models.some((file) => !options.cached?.has(file.name))) jinja();
   const vars = resolveVars(project.vars, project.name, options.vars ?? {});
   const varNames = () => Object.keys(vars);
   const lookupVar = (name: string) => ({ found: Object.prototype.hasOwnProperty.call(vars, name) && vars[name] !== undefined, value: vars[name] });
@@ -128,7 +135,7 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
         fullRefresh: false,
         log: () => undefined,
       };
-      jinja.render(file.path, file.rawSql, state);
+      jinja().render(file.path, file.rawSql, state);
     };
     try {
       render(false);
@@ -149,6 +156,8 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
     }
   }
 
+  const macroNames = options.macroNames ?? jinja().macroNames;
+  const strategyMacros = customStrategyNames(macroNames);
   const models = new Map<string, ModelNode>();
   const disabled = new Map<string, ModelNode>();
   for (const c of captured) {
@@ -166,7 +175,7 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
       sources: c.sources,
       dependsOn: [],
     };
-    const problem = validateModelConfig(node, customStrategyNames(jinja.macroNames));
+    const problem = validateModelConfig(node, strategyMacros);
     if (problem) errors.push(problem);
     if (config.enabled === false) disabled.set(node.name, node);
     else models.set(node.name, node);
@@ -200,7 +209,7 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
     }
     models.set(name, { ...node, dependsOn });
   }
-  const tests = errors.length === 0 ? captureTests({ project, jinja, vars, models, seeds, sources }, errors) : new Map<string, TestNode>();
+  const tests = errors.length === 0 && declaresTests(project) ? captureTests({ project, jinja: jinja(), vars, models, seeds, sources }, errors) : new Map<string, TestNode>();
   if (errors.length === 1) throw errors[0]!;
   if (errors.length > 1) throw new ProjectErrors(errors);
 
@@ -220,5 +229,29 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
   for (const t of tests.values()) {
     graphNodes.push({ uniqueId: t.uniqueId, name: t.name, resourceType: 'test', path: t.path, fqn: t.fqn, tags: stringList(t.config.tags), dependsOn: t.dependsOn, config: t.config, packageName: project.name });
   }
-  return { project, jinja, nodes, models, seeds, sources, disabled, graphNodes, vars, tests };
+  return {
+    project,
+    get jinja() {
+      return jinja();
+    },
+    macroNames,
+    nodes,
+    models,
+    seeds,
+    sources,
+    disabled,
+    graphNodes,
+    vars,
+    tests,
+  };
+}
+
+/** Whether the project declares any data test (in property files or as tests/*.sql). */
+function declaresTests(project: Project): boolean {
+  const withTests = (p: { tests?: readonly unknown[]; columns?: readonly { tests?: readonly unknown[] }[] }) =>
+    (p.tests?.length ?? 0) > 0 || (p.columns ?? []).some((c) => (c.tests?.length ?? 0) > 0);
+  return project.singularTests.length > 0
+    || [...project.modelProperties.values()].some(withTests)
+    || [...project.seedProperties.values()].some(withTests)
+    || project.sources.some(withTests);
 }

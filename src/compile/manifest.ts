@@ -46,7 +46,10 @@ export type ManifestNode = ModelNode | SeedNode | SourceNode;
 /** The captured project: every node with resolved config and dependencies. */
 export interface Manifest {
   readonly project: Project;
+  /** The project's template environment, built on first use (a load served by the parse cache may never need it). */
   readonly jinja: JinjaEnvironment;
+  /** Names of the project's macros. */
+  readonly macroNames: readonly string[];
   readonly nodes: ReadonlyMap<string, ManifestNode>;
   readonly models: ReadonlyMap<string, ModelNode>; // by name
   readonly seeds: ReadonlyMap<string, SeedNode>; // by name

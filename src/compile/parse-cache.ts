@@ -28,13 +28,15 @@ import { primeYaml, withYamlTracking, type MemoizedYaml } from '../project/yaml-
 import { captureProject, type CaptureOptions, type ModelCapture } from './capture-project.js';
 import type { Manifest } from './manifest.js';
 
-const FORMAT = 2;
+const FORMAT = 3;
 const UNCACHEABLE = /\bmodules\s*\./;
 
 interface CacheFile {
   readonly format: number;
   readonly projectKey: string;
   readonly models: Record<string, { readonly key: string; readonly capture: ModelCapture }>;
+  /** The project's macro names (valid with projectKey, which covers every macro's text). */
+  readonly macroNames: readonly string[];
   /** The parsed property and project yml files, by content (yaml-memo.ts). */
   readonly yaml: Record<string, MemoizedYaml>;
 }
@@ -71,6 +73,7 @@ export function loadWithParseCache(projectDir: string, options: LoadOptions = {}
   const manifest = captureProject(project, {
     ...options,
     cached,
+    macroNames: stored?.projectKey === projectKey && Array.isArray(stored.macroNames) ? stored.macroNames : undefined,
     onCapture: (name, capture) => {
       if (isPlainJson(capture)) fresh.set(name, structuredClone(capture));
     },
@@ -82,7 +85,7 @@ export function loadWithParseCache(projectDir: string, options: LoadOptions = {}
       const capture = cached.get(m.name) ?? fresh.get(m.name);
       if (capture && !UNCACHEABLE.test(m.rawSql)) models[m.name] = { key: modelKeys.get(m.name)!, capture };
     }
-    writeCache(path, { format: FORMAT, projectKey, models, yaml });
+    writeCache(path, { format: FORMAT, projectKey, models, macroNames: manifest.macroNames, yaml });
   }
   return { project, manifest };
 }
