@@ -28,6 +28,7 @@ const MACROS: MacroFile = {
     "{% macro tagged(name) -%} '{{ var('region') }}:{{ name | upper }}' {%- endmacro %}",
     "{% macro window(col, days=3) %}{{ col }} >= date('now', '-{{ days }} days') and {{ this }}{% endmacro %}",
     "{% macro boom() %}{{ exceptions.raise_compiler_error('boom') }}{% endmacro %}",
+    '{% macro show(model, column_name=none) %}{{ model }}.{{ column_name }}{% endmacro %}',
   ].join('\n'),
 } as MacroFile;
 
@@ -147,6 +148,18 @@ describe('simple templates render as nunjucks renders them', () => {
     for (const source of ['a  \n {#- c -#} \n b', 'x {{- 1 -}} y', ' {%- if true -%} \n in \n {%- else -%} out {%- endif -%} \n z', '{{ 1 -}}{# c #}  t', '{{ 1 }}{#- c #}  t', '{#-#} x']) {
       expect(parseSimpleTemplate(source), source).not.toBeNull();
       const { fast, slow } = render('models/w.sql', source, false);
+      expect(fast, source).toEqual(slow);
+    }
+  });
+});
+
+describe('template-local variables (how data tests are rendered)', () => {
+  it('resolve before globals, as in nunjucks', () => {
+    const render = bothWays([MACROS]);
+    const locals = { __model: new Relation('orders', 'table'), __column_name: 'id', this: 'shadowed', none_here: undefined };
+    for (const source of ['{{ show(model=__model, column_name=__column_name) }}', '{{ this }} {{ __model }} {{ none_here }} {{ missing }}', '{{ show(__model) }}', '{{ __column_name() }}']) {
+      expect(parseSimpleTemplate(source), source).not.toBeNull();
+      const { fast, slow } = render('tests/generic.sql', source, false, locals);
       expect(fast, source).toEqual(slow);
     }
   });
