@@ -69,7 +69,11 @@ same workloads):
   reading and hashing 10,000 files (about 0.1 s), the cache file itself (2 MB of JSON), configs,
   dependencies and the graph. File paths are now built by concatenation instead of path.join and
   path.relative, folder configs are merged once per folder instead of once per model, hashes are
-  one-shot, and the line of each ref is found only when an error needs it.
+  one-shot, the line of each ref is found only when an error needs it, and the cache keeps the macro
+  names, so a load it serves compiles no macro. The narrowest figure: 0.50-0.61 s across runs on
+  this shared machine; what is left is reading the 10,000 files (a checksum needs the bytes: about
+  0.09 s), garbage collection of about 37 MB of live project data (about 0.08 s), configs and the
+  graph.
 - **Start-up (\`--version\`, \`ls\`)**: Node.js starts in about 0.09 s; as about 275 ES modules the
   CLI took 366 ms for \`ls\` on the example; it ships as an esbuild bundle (dist/bundle/: main.js,
   the bin, with each command in its own lazily loaded chunk; index.js, the package's API). Tried: a V8
