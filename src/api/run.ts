@@ -30,6 +30,8 @@ export interface RunOptions extends SessionOptions {
   readonly command?: 'run' | 'seed' | 'build' | 'backfill' | 'test';
   /** Data tests keep their failing rows in tables (dbt's --store-failures). */
   readonly storeFailures?: boolean;
+  /** dbt's --warn-error: a test that would warn fails, and so does an audit (its publish is rolled back). */
+  readonly warnError?: boolean;
   /** The command line as typed, for the ledger. */
   readonly commandLine?: string;
   readonly onEvent?: (event: RunEvent) => void;
@@ -121,6 +123,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       eventTime,
       retryBatches: options.retryBatches,
       storeFailures: options.storeFailures,
+      warnError: options.warnError,
       rangeGuardOf: options.rangeGuardOf,
     });
     const failed = results.some((r) => r.status === 'error' || r.status === 'fail');

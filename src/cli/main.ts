@@ -26,6 +26,7 @@ withSelection(withCommonOptions(program.command('run').description('build the se
   .option('-f, --full-refresh', 'rebuild incremental models from scratch')
   .option('--event-time-start <time>', 'microbatch models: first batch time (UTC, e.g. 2024-09-01); needs --event-time-end')
   .option('--event-time-end <time>', 'microbatch models: end of the range, exclusive')
+  .option('--warn-error', 'warnings are failures: a test that would WARN fails (exit 1), a warn-severity audit stops its publish')
   .option('--dry-run', 'print what each selected model would do (mode, reason, schema changes, every statement); nothing is written to the warehouse')
   .action((flags) => act(async () => (flags.dryRun
     ? (await import('./compile-command.js')).compileCommand({ ...flags, planOnly: true })
@@ -38,6 +39,7 @@ withSelection(withCommonOptions(program.command('seed').description('load seeds/
 withSelection(withCommonOptions(program.command('build').description('seeds, then models, in one DAG')))
   .option('-f, --full-refresh', 'rebuild incremental models from scratch')
   .option('--store-failures', "keep every data test's failing rows in a table")
+  .option('--warn-error', 'warnings are failures: a test that would WARN fails (exit 1), a warn-severity audit stops its publish')
   .option('--event-time-start <time>', 'microbatch models: first batch time (UTC, e.g. 2024-09-01); needs --event-time-end')
   .option('--event-time-end <time>', 'microbatch models: end of the range, exclusive')
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('build', flags)));
@@ -95,6 +97,7 @@ withCommonOptions(program.command('retry').description('rerun what failed or was
 
 withSelection(withCommonOptions(program.command('test').description('run data tests (schema yml tests and tests/*.sql): PASS / WARN / FAIL')))
   .option('--store-failures', "keep every test's failing rows in a table (dbt_test__audit__<test>)")
+  .option('--warn-error', 'warnings are failures: a test that would WARN fails (exit 1), a warn-severity audit stops its publish')
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('test', flags)));
 
 const docs = program.command('docs').description('a static documentation site with the lineage graph');

@@ -15,6 +15,8 @@ export interface RunFlags extends CommonFlags {
   eventTimeEnd?: string;
   /** test / build: keep every test's failing rows in a table. */
   storeFailures?: boolean;
+  /** run / build / test: warnings are failures. */
+  warnError?: boolean;
 }
 
 const VERSION = '0.1.0';
@@ -39,6 +41,7 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
     fullRefresh: flags.fullRefresh,
     ...(flags.eventTimeStart !== undefined || flags.eventTimeEnd !== undefined ? { eventTimeStart: flags.eventTimeStart, eventTimeEnd: flags.eventTimeEnd } : {}),
     ...(flags.storeFailures ? { storeFailures: true } : {}),
+    ...(flags.warnError ? { warnError: true } : {}),
     commandLine: ['mini-dbt', ...process.argv.slice(2)].join(' '),
     onEvent: printEvent,
   });

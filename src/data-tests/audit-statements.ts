@@ -11,7 +11,7 @@ export function auditTests(manifest: Manifest, node: ModelNode, mode: string): T
 }
 
 /** One audit statement per auditing test, rendered against the model's relation. */
-export function auditStatements(manifest: Manifest, node: ModelNode, mode: string, options: TestRenderOptions): AuditStatement[] {
+export function auditStatements(manifest: Manifest, node: ModelNode, mode: string, options: TestRenderOptions, warnError = false): AuditStatement[] {
   return auditTests(manifest, node, mode).map((test) => {
     const thresholds = testThresholds(test.name, test.config);
     // Failing rows with every column (as when storing failures), for the message.
@@ -24,6 +24,7 @@ export function auditStatements(manifest: Manifest, node: ModelNode, mode: strin
       failingRowsSql: `${failingRowsQuery(sql, thresholds.limit)}\nlimit 5`,
       warnIf: thresholds.warnIf,
       errorIf: thresholds.errorIf,
+      ...(warnError ? { warnError: true } : {}),
     };
   });
 }

@@ -56,10 +56,14 @@ export function failingRowsQuery(sql: string, limit?: number): string {
 export type TestStatus = 'pass' | 'warn' | 'fail';
 
 /** dbt's status from the test query's row, with the message dbt prints. */
-export function testStatus(row: { failures: unknown; should_warn: unknown; should_error: unknown }, t: TestThresholds): { status: TestStatus; failures: number; message: string | null } {
+export function testStatus(row: { failures: unknown; should_warn: unknown; should_error: unknown }, t: TestThresholds, warnError = false): { status: TestStatus; failures: number; message: string | null } {
   const failures = Number(row.failures ?? 0);
   const results = `Got ${failures} result${failures === 1 ? '' : 's'}`;
   if (t.severity === 'error' && String(row.should_error) === 'true') return { status: 'fail', failures, message: `${results}, configured to fail if ${t.errorIf}` };
-  if (String(row.should_warn) === 'true') return { status: 'warn', failures, message: `${results}, configured to warn if ${t.warnIf}` };
+  if (String(row.should_warn) === 'true') {
+    // --warn-error: what would warn fails, as in dbt.
+    if (warnError) return { status: 'fail', failures, message: `${results}, configured to warn if ${t.warnIf} (a failure under --warn-error)` };
+    return { status: 'warn', failures, message: `${results}, configured to warn if ${t.warnIf}` };
+  }
   return { status: 'pass', failures, message: null };
 }

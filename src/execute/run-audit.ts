@@ -18,11 +18,14 @@ export function runAudit(db: Warehouse, plan: NodePlan, audit: AuditStatement, o
   const row = db.prepare(audit.sql).get() as { failures: unknown; should_warn: unknown; should_error: unknown };
   const failures = Number(row.failures ?? 0);
   const results = `${failures} failing row${failures === 1 ? '' : 's'}`;
-  if (audit.severity === 'error' && String(row.should_error) === 'true') {
+  const fails = audit.severity === 'error' && String(row.should_error) === 'true';
+  const warnFails = !fails && audit.warnError === true && String(row.should_warn) === 'true';
+  if (fails || warnFails) {
     const sample = describeRows(db, audit.failingRowsSql);
+    const rule = fails ? `configured to fail if ${audit.errorIf}` : `configured to warn if ${audit.warnIf}, a failure under --warn-error`;
     throw new ProjectError(
       [
-        `audit ${audit.test} failed before publish: ${results} (configured to fail if ${audit.errorIf}); nothing was published, ${plan.relation} is exactly as it was`,
+        `audit ${audit.test} failed before publish: ${results} (${rule}); nothing was published, ${plan.relation} is exactly as it was`,
         `failing rows${failures > sample.length ? ` (first ${sample.length})` : ''}:`,
         ...sample.map((s) => `  ${s}`),
       ].join('\n'),

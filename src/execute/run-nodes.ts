@@ -39,6 +39,8 @@ export interface RunNodesOptions {
   readonly retryBatches?: ReadonlyMap<string, readonly { readonly start: string; readonly end: string }[]>;
   /** --store-failures: every data test keeps its failing rows in a table. */
   readonly storeFailures?: boolean;
+  /** --warn-error: tests and audits that would warn fail. */
+  readonly warnError?: boolean;
   /** The backfill command's model (unique id): its partitions written must lie in start..end. */
   readonly rangeGuardOf?: string;
 }
@@ -65,8 +67,8 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
   for (const [i, node] of nodes.entries()) {
     const index = i + 1;
     if (node.resourceType === 'test') {
-      const { db: warehouse, invocationId, runStartedAt, storeFailures } = options;
-      const result = runTestStep(node, { db: warehouse, manifest, invocationId, runStartedAt, storeFailures, index, total, emit, failed, blocked });
+      const { db: warehouse, invocationId, runStartedAt, storeFailures, warnError } = options;
+      const result = runTestStep(node, { db: warehouse, manifest, invocationId, runStartedAt, storeFailures, warnError, index, total, emit, failed, blocked });
       if (result.status === 'skipped' || result.status === 'error') failed.add(node.uniqueId);
       results.push(result);
       continue;
@@ -117,7 +119,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
           eventTime: options.eventTime,
           retryWindows: options.retryBatches?.get(node.uniqueId),
         });
-        plan = withAudits(plan, auditStatements(manifest, node, plan.mode, { db, invocationId: options.invocationId, runStartedAt: options.runStartedAt }));
+        plan = withAudits(plan, auditStatements(manifest, node, plan.mode, { db, invocationId: options.invocationId, runStartedAt: options.runStartedAt }, options.warnError));
         options.onPlanned?.(node, plan);
         asOf = plan.partitionColumn ? effectiveAsOf(db, manifest, graph, node.uniqueId) : null;
         const at = asOf;

@@ -12,6 +12,8 @@ export interface TestStepContext {
   readonly invocationId: string;
   readonly runStartedAt: Date;
   readonly storeFailures?: boolean;
+  /** --warn-error: a test that would warn fails. */
+  readonly warnError?: boolean;
   readonly index: number;
   readonly total: number;
   readonly emit: (event: RunEvent) => void;
@@ -59,7 +61,7 @@ export function runTestStep(test: TestNode, context: TestStepContext): NodeResul
   emit({ type: 'start', index, total, description, uniqueId: test.uniqueId });
   let out: NodeResult;
   try {
-    const run = runTest(context.db, context.manifest, test, { db: context.db, invocationId: context.invocationId, runStartedAt: context.runStartedAt, storeFailures: context.storeFailures });
+    const run = runTest(context.db, context.manifest, test, { db: context.db, invocationId: context.invocationId, runStartedAt: context.runStartedAt, storeFailures: context.storeFailures, warnError: context.warnError });
     out = result(test, { status: run.status, message: run.message, exitCode: run.status === 'fail' ? 1 : 0, failures: run.failures, compiledCode: run.sql, storedFailures: run.storedFailures }, startedAt, t0);
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));

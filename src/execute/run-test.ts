@@ -28,11 +28,11 @@ export function failuresTable(test: TestNode): string {
  * store_failures (config, or the --store-failures flag) replace the table of
  * its failing rows in one transaction.
  */
-export function runTest(db: Warehouse, manifest: Manifest, test: TestNode, options: TestRenderOptions & { storeFailures?: boolean }): TestRun {
+export function runTest(db: Warehouse, manifest: Manifest, test: TestNode, options: TestRenderOptions & { storeFailures?: boolean; warnError?: boolean }): TestRun {
   const thresholds = testThresholds(test.name, test.config);
   const sql = renderTest(manifest, test, options);
   const row = db.prepare(testQuery(sql, thresholds)).get() as { failures: unknown; should_warn: unknown; should_error: unknown };
-  const outcome = testStatus(row, thresholds);
+  const outcome = testStatus(row, thresholds, options.warnError);
   const store = test.config.store_failures ?? options.storeFailures ?? false;
   if (store !== true) return { ...outcome, sql };
   const table = failuresTable(test);

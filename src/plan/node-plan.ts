@@ -58,6 +58,8 @@ export interface AuditStatement {
   readonly failingRowsSql: string;
   readonly warnIf: string;
   readonly errorIf: string;
+  /** --warn-error: finding rows it would warn about stops the publish too. */
+  readonly warnError?: boolean;
 }
 
 export type PlanMode = 'full' | 'incremental' | 'backfill' | 'view' | 'seed' | 'ephemeral';

@@ -112,6 +112,45 @@ models:
   });
 });
 
+describe('--warn-error: warnings are failures', () => {
+  it('a test that would WARN fails (its descendants are skipped, exit 1), and a warn audit stops its publish', () => {
+    const dir = writeProject({
+      'project.yml': 'name: strict\nmodels:\n  +materialized: table\n',
+      'seeds/raw.csv': 'id,status\n1,placed\n2,lost\n',
+      'models/orders.sql': "select * from {{ ref('raw') }}",
+      'models/order_count.sql': "select count(*) as n from {{ ref('orders') }}",
+      'models/schema.yml': 'models:\n  - name: orders\n    columns:\n      - name: status\n        data_tests:\n          - accepted_values:\n              values: [placed]\n              severity: warn\n',
+    });
+    const cli = (...args: string[]) => runCli([...args, '--project-dir', dir]);
+    const lenient = cli('build');
+    expect(lenient.code).toBe(0);
+    expect(lenient.stdout).toMatch(/WARN 1 accepted_values_orders_status__placed/);
+    expect(lenient.stdout).toMatch(/Done\. PASS=3 WARN=1 ERROR=0 SKIP=0 TOTAL=4/);
+
+    const strict = cli('build', '--warn-error');
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/FAIL 1 accepted_values_orders_status__placed/);
+    expect(strict.stdout).toContain('Got 1 result, configured to warn if != 0 (a failure under --warn-error)');
+    expect(strict.stdout).toMatch(/SKIP relation main\.order_count/);
+    expect(strict.stdout).toMatch(/Done\. PASS=2 WARN=0 ERROR=1 SKIP=1 TOTAL=4/);
+    expect(cli('test', '--warn-error').code).toBe(1);
+
+    // The same test as an audit: it warns and publishes; under --warn-error the publish is rolled back.
+    writeFileSync(join(dir, 'models/schema.yml'), 'models:\n  - name: orders\n    columns:\n      - name: status\n        data_tests:\n          - accepted_values:\n              values: [placed]\n              config: {audit: true, severity: warn}\n');
+    writeFileSync(join(dir, 'seeds/raw.csv'), 'id,status\n1,placed\n2,lost\n3,lost\n');
+    expect(cli('seed').code).toBe(0);
+    const before = tableRows(dir, 'orders');
+    const refused = cli('run', '--select', 'orders', '--warn-error');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('audit accepted_values_orders_status__placed failed before publish: 1 failing row (configured to warn if != 0, a failure under --warn-error)');
+    expect(tableRows(dir, 'orders')).toEqual(before);
+    const warned = cli('run', '--select', 'orders');
+    expect(warned.code).toBe(0);
+    expect(warned.stdout).toContain('published anyway');
+    expect(tableRows(dir, 'orders')).toHaveLength(3);
+  });
+});
+
 describe('audits: tests that must pass before a publish commits (write-audit-publish)', () => {
   it('a failing audit: true test rolls the publish back and names the failing rows', () => {
     const dir = writeProject({
