@@ -26,7 +26,7 @@ export function templateError(err: unknown, file: string, cause?: NeedleError, s
   }
   const match = LOCATED.exec(raw);
   if (!match) {
-    const message = cause?.message ?? raw.replace(/^\([^)]*\)\n?\s*/, '');
+    const message = cause?.message ?? raw.replace(/^\([^)]*\)\n?\s*/, '').replace(/^Error: /, '');
     const line = cause?.needle && source ? findLine(source, cause.needle) : undefined;
     return new ProjectError(message, { location: { file, line }, hint: cause instanceof ProjectError ? cause.hint : undefined });
   }

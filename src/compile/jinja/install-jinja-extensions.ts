@@ -10,12 +10,14 @@ import { installLoopControls } from './loop-controls.js';
 import { installMacroReturn, macroReturn } from './return-value.js';
 import { namespace, SETATTR_GLOBAL, setAttribute } from './namespace.js';
 import { percentFormat } from './percent-format.js';
+import { unpack, UNPACK_GLOBAL } from './set-unpacking.js';
 import { installPythonOperators } from './python-operators.js';
 
 /** Globals every template sees whatever the render (the per-render dbt context is separate). */
 const GLOBALS: Readonly<Record<string, unknown>> = {
   namespace,
   [SETATTR_GLOBAL]: setAttribute,
+  [UNPACK_GLOBAL]: unpack,
   return: macroReturn,
   tojson,
   fromjson,

@@ -24,6 +24,39 @@ describe('Jinja features nunjucks lacks', () => {
     expect(render(sql)).toBe('0,2,3');
   });
 
+  it('{% set a, b = ... %} unpacks as in Jinja (nunjucks would set both to the whole value)', () => {
+    const macros = "{% macro bounds() %}{{ return(['2026-09-01', '2026-09-30']) }}{% endmacro %}";
+    expect(render("{% set a, b = [1, 2] %}{{ a }}-{{ b }}")).toBe('1-2');
+    expect(render("{% set lo, hi = bounds() %}between '{{ lo }}' and '{{ hi }}'", { macros })).toBe("between '2026-09-01' and '2026-09-30'");
+    expect(render("{% set x, y = 'ab' %}{{ y }}{{ x }}|{% set k1, k2 = {'p': 1, 'q': 2} %}{{ k1 }}{{ k2 }}")).toBe('ba|pq');
+    expect(render("{% for pair in [[1, 2], [3, 4]] %}{% set l, r = pair %}{{ r }}{{ l }}{% endfor %}")).toBe('2143');
+    expect(render("select 1\n  {%- set a, b = [1, 2] -%}\n  , {{ b }}")).toBe('select 1, 2');
+    expect(render("{% set one = [1, 2] %}{{ one | length }}")).toBe('2');
+    const formatted = (() => {
+      try {
+        render("select 1\n{% set a, b, c = [1, 2] %}{{ a }}");
+        return '';
+      } catch (err) {
+        return (err as { format(): string }).format();
+      }
+    })();
+    expect(formatted).toMatch(/^models\/m\.sql:2:\d+: not enough values to unpack \(expected 3, got 2\)/);
+    expect(() => render("{% set a, b = [1, 2, 3] %}{{ a }}")).toThrow(/too many values to unpack \(expected 2\)/);
+  });
+
+  it("the 'in' test: x is in seq, x is not in seq (strings, comments and raw blocks untouched)", () => {
+    expect(render("{% if 'a' is in ['a', 'b'] %}yes{% endif %}|{{ 'c' is not in ['a'] }}|{{ 3 is in [1, 2] }}")).toBe('yes|true|false');
+    expect(render("{{ 'this is in a string' }}|{# x is in y #}|{% raw %}{{ a is in b }}{% endraw %}")).toBe('this is in a string||{{ a is in b }}');
+    // Lines are kept: an error after a rewritten test is reported on its own line.
+    let location: unknown;
+    try {
+      render("select 1\n{{ 'a' is in ['a'] }}\n{{ missing() }}");
+    } catch (err) {
+      location = (err as { location: unknown }).location;
+    }
+    expect(location).toMatchObject({ file: 'models/m.sql', line: 3 });
+  });
+
   it('namespace() with {% set ns.x = ... %}', () => {
     const sql = "{% set ns = namespace(total=0, seen='') %}{% for i in [1, 2, 3] %}{%- set ns.total = ns.total + i -%}{% set ns.seen = ns.seen ~ 'x%}' %}{% endfor %}{{ ns.total }} {{ ns.seen }}";
     expect(render(sql)).toBe('6 x%}x%}x%}');
