@@ -5,6 +5,8 @@
  * operator, which means the same: `x in seq`, `x not in seq`. Only spaces
  * and tabs are touched, so lines (and error positions) hold.
  */
+import { tagCloser } from './tag-end.js';
+
 const IS_IN = /\bis([ \t]+)(not[ \t]+)?in\b/g;
 
 function rewriteCode(code: string): string {
@@ -33,23 +35,6 @@ function rewriteCode(code: string): string {
   return out;
 }
 
-/** Index of the closer of the tag whose code starts at `from` (strings skipped), or -1. */
-function closerAt(source: string, from: number, closer: string): number {
-  let quote: string | undefined;
-  for (let i = from; i < source.length; i++) {
-    const c = source[i]!;
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = undefined;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-    } else if (c === closer[0] && source[i + 1] === closer[1]) {
-      return i;
-    }
-  }
-  return -1;
-}
-
 export function rewriteIsInTests(source: string): string {
   if (!/\bis[ \t]+(?:not[ \t]+)?in\b/.test(source)) return source;
   let out = '';
@@ -70,7 +55,7 @@ export function rewriteIsInTests(source: string): string {
       i = open + 1;
       continue;
     }
-    const end = closerAt(source, open + 2, kind === '{' ? '}}' : '%}');
+    const end = tagCloser(source, open + 2, kind === '{' ? '}}' : '%}');
     if (end < 0) break;
     const code = source.slice(open + 2, end);
     if (kind === '%' && /^-?\s*raw\s*-?$/.test(code)) {

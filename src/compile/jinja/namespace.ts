@@ -1,4 +1,5 @@
 import { splitKeywordArgs } from '../keyword-args.js';
+import { tagCloser } from './tag-end.js';
 
 /** Jinja's `namespace(a=1)`: a mutable object whose attributes `{% set ns.a = ... %}` can change. */
 export function namespace(...args: unknown[]): Record<string, unknown> {
@@ -21,23 +22,6 @@ export function setAttribute(target: unknown, key: unknown, value: unknown): str
 
 const SET_ATTRIBUTE = /\{%(-?)\s*set\s+([A-Za-z_]\w*)\.([A-Za-z_]\w*)\s*=(?!=)/g;
 
-/** Index of the `%}` (or `-%}`) closing the tag whose expression starts at `from`, skipping string literals. */
-function tagEnd(source: string, from: number): number {
-  let quote: string | undefined;
-  for (let i = from; i < source.length; i++) {
-    const c = source[i]!;
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = undefined;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-    } else if (c === '%' && source[i + 1] === '}') {
-      return source[i - 1] === '-' ? i - 1 : i;
-    }
-  }
-  return -1;
-}
-
 /**
  * nunjucks cannot parse `{% set ns.x = expr %}`; rewrite it (same lines, so
  * error positions hold) into `{% do __mini_dbt_setattr(ns, 'x', expr) %}`.
@@ -49,8 +33,9 @@ export function rewriteNamespaceSets(source: string): string {
   SET_ATTRIBUTE.lastIndex = 0;
   for (let m = SET_ATTRIBUTE.exec(source); m; m = SET_ATTRIBUTE.exec(source)) {
     const exprStart = m.index + m[0].length;
-    const end = tagEnd(source, exprStart);
-    if (end < 0) break;
+    const closer = tagCloser(source, exprStart);
+    if (closer < 0) break;
+    const end = source[closer - 1] === '-' ? closer - 1 : closer;
     out += `${source.slice(last, m.index)}{%${m[1]} do ${SETATTR_GLOBAL}(${m[2]}, '${m[3]}', ${source.slice(exprStart, end).trim()}) `;
     last = end;
     SET_ATTRIBUTE.lastIndex = end;

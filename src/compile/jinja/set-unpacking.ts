@@ -6,6 +6,8 @@
  * __mini_dbt_unpacked[0] %}{% set b = __mini_dbt_unpacked[1] %}`, and the
  * helper fails as Python does when the counts differ.
  */
+import { tagCloser } from './tag-end.js';
+
 export const UNPACK_GLOBAL = '__mini_dbt_unpack';
 const UNPACKED = '__mini_dbt_unpacked';
 
@@ -24,23 +26,6 @@ export function unpack(value: unknown, count: unknown): unknown[] {
 
 const SET_TARGETS = /\{%(-?)\s*set\s+((?:[A-Za-z_]\w*\s*,\s*)+[A-Za-z_]\w*)\s*,?\s*=(?!=)/g;
 
-/** Index of the `%}` closing the tag whose expression starts at `from` (skipping strings), and whether it is `-%}`. */
-function tagEnd(source: string, from: number): { at: number; trim: boolean } | undefined {
-  let quote: string | undefined;
-  for (let i = from; i < source.length; i++) {
-    const c = source[i]!;
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = undefined;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-    } else if (c === '%' && source[i + 1] === '}') {
-      return source[i - 1] === '-' ? { at: i - 1, trim: true } : { at: i, trim: false };
-    }
-  }
-  return undefined;
-}
-
 export function rewriteUnpackingSets(source: string): string {
   if (!source.includes('set')) return source;
   let out = '';
@@ -48,8 +33,9 @@ export function rewriteUnpackingSets(source: string): string {
   SET_TARGETS.lastIndex = 0;
   for (let m = SET_TARGETS.exec(source); m; m = SET_TARGETS.exec(source)) {
     const exprStart = m.index + m[0].length;
-    const end = tagEnd(source, exprStart);
-    if (!end) break;
+    const closer = tagCloser(source, exprStart);
+    if (closer < 0) break;
+    const end = source[closer - 1] === '-' ? { at: closer - 1, trim: true } : { at: closer, trim: false };
     const targets = m[2]!.split(',').map((t) => t.trim());
     const expr = source.slice(exprStart, end.at);
     const assigns = targets.map((t, i) => `{% set ${t} = ${UNPACKED}[${i}] ${i === targets.length - 1 && end.trim ? '-' : ''}%}`).join('');
