@@ -1,5 +1,5 @@
 import type { ResourceType } from '../graph/graph-node.js';
-import { selectWithTests } from '../graph/select-with-tests.js';
+import { selectWithTests, type IndirectSelection } from '../graph/select-with-tests.js';
 import { topologicalOrder } from '../graph/topological-order.js';
 import { loadSession, type SessionOptions } from './session.js';
 
@@ -7,6 +7,8 @@ export interface ListOptions extends SessionOptions {
   readonly select?: readonly string[];
   readonly exclude?: readonly string[];
   readonly resourceTypes?: readonly ResourceType[];
+  /** Which data tests come along with what they test (dbt's --indirect-selection; default eager). */
+  readonly indirectSelection?: IndirectSelection;
 }
 
 export interface ListedNode {
@@ -22,8 +24,8 @@ export interface ListedNode {
 /** `ls`: the selected nodes in build order. */
 export function listNodes(options: ListOptions = {}): ListedNode[] {
   const { graph } = loadSession(options);
-  // Data tests come along with what they test (dbt's eager indirect selection).
-  const selected = selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.resourceTypes });
+  // Data tests come along with what they test (dbt's indirect selection).
+  const selected = selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.resourceTypes, indirectSelection: options.indirectSelection });
   return topologicalOrder(graph, selected).map((id) => {
     const n = graph.nodes.get(id)!;
     return {

@@ -9,7 +9,7 @@ import { selectNodes } from '../graph/select-nodes.js';
 import type { ResourceType } from '../graph/graph-node.js';
 import { topologicalOrder } from '../graph/topological-order.js';
 import { buildOrder } from '../graph/build-order.js';
-import { selectWithTests } from '../graph/select-with-tests.js';
+import { selectWithTests, type IndirectSelection } from '../graph/select-with-tests.js';
 import { writeTestArtifacts } from '../state/write-test-artifacts.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import { writeRunArtifacts, writeNodeArtifacts } from '../state/write-artifacts.js';
@@ -30,6 +30,8 @@ export interface RunOptions extends SessionOptions {
   readonly command?: 'run' | 'seed' | 'build' | 'backfill' | 'test';
   /** Data tests keep their failing rows in tables (dbt's --store-failures). */
   readonly storeFailures?: boolean;
+  /** Which data tests the selection brings along (dbt's --indirect-selection; default eager). */
+  readonly indirectSelection?: IndirectSelection;
   /** dbt's --warn-error: a test that would warn fails, and so does an audit (its publish is rolled back). */
   readonly warnError?: boolean;
   /** The command line as typed, for the ledger. */
@@ -72,7 +74,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const { manifest, graph, project } = session;
   const command = options.command ?? 'run';
   const selected = RESOURCES[command].includes('test')
-    ? selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: RESOURCES[command] })
+    ? selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: RESOURCES[command], indirectSelection: options.indirectSelection })
     : selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: RESOURCES[command] });
   if (selected.size === 0 && ((options.select?.length ?? 0) > 0 || (options.exclude?.length ?? 0) > 0)) {
     const flags = [...(options.select?.length ? [`--select ${options.select.join(' ')}`] : []), ...(options.exclude?.length ? [`--exclude ${options.exclude.join(' ')}`] : [])];

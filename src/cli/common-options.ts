@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { parseVars } from '../api/parse-vars.js';
 import type { SessionOptions } from '../api/session.js';
+import { indirectSelectionMode, type IndirectSelection } from '../graph/select-with-tests.js';
 import { ProjectError } from '../errors/project-error.js';
 
 export interface CommonFlags {
@@ -23,6 +24,19 @@ export function withSelection(command: Command): Command {
   return command
     .option('-s, --select <selector...>', 'nodes to include: name, +name, name+, tag:x, path:models/x, a,b (intersection)')
     .option('--exclude <selector...>', 'nodes to leave out (same grammar as --select)');
+}
+
+/** build, test, ls: which data tests the selection brings along. */
+export function withIndirectSelection(command: Command): Command {
+  return command.option(
+    '--indirect-selection <mode>',
+    'data tests selected through what they test: eager (any parent selected, the default), cautious (every parent), buildable (every parent selected or upstream), empty (none); default from DBT_INDIRECT_SELECTION',
+  );
+}
+
+/** --indirect-selection, else the DBT_INDIRECT_SELECTION environment variable (as in dbt). */
+export function indirectSelectionOption(flag: string | undefined): IndirectSelection | undefined {
+  return indirectSelectionMode(flag ?? process.env.DBT_INDIRECT_SELECTION);
 }
 
 export function sessionOptions(flags: CommonFlags): SessionOptions {

@@ -1,13 +1,14 @@
 import { listNodes } from '../api/list-nodes.js';
 import type { ResourceType } from '../graph/graph-node.js';
 import { ProjectError } from '../errors/project-error.js';
-import { sessionOptions, type CommonFlags } from './common-options.js';
+import { indirectSelectionOption, sessionOptions, type CommonFlags } from './common-options.js';
 
 export interface LsFlags extends CommonFlags {
   select?: string[];
   exclude?: string[];
   resourceType?: string[];
   output?: string;
+  indirectSelection?: string;
 }
 
 const TYPES: readonly ResourceType[] = ['model', 'seed', 'source', 'test'];
@@ -20,7 +21,7 @@ export function lsCommand(flags: LsFlags): number {
   });
   const output = flags.output ?? 'selector';
   if (!['selector', 'name', 'path', 'json'].includes(output)) throw new ProjectError(`unknown --output '${output}'; valid: selector, name, path, json`);
-  const nodes = listNodes({ ...sessionOptions(flags), select: flags.select, exclude: flags.exclude, resourceTypes: types });
+  const nodes = listNodes({ ...sessionOptions(flags), select: flags.select, exclude: flags.exclude, resourceTypes: types, indirectSelection: indirectSelectionOption(flags.indirectSelection) });
   const lines = nodes.map((n) => {
     if (output === 'json') return JSON.stringify({ unique_id: n.uniqueId, name: n.name, resource_type: n.resourceType, original_file_path: n.path, config: { materialized: n.materialized }, tags: n.tags, depends_on: { nodes: n.dependsOn } });
     if (output === 'path') return n.path;

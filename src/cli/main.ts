@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
-import { withCommonOptions, withSelection } from './common-options.js';
+import { withCommonOptions, withIndirectSelection, withSelection } from './common-options.js';
 
 const VERSION = '0.1.0';
 
@@ -36,7 +36,7 @@ withSelection(withCommonOptions(program.command('seed').description('load seeds/
   .option('-f, --full-refresh', 'accepted for dbt compatibility (seeds are always replaced)')
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('seed', flags)));
 
-withSelection(withCommonOptions(program.command('build').description('seeds, then models, in one DAG')))
+withIndirectSelection(withSelection(withCommonOptions(program.command('build').description('seeds, then models, in one DAG'))))
   .option('-f, --full-refresh', 'rebuild incremental models from scratch')
   .option('--store-failures', "keep every data test's failing rows in a table")
   .option('--warn-error', 'warnings are failures: a test that would WARN fails (exit 1), a warn-severity audit stops its publish')
@@ -49,7 +49,7 @@ withSelection(withCommonOptions(program.command('compile').description('render m
   .option('--json', 'machine-readable output')
   .action((flags) => act(async () => (await import('./compile-command.js')).compileCommand(flags)));
 
-withSelection(withCommonOptions(program.command('ls').alias('list').description('list selected nodes')))
+withIndirectSelection(withSelection(withCommonOptions(program.command('ls').alias('list').description('list selected nodes'))))
   .option('--resource-type <type...>', 'model, seed, source, test')
   .option('--output <format>', 'selector (default), name, path or json')
   .action((flags) => act(async () => (await import('./ls-command.js')).lsCommand(flags)));
@@ -95,7 +95,7 @@ withCommonOptions(program.command('replay').argument('<model>').description('sim
 withCommonOptions(program.command('retry').description('rerun what failed or was skipped in the last run/build (target/run_results.json); microbatch models rerun only their failed batches'))
   .action((flags) => act(async () => (await import('./retry-command.js')).retryCommand(flags)));
 
-withSelection(withCommonOptions(program.command('test').description('run data tests (schema yml tests and tests/*.sql): PASS / WARN / FAIL')))
+withIndirectSelection(withSelection(withCommonOptions(program.command('test').description('run data tests (schema yml tests and tests/*.sql): PASS / WARN / FAIL'))))
   .option('--store-failures', "keep every test's failing rows in a table (dbt_test__audit__<test>)")
   .option('--warn-error', 'warnings are failures: a test that would WARN fails (exit 1), a warn-severity audit stops its publish')
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('test', flags)));

@@ -3,7 +3,7 @@ import { loadSession } from '../api/session.js';
 import { printEvent, printSummary } from './print-run.js';
 import { testFailureHints } from './print-test-result.js';
 import { compiledTestPath } from '../state/write-test-artifacts.js';
-import { sessionOptions, type CommonFlags } from './common-options.js';
+import { indirectSelectionOption, sessionOptions, type CommonFlags } from './common-options.js';
 import { line } from './terminal.js';
 
 export interface RunFlags extends CommonFlags {
@@ -17,6 +17,8 @@ export interface RunFlags extends CommonFlags {
   storeFailures?: boolean;
   /** run / build / test: warnings are failures. */
   warnError?: boolean;
+  /** build / test: which data tests the selection brings along. */
+  indirectSelection?: string;
 }
 
 const VERSION = '0.1.0';
@@ -42,6 +44,7 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
     ...(flags.eventTimeStart !== undefined || flags.eventTimeEnd !== undefined ? { eventTimeStart: flags.eventTimeStart, eventTimeEnd: flags.eventTimeEnd } : {}),
     ...(flags.storeFailures ? { storeFailures: true } : {}),
     ...(flags.warnError ? { warnError: true } : {}),
+    indirectSelection: indirectSelectionOption(flags.indirectSelection),
     commandLine: ['mini-dbt', ...process.argv.slice(2)].join(' '),
     onEvent: printEvent,
   });

@@ -48,6 +48,21 @@ describe('jaffle-shop: a dbt project (dbt_project.yml, no profiles.yml) runs unc
     expect(tableRows(dir, 'stg_payments')).toHaveLength(8);
   });
 
+  it('test --indirect-selection: eager brings the relationship test along with orders, cautious and buildable do not (customers is not upstream of orders)', () => {
+    const run = (...mode: string[]) => runCli(['test', '--select', 'orders', ...mode, '--project-dir', dir]);
+    const names = (stdout: string) => [...stdout.matchAll(/\d+ of \d+ (?:PASS|WARN \d+|FAIL \d+) (\w+)/g)].map((m) => m[1]).sort();
+    const eager = names(run().stdout);
+    expect(eager).toContain('relationships_orders_customer_id__customer_id__ref_customers_');
+    expect(eager).toContain('assert_order_amounts_match_payments');
+    const buildable = names(run('--indirect-selection', 'buildable').stdout);
+    expect(buildable).toEqual(eager.filter((t) => !t.startsWith('relationships_')));
+    const cautious = names(run('--indirect-selection', 'cautious').stdout);
+    expect(cautious).toEqual(buildable.filter((t) => t !== 'assert_order_amounts_match_payments'));
+    const empty = runCli(['test', '--select', 'orders', '--indirect-selection', 'empty', '--project-dir', dir]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('Nothing to do: --select orders leaves no test to test');
+  });
+
   it('manifest.json lists the tests with their parents', () => {
     const manifest = JSON.parse(readFileSync(join(dir, 'target/manifest.json'), 'utf8'));
     const rel = Object.values(manifest.nodes as Record<string, { name: string; depends_on: { nodes: string[] } }>).find((n) => n.name.startsWith('relationships_orders'));
