@@ -44,7 +44,7 @@ export function planRetry(session: Session): RetryPlan | null {
   } catch (err) {
     throw new ProjectError(`cannot read ${project.paths.target}/run_results.json: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const todo = (file.results ?? []).filter((r) => r.status === 'error' || r.status === 'skipped');
+  const todo = (file.results ?? []).filter((r) => r.status === 'error' || r.status === 'partial success' || r.status === 'skipped');
   if (todo.length === 0) return null;
   const retryBatches = new Map<string, Window[]>();
   const nodes: RetryPlan['nodes'][number][] = [];

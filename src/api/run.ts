@@ -128,7 +128,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       warnError: options.warnError,
       rangeGuardOf: options.rangeGuardOf,
     });
-    const failed = results.some((r) => r.status === 'error' || r.status === 'fail');
+    const failed = results.some((r) => r.status === 'error' || r.status === 'partial success' || r.status === 'fail');
     crashPoint();
     finishRun(db, invocationId, failed ? 'error' : 'success');
     const elapsedSeconds = (performance.now() - t0) / 1000;
@@ -137,7 +137,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       writeTestArtifacts(project, manifest, results);
       writeRunArtifacts(project, manifest, graph, { invocationId, command, results, elapsedSeconds, runStartedAt, options: { select: options.select, exclude: options.exclude, fullRefresh: options.fullRefresh, vars: options.vars } });
     }
-    const exitCode = results.reduce((code, r) => (r.status === 'error' || r.status === 'fail' ? Math.max(code, r.exitCode) : code), 0);
+    const exitCode = results.reduce((code, r) => (r.status === 'error' || r.status === 'partial success' || r.status === 'fail' ? Math.max(code, r.exitCode) : code), 0);
     return { invocationId, results, elapsedSeconds, exitCode, session };
   } catch (err) {
     if (!isBusyError(err)) throw err;

@@ -41,6 +41,9 @@ export function printEvent(event: RunEvent): void {
     }
   } else if (r.status === 'error') {
     line(dotted(`${head} ERROR creating ${event.description}`, `${colors.red('ERROR')} ${time}`));
+  } else if (r.status === 'partial success') {
+    const batches = r.batchResults ? ` (${r.batchResults.successful.length}/${r.batchResults.successful.length + r.batchResults.failed.length})` : '';
+    line(dotted(`${head} PARTIALLY created ${event.description}`, `${colors.yellow(`PARTIAL SUCCESS${batches}`)} ${time}`));
   } else {
     line(dotted(`${head} SKIP relation main.${r.name}`, colors.yellow('SKIP')));
   }
@@ -53,6 +56,8 @@ export function printSummary(
   const pass = results.filter((r) => r.status === 'success' || r.status === 'pass').length;
   const warn = results.filter((r) => r.status === 'warn').length;
   const error = results.filter((r) => r.status === 'error' || r.status === 'fail').length;
+  // dbt counts a partial success under ERROR in the Done line and names it in the heading.
+  const partial = results.filter((r) => r.status === 'partial success').length;
   const skip = results.filter((r) => r.status === 'skipped').length;
   const what = Object.entries(kinds)
     .filter(([, n]) => n > 0)
@@ -62,12 +67,16 @@ export function printSummary(
   line();
   line(`Finished running ${what || 'nothing'} in ${elapsedSeconds.toFixed(2)}s.`);
   line();
-  if (error === 0 && warn === 0) {
+  if (error === 0 && warn === 0 && partial === 0) {
     line(colors.green('Completed successfully'));
   } else {
-    const heading = `Completed with ${error} error${error === 1 ? '' : 's'} and ${warn} warning${warn === 1 ? '' : 's'}:`;
-    line(error > 0 ? colors.red(heading) : colors.yellow(heading));
-    for (const r of results.filter((x) => x.status === 'error' || x.status === 'fail' || x.status === 'warn')) {
+    const errors = `${error} error${error === 1 ? '' : 's'}`;
+    const warnings = `${warn} warning${warn === 1 ? '' : 's'}`;
+    const heading = partial > 0
+      ? `Completed with ${errors}, ${partial} partial success${partial === 1 ? '' : 'es'}, and ${warnings}:`
+      : `Completed with ${errors} and ${warnings}:`;
+    line(error + partial > 0 ? colors.red(heading) : colors.yellow(heading));
+    for (const r of results.filter((x) => x.status === 'error' || x.status === 'partial success' || x.status === 'fail' || x.status === 'warn')) {
       line();
       const where = r.path ? ` (${r.path})` : '';
       line(r.status === 'warn' ? colors.yellow(`Warning in ${r.resourceType} ${r.name}${where}`) : colors.red(`Failure in ${r.resourceType} ${r.name}${where}`));
@@ -75,5 +84,5 @@ export function printSummary(
     }
   }
   line();
-  line(`Done. PASS=${pass} WARN=${warn} ERROR=${error} SKIP=${skip} TOTAL=${results.length}`);
+  line(`Done. PASS=${pass} WARN=${warn} ERROR=${error + partial} SKIP=${skip} TOTAL=${results.length}`);
 }

@@ -1,7 +1,8 @@
 import type { NodePlan } from '../plan/node-plan.js';
 
 /** Models and seeds: success | error | skipped; data tests: pass | warn | fail | error | skipped. */
-export type NodeStatus = 'success' | 'error' | 'skipped' | 'pass' | 'warn' | 'fail';
+/** dbt's statuses; 'partial success': a microbatch model some of whose batches failed (the others are published). */
+export type NodeStatus = 'success' | 'error' | 'partial success' | 'skipped' | 'pass' | 'warn' | 'fail';
 
 /** A microbatch model's batches, as dbt's run_results `batch_results`: [start, end) windows. */
 export interface BatchResults {

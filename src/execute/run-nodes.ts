@@ -174,7 +174,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
         uniqueId: node.uniqueId,
         name: node.name,
         resourceType: node.resourceType,
-        status: 'error',
+        status: failedBatches && failedBatches.successful.length > 0 ? 'partial success' : 'error',
         message,
         executionTime: (performance.now() - t0) / 1000,
         startedAt,

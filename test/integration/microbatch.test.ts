@@ -79,7 +79,8 @@ describe('microbatch models', () => {
     const out = logs();
     const failed = await p.build({ vars: { as_of: '2024-01-03' }, eventTimeStart: '2024-01-01', eventTimeEnd: '2024-01-04', writeArtifacts: true, onEvent: out.onEvent });
     const result = failed.results[0]!;
-    expect(result.status).toBe('error');
+    expect(result.status).toBe('partial success');
+    expect(failed.exitCode).toBe(1);
     expect(result.message).toMatch(/PARTIAL SUCCESS \(2\/3 batches\): batch 2024-01-02 failed: malformed JSON/);
     expect(out.lines.filter((l) => l.startsWith('Batch')).map((l) => l.split(' ...')[0])).toEqual([
       'Batch 1 of 3 START batch 2024-01-01 of main.daily',
@@ -91,6 +92,7 @@ describe('microbatch models', () => {
     ]);
     expect(p.rows('daily').map((r) => [r.day, r.amount])).toEqual([['2024-01-01', 11], ['2024-01-02', 5], ['2024-01-03', 14]]);
     const runResults = JSON.parse(readFileSync(join(p.dir, 'target', 'run_results.json'), 'utf8'));
+    expect(runResults.results[0].status).toBe('partial success');
     expect(runResults.results[0].batch_results).toEqual({
       successful: [['2024-01-01', '2024-01-02'], ['2024-01-03', '2024-01-04']],
       failed: [['2024-01-02', '2024-01-03']],
@@ -102,7 +104,7 @@ describe('microbatch models', () => {
     p.exec(`update events set payload = '{"amount": 20}' where id = 5`);
     const before = p.ledger('daily').length;
     const retried = await retry({ projectDir: p.dir, writeArtifacts: true, onEvent: () => undefined });
-    expect(retried!.retried.nodes).toEqual([{ uniqueId: 'model.shop.daily', name: 'daily', status: 'error', batches: [{ start: '2024-01-02', end: '2024-01-03' }] }]);
+    expect(retried!.retried.nodes).toEqual([{ uniqueId: 'model.shop.daily', name: 'daily', status: 'partial success', batches: [{ start: '2024-01-02', end: '2024-01-03' }] }]);
     expect(retried!.results[0]!.status).toBe('success');
     expect(retried!.results[0]!.plan!.batches!.map((b) => [b.label, b.mode, b.reason])).toEqual([['2024-01-02', 'incremental', 'retry']]);
     expect(p.ledger('daily').slice(before).map((l) => [l.window_start, l.status])).toEqual([['2024-01-02', 'success']]);
