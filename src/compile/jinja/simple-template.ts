@@ -163,7 +163,6 @@ function parseIf(tokens: readonly Token[], at: number): { node: SimpleNode; next
   const branches: { cond: Expr; body: readonly SimpleNode[] }[] = [];
   let otherwise: readonly SimpleNode[] = [];
   let k = at;
-  let words = tokens[k]!.value.trim();
   for (;;) {
     // The tag is 'if cond' or 'elif cond'.
     const tag = tokens[k]!;
@@ -175,7 +174,7 @@ function parseIf(tokens: readonly Token[], at: number): { node: SimpleNode; next
     if (!body) return null;
     branches.push({ cond, body: body.nodes });
     k = body.next;
-    words = tokens[k]!.value.trim();
+    const words = tokens[k]!.value.trim();
     if (words === 'endif') return { node: { kind: 'if', branches, otherwise }, next: k + 1 };
     if (words === 'else') {
       const rest = parseNodes(tokens, k + 1, true);
