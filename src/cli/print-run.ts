@@ -15,6 +15,7 @@ export function printEvent(event: RunEvent): void {
     line(event.message);
     return;
   }
+  if (event.type === 'progress') return; // drawn by seedProgressBar on a terminal
   const head = `${event.index} of ${event.total}`;
   if (event.type === 'start') {
     line(dotted(`${head} START ${event.description}`, 'RUN'));

@@ -1,6 +1,7 @@
 import { run, type RunOptions } from '../api/run.js';
 import { loadSession } from '../api/session.js';
 import { printEvent, printSummary } from './print-run.js';
+import { withSeedProgressBar } from './seed-progress-bar.js';
 import { testFailureHints } from './print-test-result.js';
 import { compiledTestPath } from '../state/write-test-artifacts.js';
 import { indirectSelectionOption, sessionOptions, type CommonFlags } from './common-options.js';
@@ -46,7 +47,7 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
     ...(flags.warnError ? { warnError: true } : {}),
     indirectSelection: indirectSelectionOption(flags.indirectSelection),
     commandLine: ['mini-dbt', ...process.argv.slice(2)].join(' '),
-    onEvent: printEvent,
+    onEvent: withSeedProgressBar(printEvent),
   });
   if (result.results.length === 0) {
     line('Nothing to do. Try checking your model configs and model specification args');

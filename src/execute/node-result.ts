@@ -50,4 +50,6 @@ export interface NodeResult {
 export type RunEvent =
   | { readonly type: 'start'; readonly index: number; readonly total: number; readonly description: string; readonly uniqueId: string }
   | { readonly type: 'result'; readonly index: number; readonly total: number; readonly description: string; readonly result: NodeResult }
-  | { readonly type: 'log'; readonly message: string };
+  | { readonly type: 'log'; readonly message: string }
+  /** A long seed load's progress (for a progress bar): bytes read in the stage, or the index build. */
+  | { readonly type: 'progress'; readonly uniqueId: string; readonly name: string; readonly stage: 'load' | 'check' | 'index'; readonly done: number; readonly total: number };

@@ -98,6 +98,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
           columnTypes: node.config.column_types as Record<string, string> | undefined,
           delimiter: typeof node.config.delimiter === 'string' ? node.config.delimiter : undefined,
           indexes: seedIndexes(node.config),
+          onProgress: (p) => emit({ type: 'progress', uniqueId: node.uniqueId, name: node.name, stage: p.stage, done: p.bytes, total: p.totalBytes }),
           beforeCommit: (tx) => {
             crashPoint();
             recordNodeRun(tx, ledgerRecord(options, node, 'seed', null, { rowsDeleted: 0, rowsInserted: 0, partitions: [] }, 'success', null, startedAt, t0));

@@ -62,7 +62,8 @@ export async function loadSeedInOnePass(
   };
 
   try {
-    await withLine(streamCsvRecords({ path: options.csvPath, file: options.displayPath, delimiter, mode: 'plain' }, onRecord), options, delimiter);
+    const onBytes = options.onProgress ? (bytes: number) => options.onProgress!({ stage: 'load', bytes, totalBytes: before.size }) : undefined;
+    await withLine(streamCsvRecords({ path: options.csvPath, file: options.displayPath, delimiter, mode: 'plain', onBytes }, onRecord), options, delimiter);
   } catch (err) {
     staging?.rollback();
     if (err instanceof NotPlainCsvError) return null;

@@ -99,6 +99,7 @@ export class SeedStaging {
         this.inserted += this.buffered;
         this.buffered = 0;
       }
+      options.onProgress?.({ stage: 'index', bytes: 0, totalBytes: 0 });
       for (const index of this.indexes) {
         const sql = `create ${index.unique ? 'unique ' : ''}index ${quoteIdentifier(index.name)} on ${quoteIdentifier(this.staging)} (${index.columns.map(quoteIdentifier).join(', ')})`;
         try {

@@ -30,6 +30,15 @@ export interface LoadSeedOptions {
   indexes?: IndexSpec[];
   /** Called inside the transaction right before COMMIT. */
   beforeCommit?: (db: Warehouse) => void;
+  /** How far the load is, for a progress bar: bytes of the CSV read in this stage, then the index build. */
+  onProgress?: (progress: SeedProgress) => void;
+}
+
+/** 'load': reading and inserting; 'check': the first of two passes (types); 'index': indexes, swap and COMMIT. */
+export interface SeedProgress {
+  readonly stage: 'load' | 'check' | 'index';
+  readonly bytes: number;
+  readonly totalBytes: number;
 }
 
 export interface SeedLoadResult {
@@ -118,7 +127,9 @@ async function scanSeed(options: LoadSeedOptions, delimiter: string): Promise<Sc
     recordIndex = 0;
     rows = 0;
   };
-  const { plain } = await withLine(streamCsvRecords({ path: options.csvPath, file: options.displayPath, delimiter, onRestart }, onRecord), options, delimiter);
+  const total = statFile(options.csvPath, options.displayPath).size;
+  const onBytes = options.onProgress ? (bytes: number) => options.onProgress!({ stage: 'check', bytes, totalBytes: total }) : undefined;
+  const { plain } = await withLine(streamCsvRecords({ path: options.csvPath, file: options.displayPath, delimiter, onRestart, onBytes }, onRecord), options, delimiter);
   if (header === undefined) {
     throw new ProjectError('seed file is empty: expected a header row with the column names', {
       location: { file: options.displayPath },
@@ -146,7 +157,8 @@ async function writeSeed(db: Warehouse, options: LoadSeedOptions, delimiter: str
       staging.add(record);
     };
     const mode = scan.plain ? 'plain' : 'parse';
-    await streamCsvRecords({ path: options.csvPath, file, delimiter, mode }, onRecord).catch((err: unknown) => {
+    const onBytes = options.onProgress ? (bytes: number) => options.onProgress!({ stage: 'load', bytes, totalBytes: before.size }) : undefined;
+    await streamCsvRecords({ path: options.csvPath, file, delimiter, mode, onBytes }, onRecord).catch((err: unknown) => {
       throw err instanceof NotPlainCsvError ? changedWhileLoading(file) : err;
     });
     const after = statFile(options.csvPath, file);

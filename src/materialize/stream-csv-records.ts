@@ -37,6 +37,8 @@ export interface StreamCsvOptions {
   readonly mode?: CsvReadMode;
   /** 'auto' mode: the records seen so far are void, the file is read again from the start. */
   readonly onRestart?: () => void;
+  /** Bytes read so far in this pass (after each chunk; from 0 again after a restart), for a progress bar. */
+  readonly onBytes?: (bytes: number) => void;
 }
 
 /** A file read in 'plain' mode turned out to have quotes or carriage returns (it changed since it was scanned). */
@@ -75,6 +77,7 @@ function splitPlain(options: StreamCsvOptions, onRecord: CsvRecordHandler): Prom
     let carry: Buffer | undefined;
     let first = true;
     let done = false;
+    let read = 0;
     const finish = (err: unknown, plain = false): void => {
       if (done) return;
       done = true;
@@ -89,6 +92,8 @@ function splitPlain(options: StreamCsvOptions, onRecord: CsvRecordHandler): Prom
     input.on('data', (data: Buffer | string) => {
       if (done) return;
       let chunk = data as Buffer;
+      read += chunk.length;
+      options.onBytes?.(read);
       try {
         if (first) {
           first = false;
@@ -135,6 +140,8 @@ function parseRecords(options: StreamCsvOptions, onRecord: CsvRecordHandler): Pr
     };
     input.on('error', fail);
     parser.on('error', fail);
+    let read = 0;
+    if (options.onBytes) input.on('data', (chunk: Buffer | string) => options.onBytes!((read += chunk.length)));
     parser.on('readable', () => {
       if (done) return;
       try {

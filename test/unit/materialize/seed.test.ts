@@ -53,6 +53,22 @@ async function loadError(options: LoadSeedOptions): Promise<ProjectError> {
   throw new Error('expected loadSeed to fail');
 }
 
+describe('progress', () => {
+  it('reports the bytes loaded (ending at the file size), then the index build; a file needing two passes reports both', async () => {
+    const csv = `id,amount\n${Array.from({ length: 20_000 }, (_, i) => `${i},${i % 7}.5`).join('\n')}\n`;
+    const seen: { stage: string; bytes: number; totalBytes: number }[] = [];
+    await loadSeed(db, seedFile('big.csv', csv, { onProgress: (p) => seen.push(p) }));
+    const loads = seen.filter((p) => p.stage === 'load');
+    expect(loads.at(-1)).toEqual({ stage: 'load', bytes: csv.length, totalBytes: csv.length });
+    expect(seen.at(-1)!.stage).toBe('index');
+    // Quotes send it through csv-parse in two passes: types first, then the load.
+    const quoted = csv.replace('\n5,', '\n"5",');
+    const stages: string[] = [];
+    await loadSeed(db, seedFile('quoted-big.csv', quoted, { onProgress: (p) => stages.push(p.stage) }));
+    expect(stages.filter((stage, i) => stage !== stages[i - 1])).toEqual(['load', 'check', 'load', 'index']);
+  });
+});
+
 describe('type inference', () => {
   it('infers INTEGER, REAL and TEXT over all values; empty and null load as NULL', async () => {
     const csv = [

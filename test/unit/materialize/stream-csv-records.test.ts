@@ -60,3 +60,18 @@ describe('files that are not plain', () => {
     await expect(records('a\r\nx\r\n', 'plain')).rejects.toBeInstanceOf(NotPlainCsvError);
   });
 });
+
+describe('progress', () => {
+  it('reports the bytes read so far, ending at the file size, in both readers', async () => {
+    const content = `id,name\n${Array.from({ length: 50_000 }, (_, i) => `${i},name ${i}`).join('\n')}\n`;
+    for (const [mode, text] of [['plain', content], ['parse', content.replace('name 7', '"name, 7"')]] as const) {
+      const path = join(dir, `progress-${mode}.csv`);
+      writeFileSync(path, text);
+      const seen: number[] = [];
+      await streamCsvRecords({ path, file: 'p.csv', delimiter: ',', mode, onBytes: (b) => seen.push(b) }, () => undefined);
+      expect(seen.length, mode).toBeGreaterThan(0);
+      expect(seen.every((b, i) => i === 0 || b > seen[i - 1]!), mode).toBe(true);
+      expect(seen.at(-1), mode).toBe(Buffer.byteLength(text));
+    }
+  });
+});
