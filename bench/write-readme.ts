@@ -70,10 +70,13 @@ same workloads):
   dependencies and the graph. File paths are now built by concatenation instead of path.join and
   path.relative, folder configs are merged once per folder instead of once per model, hashes are
   one-shot, the line of each ref is found only when an error needs it, and the cache keeps the macro
-  names, so a load it serves compiles no macro. The narrowest figure: 0.50-0.61 s across runs on
-  this shared machine; what is left is reading the 10,000 files (a checksum needs the bytes: about
-  0.09 s), garbage collection of about 37 MB of live project data (about 0.08 s), configs and the
-  graph.
+  names, so a load it serves compiles no macro. Still the one figure not reliably met: 0.49-0.72 s
+  across runs on this shared machine (met on quiet runs, missed on busy ones). What is left: Node.js
+  start and the bundle (about 0.13 s), reading the 10,000 files (a checksum needs the bytes: about
+  0.09 s), garbage collection of about 37 MB of live project data (about 0.08 s), configs (about
+  0.08 s) and the graph (about 0.03 s). Reading the files as bytes instead of text saved 10-20 ms in
+  a trial (not kept); reading them from a worker thread while the cache parses, or caching the
+  resolved graph, would be the next steps.
 - **Start-up (\`--version\`, \`ls\`)**: Node.js starts in about 0.09 s; as about 275 ES modules the
   CLI took 366 ms for \`ls\` on the example; it ships as an esbuild bundle (dist/bundle/: main.js,
   the bin, with each command in its own lazily loaded chunk; index.js, the package's API). Tried: a V8
