@@ -53,6 +53,22 @@ describe('the parse cache', () => {
     expect(second.manifest.models.get('daily')?.refs).toEqual(['stg_orders', 'other']);
   });
 
+  it('keeps the macro names, so a load it serves compiles no macro (the environment is built on first use)', () => {
+    dir = writeProject(FILES);
+    load();
+    // Every JinjaEnvironment compiles the project's macros in its constructor.
+    const compiled = vi.spyOn(JinjaEnvironment.prototype as unknown as { loadMacros(): void }, 'loadMacros');
+    try {
+      const { manifest } = loadWithParseCache(dir);
+      expect(compiled).not.toHaveBeenCalled();
+      expect(manifest.macroNames).toEqual(['region']);
+      expect(manifest.jinja.macroNames).toEqual(['region']);
+      expect(compiled).toHaveBeenCalledTimes(1);
+    } finally {
+      compiled.mockRestore();
+    }
+  });
+
   it('renders again only the model whose file changed', () => {
     dir = writeProject(FILES);
     load();

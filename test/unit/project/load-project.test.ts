@@ -34,6 +34,22 @@ describe('loadProject', () => {
     expect(loadProject(dir, { database: '/tmp/other.db' }).databasePath).toBe('/tmp/other.db');
   });
 
+  it("checks the project file with zod's own messages", () => {
+    const problem = (yml: string) => {
+      try {
+        loadProject(writeProject({ 'project.yml': yml }));
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return 'no error';
+    };
+    expect(problem('name: 3\n')).toBe("invalid value for 'name' in project.yml: Invalid input: expected string, received number");
+    expect(problem('name: ok\nbusy-timeout: 1.5\n')).toBe("invalid value for 'busy-timeout' in project.yml: Invalid input: expected int, received number");
+    expect(problem('name: ok\nbusy-timeout: -1\n')).toBe("invalid value for 'busy-timeout' in project.yml: Too small: expected number to be >=0");
+    expect(problem('name: ok\nvars: [1]\n')).toBe("invalid value for 'vars' in project.yml: Invalid input: expected record, received array");
+    expect(problem('name: ok\nmodel-paths: 3\n')).toBe("invalid value for 'model-paths' in project.yml: expected a folder name or a list of folder names");
+  });
+
   it('reads dbt_project.yml when there is no project.yml', () => {
     const dir = writeProject({ 'dbt_project.yml': "name: jaffle\nversion: '1.0'\nconfig-version: 2\nprofile: jaffle\nclean-targets: [target]\n" });
     const p = loadProject(dir);
