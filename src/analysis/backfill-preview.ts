@@ -11,6 +11,7 @@ import { rangeGuard, rangeGuardCheckNames } from '../materialize/range-guard.js'
 import { partitionColumn } from '../plan/plan-model.js';
 import type { PartitionRange } from './minimal-ranges.js';
 import { rawReadCounts, type RawReadCounts } from './raw-read-counts.js';
+import { withScratchTable } from './scratch-table.js';
 
 export interface BackfillPreview extends RawReadCounts {
   readonly start: string;
@@ -38,24 +39,15 @@ export function backfillChecks(node: ModelNode, range: PartitionRange): string[]
 export function previewBackfill(db: Warehouse, manifest: Manifest, graph: Graph, node: ModelNode, range: PartitionRange, asOf: string | null): BackfillPreview {
   const part = requirePartition(node);
   const { sql } = renderModel(manifest, node, { db, forceIncremental: true });
-  const name = `${node.alias}__mini_dbt_preview`;
-  const staged = `temp.${quoteIdentifier(name)}`;
-  let partitions: string[];
-  let rows: number;
-  db.exec(`drop table if exists ${staged}`);
-  try {
-    try {
-      db.exec(`create temp table ${quoteIdentifier(name)} as\n${sql}`);
-    } catch (err) {
-      throw new ProjectError(`the backfill query of '${node.name}' failed: ${err instanceof Error ? err.message : String(err)}`, { location: { file: node.file.path } });
-    }
+  const failed = (message: string) => new ProjectError(`the backfill query of '${node.name}' failed: ${message}`, { location: { file: node.file.path } });
+  const { partitions, rows } = withScratchTable(db, `${node.alias}__mini_dbt_preview`, sql, failed, (staged) => {
     const checks = [...keyChecks(node.name, staged, node.config, { unique: true }), rangeGuard(node.name, staged, part, range)];
-    runStatements(db, { uniqueId: node.uniqueId, name: node.name, relation: staged, materialization: 'incremental', mode: 'backfill', reason: 'preview', sql, statements: checks });
-    partitions = (db.prepare(`select distinct cast(${quoteIdentifier(part)} as text) from ${staged} order by 1`).pluck().all() as string[]);
-    rows = Number(db.prepare(`select count(*) from ${staged}`).pluck().get());
-  } finally {
-    db.exec(`drop table if exists ${staged}`);
-  }
+    runStatements(db, { name: node.name, relation: staged, mode: 'backfill', statements: checks });
+    return {
+      partitions: db.prepare(`select distinct cast(${quoteIdentifier(part)} as text) from ${staged} order by 1`).pluck().all() as string[],
+      rows: Number(db.prepare(`select count(*) from ${staged}`).pluck().get()),
+    };
+  });
   return { start: range.start, end: range.end, partitions, rows, ...rawReadCounts(db, manifest, graph, node, range, asOf), checks: backfillChecks(node, range) };
 }
 

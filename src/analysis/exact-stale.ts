@@ -7,6 +7,7 @@ import { ProjectError } from '../errors/project-error.js';
 import { partitionColumn } from '../plan/plan-model.js';
 import { diffPartitions, type TableDiff } from './diff-partitions.js';
 import { partitionTotals, type Totals } from './range-totals.js';
+import { withScratchTable } from './scratch-table.js';
 
 export interface ExactStale extends TableDiff {
   readonly partitionColumn?: string;
@@ -32,14 +33,8 @@ export function exactStale(db: Warehouse, manifest: Manifest, node: ModelNode, o
   }
   const { sql } = renderModel(manifest, node, { db, forceIncremental: false });
   const scratch = rebuiltTableName(node.alias);
-  const scratchRef = `temp.${quoteIdentifier(scratch)}`;
-  db.exec(`drop table if exists ${scratchRef}`);
-  try {
-    try {
-      db.exec(`create temp table ${quoteIdentifier(scratch)} as\n${sql}`);
-    } catch (err) {
-      throw new ProjectError(`the full rebuild of '${node.name}' failed: ${err instanceof Error ? err.message : String(err)}`, { location: { file: node.file.path } });
-    }
+  const failed = (message: string) => new ProjectError(`the full rebuild of '${node.name}' failed: ${message}`, { location: { file: node.file.path } });
+  return withScratchTable(db, scratch, sql, failed, (scratchRef) => {
     const rebuiltColumns = (db.prepare('select name from temp.pragma_table_info(?)').all(scratch) as { name: string }[]).map((r) => r.name);
     const liveColumns = relationColumns(db, node.alias).map((c) => c.name);
     if (!rebuiltColumns.some((c) => liveColumns.includes(c))) {
@@ -61,7 +56,5 @@ export function exactStale(db: Warehouse, manifest: Manifest, node: ModelNode, o
       rebuilt: partitionTotals(db, scratchRef, diff.columns, part, filter),
     };
     return { ...diff, partitionColumn: part, totals };
-  } finally {
-    db.exec(`drop table if exists ${scratchRef}`);
-  }
+  });
 }

@@ -97,7 +97,7 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
       folderConfigs.set(folderKey, folder);
     }
     const properties = project.modelProperties.get(file.name);
-    return [file.name, properties?.config ? mergeConfigs(folder, properties.config) : mergeConfigs(folder)];
+    return [file.name, mergeConfigs(folder, properties?.config ?? {})];
   }));
 
   const captured: { file: (typeof project.models)[number]; refs: string[]; sources: [string, string][]; config: Record<string, unknown> }[] = [];

@@ -1,7 +1,7 @@
 import type { Warehouse } from '../db/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
-import type { AuditStatement, NodePlan } from '../plan/node-plan.js';
-import type { StatementOutcome } from './run-statements.js';
+import type { AuditStatement } from '../plan/node-plan.js';
+import type { StatementOutcome, StatementsToRun } from './run-statements.js';
 
 function describeRows(db: Warehouse, sql: string): string[] {
   const rows = db.prepare(sql).all() as Record<string, unknown>[];
@@ -14,7 +14,7 @@ function describeRows(db: Warehouse, sql: string): string[] {
  * stays exactly as it was) with the failing rows in the message; a warning
  * is kept on the outcome and the publish goes on.
  */
-export function runAudit(db: Warehouse, plan: NodePlan, audit: AuditStatement, outcome: StatementOutcome): void {
+export function runAudit(db: Warehouse, plan: StatementsToRun, audit: AuditStatement, outcome: StatementOutcome): void {
   const row = db.prepare(audit.sql).get() as { failures: unknown; should_warn: unknown; should_error: unknown };
   const failures = Number(row.failures ?? 0);
   const results = `${failures} failing row${failures === 1 ? '' : 's'}`;

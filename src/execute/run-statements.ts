@@ -16,11 +16,14 @@ export interface StatementOutcome {
   partitions: string[];
 }
 
+/** What running statements needs of a plan (the backfill preview runs its checks with just these). */
+export type StatementsToRun = Pick<NodePlan, 'name' | 'relation' | 'mode' | 'statements'>;
+
 /**
  * Run a plan's statements inside the caller's open transaction. Throws on
  * the first failure; the caller rolls back.
  */
-export function runStatements(db: Warehouse, plan: NodePlan): StatementOutcome {
+export function runStatements(db: Warehouse, plan: StatementsToRun): StatementOutcome {
   const outcome: StatementOutcome = { rowsDeleted: 0, rowsInserted: 0, partitions: [] };
   for (const statement of plan.statements) {
     crashPoint();
