@@ -13,6 +13,7 @@ import { resolveVars } from './resolve-vars.js';
 import { captureTests } from '../data-tests/capture-tests.js';
 import type { TestNode } from '../data-tests/test-node.js';
 import { customStrategyNames, validateModelConfig } from './validate-model-config.js';
+import { RenderFailureErrors, skipsOfRenderFailures } from './render-failure-skips.js';
 
 export interface CaptureOptions {
   readonly vars?: Readonly<Record<string, unknown>>;
@@ -101,6 +102,8 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
   }));
 
   const captured: { file: (typeof project.models)[number]; refs: string[]; sources: [string, string][]; config: Record<string, unknown> }[] = [];
+  /** Models that failed to render, by name -> unique id: their dependents are skipped, not "not found". */
+  const renderFailed = new Map<string, string>();
   for (const file of project.models) {
     const hit = options.cached?.get(file.name);
     if (hit) {
@@ -147,6 +150,7 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
       options.onCapture?.(file.name, record);
     } catch (err) {
       errors.push(err instanceof ProjectError ? err : new ProjectError(String(err), { location: { file: file.path } }));
+      renderFailed.set(file.name, `model.${project.name}.${file.name}`);
     }
   }
   for (const name of project.modelProperties.keys()) {
@@ -195,6 +199,7 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
       }
       const target = models.get(ref) ?? seeds.get(ref);
       if (target) dependsOn.push(target.uniqueId);
+      else if (renderFailed.has(ref)) continue; // reported once, from the failing model; this one is skipped
       else if (disabled.has(ref)) errors.push(new ProjectError(`model '${name}' depends on a node named '${ref}' which is disabled`, { location: located() }));
       else errors.push(new ProjectError(`model '${name}' depends on a node named '${ref}' which was not found.${didYouMeanSuffix(ref, refNames)}`, { location: located() }));
     }
@@ -210,6 +215,8 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
     models.set(name, { ...node, dependsOn });
   }
   const tests = errors.length === 0 && declaresTests(project) ? captureTests({ project, jinja: jinja(), vars, models, seeds, sources }, errors) : new Map<string, TestNode>();
+  const skips = skipsOfRenderFailures(new Map([...models].map(([name, node]) => [name, node.refs])), renderFailed);
+  if (skips.length > 0) throw new RenderFailureErrors(errors, skips);
   if (errors.length === 1) throw errors[0]!;
   if (errors.length > 1) throw new ProjectErrors(errors);
 

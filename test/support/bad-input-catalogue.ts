@@ -89,4 +89,5 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E38', edit: sql('alter table daily_revenue add column note text'), args: ['run', '-s', 'daily_revenue'] },
   { id: 'E39', edit: write(DAILY, "select order_date, no_such_column from {{ ref('raw_orders') }}"), args: ['run'] },
   { id: 'E40', edit: patch('project.yml', 'lookback_days: 3', 'lookback_days: 3\n  start: 2026-09-01'), args: ['run', '-s', 'daily_revenue'] },
+  { id: 'E77', edit: patch(DAILY, 'where load_date <= {{ as_of() }}', 'where load_date <= {{ as_off() }}'), args: ['run'] },
 ];
