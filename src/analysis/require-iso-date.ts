@@ -1,17 +1,30 @@
 import { ProjectError } from '../errors/project-error.js';
-import { isIsoDate } from '../feed/iso-date.js';
+import { EARLIEST_DATE, isIsoDate, LATEST_DATE } from '../feed/iso-date.js';
+
+/** At most this many characters of a bad value are echoed back. */
+const SHOWN = 60;
+
+export const shownValue = (value: unknown): string => {
+  const text = String(value);
+  return text.length > SHOWN ? `${text.slice(0, SHOWN - 3)}...` : text;
+};
 
 /**
- * A date given on the command line (or in --vars) that must be a real
- * calendar date written YYYY-MM-DD. Anything else, including text that
- * merely starts with a date, is a ProjectError (exit 2).
+ * The one checked parser for a date a user gives (a flag, a var): a real
+ * calendar date written YYYY-MM-DD, from EARLIEST_DATE to LATEST_DATE.
+ * Anything else, including text that merely starts with a date, is a
+ * ProjectError (exit 2), never a RangeError from the date arithmetic after it.
  */
 export function requireIsoDate(value: unknown, what: string): string {
-  const text: string = typeof value === 'string' ? value : value instanceof Date ? value.toISOString().slice(0, 10) : String(value);
-  if (isIsoDate(text)) return text;
-  const shown: string = String(text);
-  const cut = shown.length > 60 ? `${shown.slice(0, 57)}...` : shown;
-  throw new ProjectError(`${what} must be a real date written YYYY-MM-DD, got '${cut}'`, { hint: 'for example 2026-09-01' });
+  const text = typeof value === 'string' ? value : value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString().slice(0, 10) : String(value);
+  if (!isIsoDate(text)) throw new ProjectError(`${what} must be a real date written YYYY-MM-DD, got '${shownValue(text)}'`, { hint: 'for example 2026-09-01' });
+  if (text < EARLIEST_DATE || text > LATEST_DATE) throw outsideWorkableDates(what, text);
+  return text;
+}
+
+/** The error for a real date mini-dbt cannot work with (its arithmetic would leave four-digit years). */
+export function outsideWorkableDates(what: string, text: string): ProjectError {
+  return new ProjectError(`${what} is ${text}, outside the dates mini-dbt works with (${EARLIEST_DATE} to ${LATEST_DATE})`);
 }
 
 /** Both ends of a range, validated, with start <= end. */

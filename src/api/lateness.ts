@@ -4,6 +4,7 @@ import { ProjectError } from '../errors/project-error.js';
 import { findSeedOrSource } from '../analysis/find-node.js';
 import { latenessReport, type LatenessReport } from '../analysis/lateness-report.js';
 import { timeColumns } from '../analysis/time-columns.js';
+import { requireWholeDays } from '../analysis/require-whole-days.js';
 import { loadSession, type Session, type SessionOptions } from './session.js';
 
 export interface LatenessOptions extends SessionOptions {
@@ -24,7 +25,7 @@ export function lateness(options: LatenessOptions): LatenessReport & { name: str
   const session = options.session ?? loadSession(options);
   const node = findSeedOrSource(session.manifest, options.name);
   const columns = timeColumns(node, { eventTime: options.eventTime, loadedAt: options.loadedAt });
-  const lookback = options.lookback ?? lookbackVar(session.manifest.vars.lookback_days);
+  const lookback = options.lookback ?? (session.manifest.vars.lookback_days == null ? 0 : requireWholeDays(session.manifest.vars.lookback_days, "var 'lookback_days'"));
   const path = session.project.databasePath;
   if (!existsSync(path)) throw new ProjectError(`warehouse ${path} does not exist yet`, { hint: 'load the raw rows first: mini-dbt seed' });
   const db = openWarehouse(path, { readonly: true });
@@ -35,9 +36,3 @@ export function lateness(options: LatenessOptions): LatenessReport & { name: str
   }
 }
 
-function lookbackVar(value: unknown): number {
-  if (value === undefined || value === null) return 0;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new ProjectError(`var 'lookback_days' must be a whole number of days, got '${String(value)}'`);
-  return n;
-}

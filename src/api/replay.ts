@@ -5,12 +5,13 @@ import { openWarehouse, type Warehouse } from '../db/open-warehouse.js';
 import { relationKind } from '../db/relation-kind.js';
 import { ProjectError } from '../errors/project-error.js';
 import { timeSourcesOf } from '../execute/effective-as-of.js';
-import { addDays, dateRange, dayOfWeek } from '../feed/iso-date.js';
+import { addDays, dateRange, dayOfWeek, daysBetween } from '../feed/iso-date.js';
 import { ancestors } from '../graph/walk-graph.js';
 import { exactStale } from '../analysis/exact-stale.js';
 import { findModel } from '../analysis/find-node.js';
 import { latenessReport } from '../analysis/lateness-report.js';
 import { requireDateRange } from '../analysis/require-iso-date.js';
+import { MAX_DAYS, requireWholeDays } from '../analysis/require-whole-days.js';
 import { scratchWarehouse } from '../analysis/scratch-warehouse.js';
 import { timeColumns } from '../analysis/time-columns.js';
 import { run } from './run.js';
@@ -88,12 +89,13 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   const base = options.session ? (options.vars ? withVars(options.session, options.vars) : options.session) : loadSession(options);
   const node = findModel(base.manifest, options.model);
   const { start: from, end: to } = requireDateRange(options.from, options.to, ['--from', '--to']);
+  if (daysBetween(from, to) >= MAX_DAYS) throw new ProjectError(`--from ${from} --to ${to} is ${daysBetween(from, to) + 1} nights; a replay simulates at most ${MAX_DAYS}`);
   const weekly = options.weeklyBackfill;
-  if (weekly !== undefined && (!Number.isInteger(weekly) || weekly < 0)) throw new ProjectError(`--weekly-backfill must be a whole number of days, got '${String(weekly)}'`);
+  if (weekly !== undefined) requireWholeDays(weekly, '--weekly-backfill');
   if (node.config.materialized !== 'incremental') {
     throw new ProjectError(`model '${node.name}' is a ${String(node.config.materialized)}: it is rebuilt in full every night, so a replay has nothing to show`, { hint: 'replay an incremental model' });
   }
-  const lookback = lookbackOf(base.manifest.vars.lookback_days);
+  const lookback = requireWholeDays(base.manifest.vars.lookback_days ?? 0, "var 'lookback_days'");
   const cliVars = options.vars ?? {};
   const keepAs = options.keepAs === undefined ? undefined : resolve(options.keepAs);
   if (keepAs !== undefined && (keepAs === resolve(base.project.databasePath) || existsSync(keepAs))) {
@@ -185,8 +187,3 @@ function requiredLookback(db: Warehouse, session: Session, node: ModelNode): num
   return required;
 }
 
-function lookbackOf(value: unknown): number {
-  const n = Number(value ?? 0);
-  if (!Number.isInteger(n) || n < 0) throw new ProjectError(`var 'lookback_days' must be a whole number of days, got '${String(value)}'`);
-  return n;
-}

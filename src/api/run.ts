@@ -17,7 +17,7 @@ import { finishRun, startRun } from '../state/ledger.js';
 import { isBusyError, warehouseLocked } from '../state/warehouse-locked.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, openWarehouse } from '../db/open-warehouse.js';
 import { migrateLedger } from '../state/migrate-ledger.js';
-import { parseEventTimeRange } from '../plan/microbatch-time.js';
+import { parseEventTimeRange, parseTime } from '../plan/microbatch-time.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
 
 export interface RunOptions extends SessionOptions {
@@ -84,6 +84,9 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   }
   const order = command === 'build' ? buildOrder(graph, selected) : topologicalOrder(graph, selected);
   const eventTime = parseEventTimeRange(options.eventTimeStart, options.eventTimeEnd);
+  const asOf = manifest.vars.as_of;
+  // The as-of is recorded in the ledger and read by microbatch planning: a real date (or time), checked once here.
+  if (asOf !== undefined && asOf !== null && asOf !== '') parseTime(asOf, "var 'as_of'");
   if (options.fullRefresh) {
     const protectedModels = order
       .map((id) => manifest.nodes.get(id))
@@ -99,7 +102,6 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const db = openWarehouse(project.databasePath, { busyTimeoutMs });
   const invocationId = randomUUID();
   const runStartedAt = now();
-  const asOf = manifest.vars.as_of;
   try {
     migrateLedger(db);
     startRun(db, {

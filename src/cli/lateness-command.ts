@@ -1,5 +1,5 @@
 import { lateness } from '../api/lateness.js';
-import { ProjectError } from '../errors/project-error.js';
+import { requireWholeDays } from '../analysis/require-whole-days.js';
 import { bar, pad } from './bar-chart.js';
 import { sessionOptions, type CommonFlags } from './common-options.js';
 import { colors } from './terminal.js';
@@ -14,11 +14,7 @@ export interface LatenessFlags extends CommonFlags {
 
 /** lateness <seed-or-source>: the distribution as a bar chart, percentiles, what a lookback misses. */
 export function latenessCommand(name: string, flags: LatenessFlags): number {
-  let lookback: number | undefined;
-  if (flags.lookback !== undefined) {
-    lookback = Number(flags.lookback);
-    if (!/^\d+$/.test(flags.lookback) || !Number.isInteger(lookback)) throw new ProjectError(`--lookback must be a whole number of days, got '${flags.lookback}'`);
-  }
+  const lookback = flags.lookback === undefined ? undefined : requireWholeDays(flags.lookback, '--lookback');
   const report = lateness({ ...sessionOptions(flags), name, lookback, by: flags.by, eventTime: flags.eventTime, loadedAt: flags.loadedAt });
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

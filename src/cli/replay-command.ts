@@ -1,6 +1,7 @@
 import cliProgress from 'cli-progress';
 import { replay, type ReplayPass, type ReplayResult } from '../api/replay.js';
 import { ProjectError } from '../errors/project-error.js';
+import { requireWholeDays } from '../analysis/require-whole-days.js';
 import { formatRange, minimalRanges } from '../analysis/minimal-ranges.js';
 import { bar, pad } from './bar-chart.js';
 import { sessionOptions, type CommonFlags } from './common-options.js';
@@ -17,11 +18,7 @@ export interface ReplayFlags extends CommonFlags {
 /** replay <model> --from D1 --to D2: the nightly job simulated on a scratch copy, stale partitions per night. */
 export async function replayCommand(model: string, flags: ReplayFlags): Promise<number> {
   if (flags.from === undefined || flags.to === undefined) throw new ProjectError('replay needs --from and --to (the first and last night)', { hint: `e.g. mini-dbt replay ${model} --from 2026-09-02 --to 2026-10-31` });
-  let weeklyBackfill: number | undefined;
-  if (flags.weeklyBackfill !== undefined) {
-    weeklyBackfill = Number(flags.weeklyBackfill);
-    if (!/^\d+$/.test(flags.weeklyBackfill)) throw new ProjectError(`--weekly-backfill must be a whole number of days, got '${flags.weeklyBackfill}'`);
-  }
+  const weeklyBackfill = flags.weeklyBackfill === undefined ? undefined : requireWholeDays(flags.weeklyBackfill, '--weekly-backfill');
   const showBar = Boolean(process.stderr.isTTY) && !flags.json;
   const progress = showBar
     ? new cliProgress.SingleBar({ format: 'replay {pass} |{bar}| {value}/{total} nights | {night}: {stale} stale', hideCursor: true, clearOnComplete: true, stream: process.stderr }, cliProgress.Presets.shades_classic)

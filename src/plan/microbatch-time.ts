@@ -1,4 +1,5 @@
 import { ProjectError } from '../errors/project-error.js';
+import { EARLIEST_DATE, LATEST_DATE } from '../feed/iso-date.js';
 
 /**
  * Time arithmetic for microbatch models, all in UTC: parse the times users
@@ -21,7 +22,9 @@ export function tryParseTime(value: unknown): Date | undefined {
   const m = TIME.exec(value.trim());
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [number, number, number, number, number, number];
-  const d = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day); // not Date.UTC, which reads years 0..99 as 1900..1999
+  d.setUTCHours(hour, minute, second);
   if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return undefined;
   return d;
 }
@@ -30,7 +33,12 @@ export function tryParseTime(value: unknown): Date | undefined {
 export function parseTime(value: unknown, what: string): Date {
   const d = tryParseTime(value);
   if (!d) {
-    throw new ProjectError(`${what} must be a date or time like 2024-09-01 or 2024-09-01 13:00:00 (UTC), got '${String(value)}'`);
+    const shown = String(value);
+    throw new ProjectError(`${what} must be a date or time like 2024-09-01 or 2024-09-01 13:00:00 (UTC), got '${shown.length > 60 ? `${shown.slice(0, 57)}...` : shown}'`);
+  }
+  const day = boundText(d).slice(0, 10);
+  if (day < EARLIEST_DATE || day > LATEST_DATE) {
+    throw new ProjectError(`${what} is ${boundText(d)}, outside the dates mini-dbt works with (${EARLIEST_DATE} to ${LATEST_DATE})`);
   }
   return d;
 }

@@ -89,5 +89,10 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E38', edit: sql('alter table daily_revenue add column note text'), args: ['run', '-s', 'daily_revenue'] },
   { id: 'E39', edit: write(DAILY, "select order_date, no_such_column from {{ ref('raw_orders') }}"), args: ['run'] },
   { id: 'E40', edit: patch('project.yml', 'lookback_days: 3', 'lookback_days: 3\n  start: 2026-09-01'), args: ['run', '-s', 'daily_revenue'] },
+  { id: 'E51', args: ['run', '-s', 'daily_revenue', '--vars', "{as_of: '2026-02-30'}"] },
+  { id: 'E52', args: ['run', '-s', 'daily_revenue', '--vars', '{lookback_days: -3}'] },
+  { id: 'E53', args: ['backfill', 'daily_revenue', '--start', '2026-09-01', '--end', '9999-12-31', '--reason', 'test'] },
+  { id: 'E54', args: ['run', '--event-time-start', '2026-13-40', '--event-time-end', '2027-01-01'] },
+  { id: 'E55', args: ['lateness', 'raw_orders', '--lookback', '99999999'] },
   { id: 'E77', edit: patch(DAILY, 'where load_date <= {{ as_of() }}', 'where load_date <= {{ as_off() }}'), args: ['run'] },
 ];

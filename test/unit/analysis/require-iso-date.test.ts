@@ -20,6 +20,32 @@ describe('requireIsoDate', () => {
     expect((caught as ProjectError).message).toMatch(/^--start must be a real date written YYYY-MM-DD/);
   });
 
+  it.each(['0000-01-01', '0999-12-31', '9999-12-31', '9999-01-01'])('refuses the real date %s, outside the dates mini-dbt works with', (bad) => {
+    expect(() => requireIsoDate(bad, '--end')).toThrow(new ProjectError(`--end is ${bad}, outside the dates mini-dbt works with (1000-01-01 to 9998-12-31)`));
+  });
+
+  it.each(['2026-13-40', '+002026-01-01', '2026-00-10', '2026-04-31', '2100-02-29', '2026-09-01T00:00:00'])('refuses %s as not a real date', (bad) => {
+    expect(() => requireIsoDate(bad, '--start')).toThrow(`--start must be a real date written YYYY-MM-DD, got '${bad}'`);
+  });
+
+  it('accepts both ends of the range, and an invalid Date object is refused, not a RangeError', () => {
+    expect(requireIsoDate('1000-01-01', 'x')).toBe('1000-01-01');
+    expect(requireIsoDate('9998-12-31', 'x')).toBe('9998-12-31');
+    expect(() => requireIsoDate(new Date(Number.NaN), 'x')).toThrow(ProjectError);
+  });
+
+  it('echoes at most 60 characters of a bad value', () => {
+    const err = (() => {
+      try {
+        requireIsoDate('2026-09-01'.repeat(1000), '--start');
+      } catch (e) {
+        return e as Error;
+      }
+      return undefined;
+    })();
+    expect(err?.message.length).toBeLessThan(120);
+  });
+
   it('requires start <= end in a range', () => {
     expect(requireDateRange('2026-09-01', '2026-09-01')).toEqual({ start: '2026-09-01', end: '2026-09-01' });
     expect(() => requireDateRange('2026-09-02', '2026-09-01')).toThrow(/--start 2026-09-02 is after --end 2026-09-01/);
