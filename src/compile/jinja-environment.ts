@@ -7,6 +7,8 @@ import type { RenderState } from './render-state.js';
 import { templateError } from './template-error.js';
 import { BUILTIN_GENERIC_TESTS } from './jinja/builtin-generic-tests.js';
 import { installJinjaExtensions } from './jinja/install-jinja-extensions.js';
+import { installSandbox, installSandboxGlobals } from './jinja/install-sandbox.js';
+import { guardName } from './jinja/sandbox-policy.js';
 import { internals, nunjucksLib } from './jinja/nunjucks-internals.js';
 import { preprocessTemplate } from './jinja/preprocess-template.js';
 import { parseSimpleTemplate, renderSimpleTemplate, type SimpleTemplate } from './jinja/simple-template.js';
@@ -35,6 +37,8 @@ export class JinjaEnvironment {
     }
     this.env = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: false });
     installJinjaExtensions(this.env);
+    installSandbox();
+    installSandboxGlobals(this.env);
     for (const name of CONTEXT_NAMES) {
       Object.defineProperty((this.env as unknown as { globals: object }).globals, name, {
         get: () => (this.current as Record<string, unknown> | undefined)?.[name],
@@ -133,7 +137,7 @@ export class JinjaEnvironment {
         // On a failure: the error nunjucks would throw (its message, with the line of the failing call).
         return renderSimpleTemplate(
           simple,
-          (name) => (name in globals && !(name in locals) ? globals[name] : locals[name]),
+          (name) => guardName(name, name in globals && !(name in locals) ? globals[name] : locals[name]),
           (err, line, column) => nunjucksLib._prettifyError(path, false, internals.runtime.handleError(err, line, column)),
         );
       }

@@ -1,4 +1,5 @@
 import nunjucks from 'nunjucks';
+import { checkTextLength } from './jinja/resource-limits.js';
 
 type Fn = (this: string, ...args: unknown[]) => unknown;
 
@@ -41,7 +42,7 @@ function formatPython(this: string, ...args: unknown[]): string {
     const key = field ?? '';
     if (key === '') return String(args[auto++]);
     if (/^\d+$/.test(key)) return String(args[Number(key)]);
-    return String(keywords[key]);
+    return String(Object.prototype.hasOwnProperty.call(keywords, key) ? keywords[key] : undefined);
   });
 }
 
@@ -69,7 +70,10 @@ export const STRING_METHODS: Readonly<Record<string, Fn>> = {
   count(sub) { return String(sub) === '' ? this.length + 1 : this.split(String(sub)).length - 1; },
   isdigit() { return /^\d+$/.test(this); },
   isalpha() { return /^[A-Za-z]+$/.test(this); },
-  zfill(width) { return this.padStart(Number(width), '0'); },
+  zfill(width) {
+    checkTextLength(Number(width), 'zfill()');
+    return this.padStart(Number(width), '0');
+  },
 };
 
 let installed = false;

@@ -27,7 +27,11 @@ export function templateError(err: unknown, file: string, cause?: NeedleError, s
   const match = LOCATED.exec(raw);
   if (!match) {
     const message = cause?.message ?? raw.replace(/^\([^)]*\)\n?\s*/, '').replace(/^Error: /, '');
-    const line = cause?.needle && source ? findLine(source, cause.needle) : undefined;
+    // nunjucks gives no line before the first call of a template: find the refused name (sandbox) or the context function's needle.
+    // A refused attribute always records its position, so a refusal without one is on line 1 (which nunjucks leaves out).
+    const refused = /access to '([^']+)' is not allowed in templates/.exec(raw)?.[1];
+    const needle = cause?.needle ?? refused;
+    const line = (needle && source ? findLine(source, needle) : undefined) ?? (refused && !cause ? 1 : undefined);
     return new ProjectError(message, { location: { file, line }, hint: cause instanceof ProjectError ? cause.hint : undefined });
   }
   const [, , lineText, colText, inner] = match;

@@ -38,6 +38,7 @@ export function microbatchNodePlan(input: BuildNodePlanInput & { readonly runSta
       eventTime: input.eventTime,
       incremental,
       built: db && incremental ? builtBatches(db, node.name) : undefined,
+      model: node.name,
     });
   const rendered = windows.batches.map((batch, i) =>
     renderModel(manifest, node, {

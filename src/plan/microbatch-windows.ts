@@ -1,4 +1,8 @@
+import { ProjectError } from '../errors/project-error.js';
 import { addBatches, batchLabel, boundText, ceilTime, truncateTime, type BatchSize } from './microbatch-time.js';
+
+/** The most batches one microbatch run may plan: more is almost always a `begin` or `batch_size` typo. */
+export const MAX_BATCHES = 100_000;
 
 /** Why a batch is in a run. */
 export type BatchReason = 'begin' | 'lookback' | 'gap' | 'flags' | 'retry';
@@ -28,6 +32,8 @@ export interface MicrobatchWindowInput {
   readonly incremental: boolean;
   /** Batch labels the run ledger records as built (for gap filling). */
   readonly built?: ReadonlySet<string>;
+  /** The model's name, for the error when the run would plan too many batches. */
+  readonly model?: string;
 }
 
 export interface MicrobatchWindows {
@@ -41,6 +47,29 @@ export interface MicrobatchWindows {
 export function plannedBatch(start: Date, size: BatchSize, reason: BatchReason): PlannedBatch {
   const end = addBatches(start, size, 1);
   return { label: batchLabel(start, size), start, end, startText: boundText(start), endText: boundText(end), reason };
+}
+
+const HOUR_MS = 3_600_000;
+
+/** How many batches of `size` lie between two aligned bounds (an upper bound for months and years). */
+function batchCount(start: Date, end: Date, size: BatchSize): number {
+  const ms = end.getTime() - start.getTime();
+  if (ms <= 0) return 0;
+  if (size === 'hour') return Math.ceil(ms / HOUR_MS);
+  if (size === 'day') return Math.ceil(ms / (24 * HOUR_MS));
+  const months = (end.getUTCFullYear() - start.getUTCFullYear()) * 12 + (end.getUTCMonth() - start.getUTCMonth()) + 1;
+  return size === 'month' ? months : Math.ceil(months / 12);
+}
+
+/** Stop before planning a run of more than MAX_BATCHES batches, naming what sets their number. */
+function checkBatchCount(input: MicrobatchWindowInput, start: Date, end: Date): void {
+  const count = batchCount(start, end, input.batchSize);
+  if (count <= MAX_BATCHES) return;
+  const model = input.model ? `model '${input.model}'` : 'a microbatch model';
+  throw new ProjectError(
+    `${model} would run ${count} batches of one ${input.batchSize} (from ${boundText(start)} to ${boundText(end)}; begin ${boundText(input.begin)}, batch_size ${input.batchSize}); at most ${MAX_BATCHES} are planned in one run`,
+    { hint: 'set a later begin or a larger batch_size, or run a range with --event-time-start/--event-time-end' },
+  );
 }
 
 /** Consecutive batches from `start` (aligned) that begin before `end`; start == end gives none (no zero-width batch). */
@@ -67,9 +96,11 @@ export function microbatchWindows(input: MicrobatchWindowInput): MicrobatchWindo
   if (input.eventTime) {
     const start = truncateTime(input.eventTime.start, size);
     const end = ceilTime(input.eventTime.end, size);
+    checkBatchCount(input, start, end);
     return { batches: range(start, end, size, 'flags'), gaps: [], source: `--event-time-start/--event-time-end: ${boundText(start)} to ${boundText(end)} (end exclusive)` };
   }
   const end = ceilTime(input.now, size);
+  checkBatchCount(input, begin, end);
   if (!input.incremental) {
     return { batches: range(begin, end, size, 'begin'), gaps: [], source: `every ${size} from begin (${boundText(begin)}) to ${boundText(end)} (end exclusive)` };
   }

@@ -13,10 +13,10 @@ import { describe, expect, it } from 'vitest';
 import { JinjaEnvironment } from '../../src/compile/jinja-environment.js';
 import { ProjectError } from '../../src/errors/project-error.js';
 import { parseSimpleTemplate } from '../../src/compile/jinja/simple-template.js';
-import { Relation } from '../../src/compile/relation.js';
-import type { RenderState } from '../../src/compile/render-state.js';
 import { loadProject } from '../../src/project/load-project.js';
 import type { MacroFile } from '../../src/project/project.js';
+import { Relation } from '../../src/compile/relation.js';
+import { stubState } from '../support/stub-render-state.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -38,46 +38,18 @@ interface Outcome {
   readonly captured: unknown;
 }
 
-function stubState(incremental: boolean): RenderState & { refs: string[]; sources: string[] } {
-  const refs: string[] = [];
-  const sources: string[] = [];
-  const vars: Record<string, unknown> = { region: 'eu', lookback_days: 3, flag: false, list: [1, 2] };
-  return {
-    refs,
-    sources,
-    modelName: 'm',
-    modelPath: 'models/m.sql',
-    execute: true,
-    vars: (name) => ({ found: name in vars, value: vars[name] }),
-    varNames: () => Object.keys(vars),
-    ref: (name) => {
-      refs.push(name);
-      return new Relation(name, 'table');
-    },
-    source: (s, t) => {
-      sources.push(`${s}.${t}`);
-      return new Relation(t, 'table');
-    },
-    self: new Relation('m', incremental ? 'table' : null),
-    isIncremental: () => incremental,
-    config: { materialized: 'incremental' },
-    captured: { refs: [], sources: [], config: {} },
-    invocationId: 'inv',
-    runStartedAt: new Date(0),
-    targetName: 'dev',
-    databasePath: 'warehouse.db',
-    fullRefresh: false,
-    log: () => undefined,
-  };
+/** What a render captured; a function captured (`config(x=is_incremental)`) is compared by its name, since each render makes its own. */
+function capturedBy(state: ReturnType<typeof stubState>): unknown {
+  return JSON.parse(JSON.stringify([state.refs, state.sources, state.captured.config], (_key, value: unknown) => (typeof value === 'function' ? `<function ${value.name}>` : value)));
 }
 
 function renderWith(env: JinjaEnvironment, path: string, source: string, incremental: boolean, locals?: Record<string, unknown>): Outcome {
   const state = stubState(incremental);
   try {
-    return { output: env.render(path, source, state, locals), captured: [state.refs, state.sources, state.captured.config] };
+    return { output: env.render(path, source, state, locals), captured: capturedBy(state) };
   } catch (err) {
     // format(): the message with file:line:column, as the CLI prints it.
-    return { error: err instanceof ProjectError ? err.format() : String(err), captured: [state.refs, state.sources, state.captured.config] };
+    return { error: err instanceof ProjectError ? err.format() : String(err), captured: capturedBy(state) };
   }
 }
 
@@ -97,13 +69,14 @@ const trim = fc.constantFrom('', '-');
 const str = fc.constantFrom("'amount'", '"event_date"', "'it''s'", "'a}}b'", "'%}'", "''", '"x y"');
 const num = fc.constantFrom('0', '3', '12', '1.5', '007');
 const lit = fc.oneof(str, num, fc.constantFrom('true', 'false', 'none'));
-const name = fc.constantFrom('this', 'is_incremental', 'missing', 'execute', 'target', 'lookback_days', 'True', 'None', 'not');
+// Names every JavaScript object inherits are not variables (the sandbox): both paths refuse or ignore them alike.
+const name = fc.constantFrom('this', 'is_incremental', 'missing', 'execute', 'target', 'lookback_days', 'True', 'None', 'not', 'constructor', 'toString', '__proto__', 'hasOwnProperty');
 const expr: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
   e: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     lit,
     name,
-    fc.constantFrom("ref('stg_orders')", "source('shop', 'orders')", "var('region')", "var('missing', 'dflt')", "var('absent')", 'is_incremental()', "cents('amount')", "tagged('x')", "window('d', days=5)", 'boom()', 'missing()', 'this()', "config(alias='a')", "config(tags=['x', 'y'], enabled=true)", 'this.name', "'a' ~ 'b'", 'x | upper', '[1, 2,]'),
+    fc.constantFrom("ref('stg_orders')", "source('shop', 'orders')", "var('region')", "var('missing', 'dflt')", "var('absent')", 'is_incremental()', "cents('amount')", "tagged('x')", "window('d', days=5)", 'boom()', 'missing()', 'this()', "constructor('x')", 'toString()', 'valueOf()', "config(alias='a')", "config(tags=['x', 'y'], enabled=true)", 'this.name', "'a' ~ 'b'", 'x | upper', '[1, 2,]'),
     fc.tuple(fc.constantFrom('ref', 'var', 'cents', 'config'), fc.array(tie('e'), { maxLength: 2 })).map(([f, args]) => `${f}(${args.join(', ')})`),
     fc.array(tie('e'), { maxLength: 3 }).map((items) => `[${items.join(', ')}]`),
   ),

@@ -1,22 +1,28 @@
 import { splitKeywordArgs } from '../keyword-args.js';
 import { tagCloser } from './tag-end.js';
 
+const NAMESPACES = new WeakSet<object>();
+
 /** Jinja's `namespace(a=1)`: a mutable object whose attributes `{% set ns.a = ... %}` can change. */
 export function namespace(...args: unknown[]): Record<string, unknown> {
   const { positional, keywords } = splitKeywordArgs(args);
   const out: Record<string, unknown> = {};
   for (const p of positional) if (p !== null && typeof p === 'object') Object.assign(out, p);
-  return Object.assign(out, keywords);
+  Object.assign(out, keywords);
+  NAMESPACES.add(out);
+  return out;
 }
 
 export const SETATTR_GLOBAL = '__mini_dbt_setattr';
 
 /** What `{% set ns.attr = value %}` becomes. */
 export function setAttribute(target: unknown, key: unknown, value: unknown): string {
-  if (target === null || typeof target !== 'object') {
+  // As Jinja: only a namespace() takes attributes (a dict, a relation or `adapter` cannot be changed this way).
+  if (target === null || typeof target !== 'object' || !NAMESPACES.has(target)) {
     throw new Error(`cannot set attribute '${String(key)}': the target is not a namespace()`);
   }
-  (target as Record<string, unknown>)[String(key)] = value;
+  // Defined, not assigned: every name becomes an item of the namespace (`__proto__` too), never its prototype.
+  Object.defineProperty(target, String(key), { value, writable: true, enumerable: true, configurable: true });
   return '';
 }
 

@@ -25,7 +25,7 @@ export function percentFormat(format: string, values: unknown): string {
   let next = 0;
   return format.replace(SPEC, (_m, name: string | undefined, flags: string, width: string | undefined, precision: string | undefined, conv: string) => {
     if (conv === '%') return '%';
-    const value = name !== undefined && named ? named[name] : named && list.length === 1 && !Array.isArray(values) ? values : list[next++];
+    const value = name !== undefined && named ? (Object.prototype.hasOwnProperty.call(named, name) ? named[name] : undefined) : named && list.length === 1 && !Array.isArray(values) ? values : list[next++];
     let text: string;
     const num = Number(value);
     const digits = precision === undefined ? undefined : Number(precision);

@@ -1,6 +1,7 @@
 import { internals, isSafeString, type CompilerInstance } from './nunjucks-internals.js';
 import { percentFormat } from './percent-format.js';
 import { dateArithmetic } from './py-datetime.js';
+import { checkListLength, checkTextLength } from './resource-limits.js';
 
 const isText = (v: unknown): boolean => typeof v === 'string' || isSafeString(v);
 
@@ -21,10 +22,20 @@ function subtract(a: unknown, b: unknown): unknown {
   return (a as number) - (b as number);
 }
 
+function repeatText(text: string, times: number): string {
+  const n = Math.max(0, Math.floor(times));
+  checkTextLength(text.length * n, `'...' * ${times}`);
+  return text.repeat(n);
+}
+
 function multiply(a: unknown, b: unknown): unknown {
-  if (isText(a) && typeof b === 'number') return String(a).repeat(Math.max(0, b));
-  if (typeof a === 'number' && isText(b)) return String(b).repeat(Math.max(0, a));
-  if (Array.isArray(a) && typeof b === 'number') return Array.from({ length: Math.max(0, b) }, () => a).flat();
+  if (isText(a) && typeof b === 'number') return repeatText(String(a), b);
+  if (typeof a === 'number' && isText(b)) return repeatText(String(b), a);
+  if (Array.isArray(a) && typeof b === 'number') {
+    const n = Math.max(0, Math.floor(b));
+    checkListLength(a.length * n, `[...] * ${b}`);
+    return Array.from({ length: n }, () => a).flat();
+  }
   return (a as number) * (b as number);
 }
 

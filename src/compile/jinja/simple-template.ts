@@ -1,3 +1,5 @@
+import { guardValue } from './sandbox-policy.js';
+
 /**
  * A fast path for the templates most models are: SQL text with `{{ ... }}`
  * calls of ref/source/config/var/macros on literal arguments, comments, and
@@ -341,7 +343,9 @@ function evaluate(expr: Expr, lookup: (name: string) => unknown, position: Posit
       // Same messages as nunjucks' callWrap.
       if (!fn) throw new Error(`Unable to call \`${expr.name}\`, which is undefined or falsey`);
       if (typeof fn !== 'function') throw new Error(`Unable to call \`${expr.name}\`, which is not a function`);
-      return (fn as (...a: unknown[]) => unknown)(...args);
+      // The sandbox's checks on a call, as on nunjucks' callWrap (install-sandbox.ts).
+      guardValue(fn);
+      return guardValue((fn as (...a: unknown[]) => unknown)(...args));
     }
   }
 }

@@ -1,9 +1,11 @@
-/** Jinja's attribute lookup for filters: `a.b.0` walks keys and list indexes. */
+import { readAttribute } from '../sandbox-policy.js';
+
+/** Jinja's attribute lookup for filters: `a.b.0` walks keys and list indexes, through the sandbox. */
 export function attributePath(item: unknown, path: unknown): unknown {
   let current = item;
   for (const part of String(path).split('.')) {
     if (current === null || current === undefined) return undefined;
-    current = (current as Record<string, unknown>)[part];
+    current = readAttribute(current, part);
   }
   return current;
 }

@@ -1,0 +1,113 @@
+import type nunjucks from 'nunjucks';
+import { internals, type CompilerInstance } from './nunjucks-internals.js';
+import { sandboxedRange, withinMacroDepth } from './resource-limits.js';
+import { guardName, guardValue, readAttribute } from './sandbox-policy.js';
+
+type Lookup = (this: unknown, ...args: unknown[]) => unknown;
+
+let patched = false;
+
+/**
+ * Put nunjucks' runtime behind the sandbox (sandbox-policy.ts), once per
+ * process and outermost, so every template path (models, both render
+ * passes, macros, tests, hooks, yml) goes through it:
+ * - attribute reads (`a.b`, `a['b']`, the member helpers of lists and
+ *   dicts, Python string methods) check the attribute and the value found;
+ * - bare names never resolve to what every object inherits;
+ * - calls refuse intrinsics and never hand one back;
+ * - each macro call counts against the recursion limit;
+ * - dict literals make their keys own items (`{'__proto__': x}` is a key,
+ *   not a prototype).
+ * Call after the other runtime patches (Jinja compat, string methods,
+ * callable namespaces), so this one wraps them all.
+ */
+export function installSandbox(): void {
+  if (patched) return;
+  patched = true;
+  const runtime = internals.runtime as Record<string, Lookup>;
+
+  const memberLookup = runtime.memberLookup!;
+  runtime.memberLookup = function sandboxedMemberLookup(this: unknown, obj: unknown, key: unknown, ...rest: unknown[]): unknown {
+    // A slice (`x[1:3]`) passes four arguments and reads only indexes.
+    if (rest.length < 2) {
+      readAttribute(obj, key);
+      const itemReader = dictItemReader(obj, key);
+      if (itemReader) return itemReader;
+    }
+    return guardValue(memberLookup.call(this, obj, key, ...rest));
+  };
+
+  const contextOrFrameLookup = runtime.contextOrFrameLookup!;
+  runtime.contextOrFrameLookup = function sandboxedNameLookup(this: unknown, context: unknown, frame: unknown, name: unknown): unknown {
+    return guardName(String(name), contextOrFrameLookup.call(this, context, frame, name));
+  };
+
+  const callWrap = runtime.callWrap!;
+  runtime.callWrap = function sandboxedCall(this: unknown, fn: unknown, ...rest: unknown[]): unknown {
+    guardValue(fn);
+    return guardValue(callWrap.call(this, fn, ...rest));
+  };
+
+  const makeMacro = runtime.makeMacro!;
+  runtime.makeMacro = function sandboxedMakeMacro(this: unknown, argNames: unknown, kwargNames: unknown, body: unknown): unknown {
+    const counted = function countedMacro(this: unknown, ...args: unknown[]): unknown {
+      return withinMacroDepth(() => (body as Lookup).apply(this, args));
+    };
+    return makeMacro.call(this, argNames, kwargNames, counted);
+  };
+
+  const proto = internals.compiler.Compiler.prototype;
+  // An attribute read records its position, as a call does, so a refused attribute is reported on its own line.
+  proto.compileLookupVal = function compileLocatedLookup(this: CompilerInstance & { _compileExpression(node: unknown, frame: unknown): void }, node: { target: unknown; val: unknown; lineno: number; colno: number }, frame: unknown): void {
+    this._emit('runtime.memberLookup((');
+    this._compileExpression(node.target, frame);
+    this._emit(`),(lineno = ${node.lineno}, colno = ${node.colno}, `);
+    this._compileExpression(node.val, frame);
+    this._emit('))');
+  };
+  const compilePair = proto.compilePair as (this: unknown, node: unknown, frame: unknown) => void;
+  proto.compilePair = function compileOwnKeyPair(this: CompilerInstance & { _compileExpression(node: unknown, frame: unknown): void }, node: { key: { value: unknown }; value: unknown }, frame: unknown): void {
+    if (typeof node.key.value !== 'string') return compilePair.call(this, node, frame);
+    // A computed key defines an own property, whatever its name.
+    this._emit(`[${JSON.stringify(node.key.value)}]: `);
+    this._compileExpression(node.value, frame);
+  };
+}
+
+const hasItem = (dict: object, key: unknown): boolean => Object.prototype.hasOwnProperty.call(dict, String(key));
+
+/**
+ * Jinja's dict.get / pop / setdefault, reading items only: nunjucks' own
+ * versions read any property, so `{}.get('constructor')` would hand back
+ * JavaScript's Object where Jinja gives none.
+ */
+const DICT_ITEM_READERS: Readonly<Record<string, (dict: Record<string, unknown>) => (...args: unknown[]) => unknown>> = {
+  get: (dict) => (key, fallback = null) => (hasItem(dict, key) ? dict[String(key)] : fallback),
+  pop: (dict) => (key, ...fallback) => {
+    if (hasItem(dict, key)) {
+      const value = dict[String(key)];
+      delete dict[String(key)];
+      return value;
+    }
+    if (fallback.length > 0) return fallback[0];
+    throw new Error(`KeyError: ${String(key)}`);
+  },
+  setdefault: (dict) => (key, fallback = null) => {
+    if (!hasItem(dict, key)) Object.defineProperty(dict, String(key), { value: fallback, writable: true, enumerable: true, configurable: true });
+    return dict[String(key)];
+  },
+};
+
+function dictItemReader(obj: unknown, key: unknown): ((...args: unknown[]) => unknown) | undefined {
+  if (typeof key !== 'string' || !Object.prototype.hasOwnProperty.call(DICT_ITEM_READERS, key)) return undefined;
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj) || hasItem(obj, key)) return undefined;
+  const proto = Object.getPrototypeOf(obj) as unknown;
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  return DICT_ITEM_READERS[key]!(obj as Record<string, unknown>);
+}
+
+/** The sandbox's globals and filters of one environment: a bounded range() and Jinja's attr filter. */
+export function installSandboxGlobals(env: nunjucks.Environment): void {
+  env.addGlobal('range', sandboxedRange);
+  env.addFilter('attr', (obj: unknown, name: unknown) => (internals.runtime.memberLookup as (o: unknown, k: unknown) => unknown)(obj, name));
+}
