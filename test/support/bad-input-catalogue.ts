@@ -95,4 +95,10 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E54', args: ['run', '--event-time-start', '2026-13-40', '--event-time-end', '2027-01-01'] },
   { id: 'E55', args: ['lateness', 'raw_orders', '--lookback', '99999999'] },
   { id: 'E77', edit: patch(DAILY, 'where load_date <= {{ as_of() }}', 'where load_date <= {{ as_off() }}'), args: ['run'] },
+  { id: 'E87', edit: write(MONTHLY, "select\n  {{ ''.constructor.constructor('return 1')() }} as a\n"), args: ['run'] },
+  { id: 'E88', edit: (d) => { write('macros/grab.sql', "{% macro grab(x) %}{{ x|attr('__proto__') }}{% endmacro %}\n")(d); write(MONTHLY, "select {{ grab(ref('daily_revenue')) }} as a\n")(d); }, args: ['run'] },
+  { id: 'E89', edit: write(MONTHLY, 'select\n  {{ range(1000000)|length }} as a\n'), args: ['run'] },
+  { id: 'E90', edit: (d) => { write('macros/loop.sql', '{% macro loop_forever(n) %}{{ loop_forever(n + 1) }}{% endmacro %}\n')(d); write(MONTHLY, 'select {{ loop_forever(0) }} as a\n')(d); }, args: ['run'] },
+  { id: 'E91', edit: write(MONTHLY, "{{ config(materialized='incremental', incremental_strategy='microbatch', event_time='order_date', begin='1900-01-01', batch_size='hour') }}\nselect * from {{ ref('daily_revenue') }}\n"), args: ['run', '-s', 'monthly_revenue', '--vars', '{as_of: 2026-10-01}'] },
+  { id: 'E92', edit: write(MONTHLY, "{% set this.name = 'raw_orders' %}\nselect 1 as a\n"), args: ['run'] },
 ];
