@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { withCommonOptions, withIndirectSelection, withSelection } from './common-options.js';
+import { refuseEmptyValues } from './refuse-empty-values.js';
 
 const VERSION = '0.1.0';
 
@@ -108,6 +109,8 @@ withCommonOptions(docs.command('serve').description('serve target/ on localhost 
   .option('--port <port>', 'port (default 8080)')
   .option('--host <host>', 'interface to listen on (default 127.0.0.1)')
   .action((flags) => act(async () => (await import('./docs-command.js')).docsServeCommand(flags)));
+
+refuseEmptyValues(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -15,11 +15,6 @@ const MS_PER_DAY = 86_400_000;
  */
 export const EARLIEST_DATE = '1000-01-01';
 export const LATEST_DATE = '9998-12-31';
-
-/** True for a real calendar date from EARLIEST_DATE to LATEST_DATE. */
-export function isWorkableDate(s: unknown): s is string {
-  return isIsoDate(s) && s >= EARLIEST_DATE && s <= LATEST_DATE;
-}
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** True when `s` is a real calendar date written exactly as `YYYY-MM-DD`. */

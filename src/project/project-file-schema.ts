@@ -6,8 +6,10 @@ import * as z from 'zod/mini';
 // zod/mini loads no messages by default: the English ones, as classic zod prints them.
 z.config(en());
 
+/** A folder or file name: '' would silently mean the project folder itself. */
+const nonEmpty = z.string().check(z.regex(/\S/, 'must not be empty'));
 const stringList = z.pipe(
-  z.union([z.string(), z.array(z.string())], { error: 'expected a folder name or a list of folder names' }),
+  z.union([nonEmpty, z.array(nonEmpty)], { error: 'expected a folder name or a list of folder names' }),
   z.transform((v: string | string[]) => (typeof v === 'string' ? [v] : v)),
 );
 const configTree = z.record(z.string(), z.unknown());
@@ -26,13 +28,13 @@ export const projectFileSchema = z.strictObject({
   'seed-paths': z.optional(stringList),
   'macro-paths': z.optional(stringList),
   'test-paths': z.optional(stringList),
-  'target-path': z.optional(z.string()),
+  'target-path': z.optional(nonEmpty),
   vars: z.nullish(z.record(z.string(), z.unknown())),
   models: z.nullish(configTree),
   seeds: z.nullish(configTree),
   data_tests: z.nullish(configTree),
   tests: z.nullish(configTree),
-  database: z.optional(z.string()),
+  database: z.optional(nonEmpty),
   'busy-timeout': z.optional(z.int().check(z.nonnegative())),
   ...Object.fromEntries(IGNORED_PROJECT_KEYS.map((k) => [k, z.optional(z.unknown())])),
 });

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/run-cli.js';
+
+/** Every command the CLI lists, with a placeholder for its required argument. */
+const COMMANDS: readonly (readonly string[])[] = [
+  ['run'], ['seed'], ['build'], ['compile'], ['ls'], ['lateness', 'raw_orders'], ['stale', 'm'], ['backfill', 'm'],
+  ['history', 'm'], ['replay', 'm'], ['retry'], ['test'], ['docs', 'generate'], ['docs', 'serve'],
+];
+
+/** The options of a command that take a value, read from its --help (so a new option is covered without touching this test). */
+function valueOptions(command: readonly string[]): string[] {
+  const help = runCli([...command, '--help']).stdout;
+  return [...help.matchAll(/^\s+(?:-\w, )?(--[\w-]+) [<[]/gm)].map((m) => m[1]!);
+}
+
+describe('an empty argument is a usage error: one line, exit 2, nothing loaded', () => {
+  it('the help lists the options this test walks (it would pass vacuously otherwise)', () => {
+    expect(valueOptions(['history', 'm'])).toEqual(['--project-dir', '--database', '--vars', '--busy-timeout', '--partition', '--limit']);
+  });
+
+  it.each(COMMANDS)('%s: every option with a value', (...command) => {
+    const options = valueOptions(command).filter((o) => o !== '--vars');
+    expect(options.length).toBeGreaterThanOrEqual(3);
+    for (const option of options) {
+      const result = runCli([...command, option, '', '--project-dir', '/nonexistent']);
+      expect(result.code, `${command.join(' ')} ${option} ''`).toBe(2);
+      expect(result.stderr.trim(), `${command.join(' ')} ${option} ''`).toMatch(new RegExp(`^error: option '(-\\w, )?${option} [<[][^']*' argument '' is invalid\\. It cannot be empty\\.$`));
+    }
+  });
+
+  it('an empty model name, and --select with one empty selector among others', () => {
+    const history = runCli(['history', '']);
+    expect(history.code).toBe(2);
+    expect(history.stderr.trim()).toBe("error: command-argument value '' is invalid for argument 'model'. It cannot be empty.");
+    const select = runCli(['run', '--select', 'daily_revenue', ' ']);
+    expect(select.code).toBe(2);
+    expect(select.stderr.trim()).toBe("error: option '-s, --select <selector...>' argument ' ' is invalid. It cannot be empty.");
+  });
+
+  it("--vars '' still means no vars (a script's empty $VARS)", () => {
+    const result = runCli(['ls', '--vars', '', '--project-dir', '/nonexistent']);
+    expect(result.stderr).toContain('no project.yml');
+  });
+});
