@@ -1,5 +1,6 @@
 import nunjucks from 'nunjucks';
 import { ProjectError } from '../errors/project-error.js';
+import { builtinMacroNameProblem } from './builtin-macro-names.js';
 import type { MacroFile } from '../project/project.js';
 import { installPythonStringMethods } from './python-string-methods.js';
 import { CONTEXT_NAMES, RenderContext } from './render-context.js';
@@ -51,6 +52,8 @@ export class JinjaEnvironment {
 
   private loadMacros(macros: readonly MacroFile[]): void {
     const origin = new Map<string, string>();
+    const globals = (this.env as unknown as { globals: Record<string, unknown> }).globals;
+    const builtins = new Set(Object.keys(globals));
     for (const file of macros) {
       let template: nunjucks.Template;
       try {
@@ -69,8 +72,12 @@ export class JinjaEnvironment {
         if (previous && previous !== BUILTIN_GENERIC_TESTS.path) {
           throw new ProjectError(`macro '${name}' is defined twice: in ${previous} and ${file.path}`, { location: { file: file.path } });
         }
+        const problem = builtinMacroNameProblem(name, builtins, file);
+        if (problem) throw problem;
         origin.set(name, file.path);
-        this.env.addGlobal(name, fn);
+        // A replaced builtin (ref, source, config, is_incremental) is a getter: the macro takes its place.
+        if (builtins.has(name)) Object.defineProperty(globals, name, { value: fn, writable: true, enumerable: true, configurable: true });
+        else this.env.addGlobal(name, fn);
         if (file !== BUILTIN_GENERIC_TESTS && !previous) this.macroNames.push(name);
       }
     }
@@ -109,7 +116,8 @@ export class JinjaEnvironment {
   /** The dbt context of one render (built lazily, see RenderContext). */
   private contextFor(state: RenderState): RenderContext {
     const globals = (this.env as unknown as { globals: Record<string, unknown> }).globals;
-    return new RenderContext(state, (name) => globals[name]);
+    // Own names only: adapter.dispatch('constructor') must not find what every object inherits.
+    return new RenderContext(state, (name) => (Object.prototype.hasOwnProperty.call(globals, name) ? globals[name] : undefined));
   }
 
   /** The template in the simple subset (see simple-template.ts), or null: nunjucks renders it. */

@@ -121,6 +121,12 @@ describe('the template sandbox', () => {
     expect(outcome(slow, "{{ apply(pass_through) }}")).toBe('rendered: 1');
   });
 
+  it('names looked up by name (adapter.dispatch) find only macros, never what every object inherits', () => {
+    const seen = outcome(slow, `{{ adapter.dispatch('constructor')(${CODE}) }}`);
+    expect(seen).toMatch(/In dispatch: No macro named 'constructor' found/);
+    expect((globalThis as Record<string, unknown>)[MARK]).toBeUndefined();
+  });
+
   it('a namespace is the only thing {% set x.attr %} may change (as in Jinja)', () => {
     expect(outcome(slow, "{% set this.name = 'other' %}{{ this }}")).toMatch(/cannot set attribute 'name': the target is not a namespace\(\)/);
     expect(outcome(slow, "{% set d = {} %}{% set d.x = 1 %}")).toMatch(/not a namespace\(\)/);
