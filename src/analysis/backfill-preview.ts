@@ -12,6 +12,7 @@ import { partitionColumn } from '../plan/plan-model.js';
 import type { PartitionRange } from './minimal-ranges.js';
 import { rawReadCounts, type RawReadCounts } from './raw-read-counts.js';
 import { withScratchTable } from './scratch-table.js';
+import { scratchTableName } from '../project/reserved-names.js';
 
 export interface BackfillPreview extends RawReadCounts {
   readonly start: string;
@@ -40,8 +41,8 @@ export function previewBackfill(db: Warehouse, manifest: Manifest, graph: Graph,
   const part = requirePartition(node);
   const { sql } = renderModel(manifest, node, { db, forceIncremental: true });
   const failed = (message: string) => new ProjectError(`the backfill query of '${node.name}' failed: ${message}`, { location: { file: node.file.path } });
-  const { partitions, rows } = withScratchTable(db, `${node.alias}__mini_dbt_preview`, sql, failed, (staged) => {
-    const checks = [...keyChecks(node.name, staged, node.config, { unique: true }), rangeGuard(node.name, staged, part, range)];
+  const { partitions, rows } = withScratchTable(db, scratchTableName(node.alias, 'preview'), sql, failed, (staged) => {
+    const checks = [...keyChecks(node.name, staged, node.config, { unique: true, refuseNulls: true }), rangeGuard(node.name, staged, part, range)];
     runStatements(db, { name: node.name, relation: staged, mode: 'backfill', statements: checks });
     return {
       partitions: db.prepare(`select distinct cast(${quoteIdentifier(part)} as text) from ${staged} order by 1`).pluck().all() as string[],

@@ -8,6 +8,7 @@ import { partitionColumn } from '../plan/plan-model.js';
 import { diffPartitions, type TableDiff } from './diff-partitions.js';
 import { partitionTotals, type Totals } from './range-totals.js';
 import { withScratchTable } from './scratch-table.js';
+import { scratchTableName } from '../project/reserved-names.js';
 
 export interface ExactStale extends TableDiff {
   readonly partitionColumn?: string;
@@ -17,7 +18,7 @@ export interface ExactStale extends TableDiff {
 
 /** The scratch table a full rebuild is written to (temp schema: never the live table). */
 export function rebuiltTableName(alias: string): string {
-  return `${alias}__mini_dbt_rebuilt`;
+  return scratchTableName(alias, 'rebuilt');
 }
 
 /**

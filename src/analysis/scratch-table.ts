@@ -11,7 +11,8 @@ export function withScratchTable<T>(db: Warehouse, name: string, sql: string, fa
   db.exec(`drop table if exists ${relation}`);
   try {
     try {
-      db.exec(`create temp table ${quoteIdentifier(name)} as\n${sql}`);
+      // prepare() refuses a text holding a second statement: only the model's one SELECT can run here.
+      db.prepare(`create temp table ${quoteIdentifier(name)} as\n${sql}`).run();
     } catch (err) {
       throw failed(err instanceof Error ? err.message : String(err));
     }

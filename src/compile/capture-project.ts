@@ -14,6 +14,7 @@ import { captureTests } from '../data-tests/capture-tests.js';
 import type { TestNode } from '../data-tests/test-node.js';
 import { customStrategyNames, validateModelConfig } from './validate-model-config.js';
 import { RenderFailureErrors, skipsOfRenderFailures } from './render-failure-skips.js';
+import { relationNameProblems } from './check-relation-names.js';
 
 export interface CaptureOptions {
   readonly vars?: Readonly<Record<string, unknown>>;
@@ -214,6 +215,7 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
     }
     models.set(name, { ...node, dependsOn });
   }
+  errors.push(...relationNameProblems(models.values(), seeds.values(), sources.values()));
   const tests = errors.length === 0 && declaresTests(project) ? captureTests({ project, jinja: jinja(), vars, models, seeds, sources }, errors) : new Map<string, TestNode>();
   const skips = skipsOfRenderFailures(new Map([...models].map(([name, node]) => [name, node.refs])), renderFailed);
   if (skips.length > 0) throw new RenderFailureErrors(errors, skips);

@@ -8,6 +8,8 @@ import type { Manifest, ModelNode } from './manifest.js';
 import { Relation } from './relation.js';
 import type { RenderState } from './render-state.js';
 import { shouldFullRefresh } from './should-full-refresh.js';
+import { findLine } from './find-line.js';
+import { requireOneStatement } from './single-statement.js';
 
 export interface RenderModelOptions {
   /** The warehouse, to answer is_incremental(); without it the target is taken as absent. */
@@ -106,7 +108,14 @@ function renderBody(manifest: Manifest, node: ModelNode, options: RenderModelOpt
   const existing = options.db && !isEphemeral(node) ? relationKind(options.db, node.alias) : null;
   const incremental = options.forceIncremental ?? isIncrementalRun(node, existing, options.fullRefresh ?? false);
   const state = modelRenderState(manifest, node, options, existing, incremental, ctes);
-  const sql = manifest.jinja.render(node.file.path, node.file.rawSql, state).trim();
+  const rendered = manifest.jinja.render(node.file.path, node.file.rawSql, state).trim();
+  const sql = requireOneStatement(rendered, {
+    what: `model '${node.name}'`,
+    file: node.file.path,
+    lineOf: (start) => findLine(node.file.rawSql, start),
+    rule: 'a model is one select',
+    hint: 'remove the `;` and what follows it; statements that must run around a model belong in pre_hook / post_hook, which may hold several',
+  });
   return { sql, state, existing, incremental };
 }
 

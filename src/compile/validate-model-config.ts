@@ -43,6 +43,10 @@ export function validateModelConfig(node: ModelNode, customStrategies: readonly 
   if (key !== undefined && key !== null && typeof key !== 'string' && !(Array.isArray(key) && key.every((k) => typeof k === 'string'))) {
     return new ProjectError(`model '${node.name}': unique_key must be a column name or a list of column names`, { location: at('unique_key') });
   }
+  const nulls = config.unique_key_nulls;
+  if (nulls !== undefined && nulls !== null && nulls !== 'warn' && nulls !== 'error') {
+    return new ProjectError(`model '${node.name}' has invalid unique_key_nulls '${String(nulls)}'; valid: warn (dbt's behaviour: write them and say how many), error`, { location: at('unique_key_nulls') });
+  }
   const osc = config.on_schema_change;
   if (osc !== undefined && !(ON_SCHEMA_CHANGE as readonly string[]).includes(String(osc))) {
     return new ProjectError(`model '${node.name}' has invalid on_schema_change '${String(osc)}'; valid: ${ON_SCHEMA_CHANGE.join(', ')}`, { location: at(String(osc)) });

@@ -2,6 +2,8 @@ import type { Manifest } from '../compile/manifest.js';
 import { Relation } from '../compile/relation.js';
 import { quoteIdentifier } from '../db/quote-identifier.js';
 import { ProjectError } from '../errors/project-error.js';
+import { findLine } from '../compile/find-line.js';
+import { requireOneStatement } from '../compile/single-statement.js';
 import { renderTestArgs } from './render-test-args.js';
 import { runtimeTestState, type TestRenderOptions } from './test-render-state.js';
 import type { TestNode } from './test-node.js';
@@ -13,6 +15,15 @@ import type { TestNode } from './test-node.js';
  * rendered arguments.
  */
 export function renderTest(manifest: Manifest, test: TestNode, options: TestRenderOptions = {}): string {
+  return requireOneStatement(renderTestSql(manifest, test, options), {
+    what: `test '${test.name}'`,
+    file: test.path,
+    lineOf: (start) => (test.testType === 'singular' ? findLine(test.rawSql, start) : test.line),
+    rule: 'a data test is one select of its failing rows',
+  });
+}
+
+function renderTestSql(manifest: Manifest, test: TestNode, options: TestRenderOptions): string {
   const state = runtimeTestState(manifest, test, options);
   const { jinja } = manifest;
   if (test.testType === 'singular') return jinja.render(test.path, test.rawSql, state).trim();

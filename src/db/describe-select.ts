@@ -1,7 +1,8 @@
 import type { Warehouse } from './open-warehouse.js';
 import type { ColumnInfo } from './relation-kind.js';
+import { scratchTableName } from '../project/reserved-names.js';
 
-const PROBE = '__mini_dbt_probe';
+const PROBE = scratchTableName('', 'probe');
 
 /**
  * The columns (names and the types CREATE TABLE AS would give them) of a
@@ -12,7 +13,8 @@ const PROBE = '__mini_dbt_probe';
  */
 export function describeSelect(db: Warehouse, sql: string): ColumnInfo[] {
   db.exec(`drop table if exists temp."${PROBE}"`);
-  db.exec(`create temp table "${PROBE}" as select * from (\n${sql}\n) limit 0`);
+  // prepare() refuses a text holding a second statement: only the model's one SELECT can run here.
+  db.prepare(`create temp table "${PROBE}" as select * from (\n${sql}\n) limit 0`).run();
   try {
     const rows = db.prepare('select name, type from temp.pragma_table_info(?)').all(PROBE) as { name: string; type: string | null }[];
     return rows.map((r) => ({ name: r.name, type: r.type ?? '' }));

@@ -54,6 +54,7 @@ export function runBatches(db: Warehouse, plan: NodePlan, context: RunBatchesCon
       outcome.rowsDeleted += o.rowsDeleted;
       outcome.rowsInserted += o.rowsInserted;
       outcome.partitions.push(batch.label);
+      if (o.warnings?.length) outcome.warnings = [...(outcome.warnings ?? []), ...o.warnings.map((w) => `batch ${batch.label}: ${w}`)];
       if (o.auditWarnings?.length) outcome.auditWarnings = [...(outcome.auditWarnings ?? []), ...o.auditWarnings.map((w) => `batch ${batch.label}: ${w}`)];
       successful.push([batch.start, batch.end]);
       const rows = batch.mode === 'full' ? `SELECT ${o.rowsInserted}` : `DELETE ${o.rowsDeleted}, INSERT ${o.rowsInserted}`;

@@ -129,7 +129,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
           record: (p, o, status, message) => ledgerRecord(options, node, p.mode, p, o, status, at, startedAt, t0, message ?? null),
         });
         outcome = published.outcome;
-        for (const warning of outcome.auditWarnings ?? []) emit({ type: 'log', message: `${node.name}: ${warning}` });
+        for (const warning of [...(outcome.warnings ?? []), ...(outcome.auditWarnings ?? [])]) emit({ type: 'log', message: `${node.name}: ${warning}` });
         batchResults = published.batchResults;
       }
       const kind = node.resourceType === 'seed' ? 'seed' : (plan?.strategy ?? '');

@@ -12,6 +12,8 @@ export interface StatementOutcome {
   rowsInserted: number;
   /** Audits of severity warn that found rows (the publish went on). */
   auditWarnings?: string[];
+  /** What warn-count checks found (the publish went on). */
+  warnings?: string[];
   rowsWritten?: number;
   partitions: string[];
 }
@@ -29,7 +31,9 @@ export function runStatements(db: Warehouse, plan: StatementsToRun): StatementOu
     crashPoint();
     switch (statement.kind) {
       case 'exec': {
-        const changes = statement.legacyAlter ? withLegacyAlter(db, () => runSql(db, statement.sql)) : runSql(db, statement.sql);
+        const several = MAY_HOLD_SEVERAL.has(statement.role);
+        const run = () => runSql(db, statement.sql, several ? true : `the ${statement.role} statement of model '${plan.name}'`);
+        const changes = statement.legacyAlter ? withLegacyAlter(db, run) : run();
         if (statement.role === 'delete') outcome.rowsDeleted += changes;
         if (statement.role === 'insert' || statement.role === 'upsert' || statement.role === 'custom') outcome.rowsInserted += changes;
         injectedFailure(plan.name, statement.role);
@@ -63,6 +67,11 @@ export function runStatements(db: Warehouse, plan: StatementsToRun): StatementOu
         }
         break;
       }
+      case 'warn-count': {
+        const count = Number(db.prepare(statement.sql).pluck().get());
+        if (count > 0) (outcome.warnings ??= []).push(`${count} ${count === 1 ? 'row has' : 'rows have'} ${statement.message}`);
+        break;
+      }
       case 'collect-partitions':
         outcome.partitions = (db.prepare(statement.sql).pluck().all() as unknown[]).map((v) => String(v));
         break;
@@ -84,17 +93,27 @@ export function runStatements(db: Warehouse, plan: StatementsToRun): StatementOu
   return outcome;
 }
 
+/** Roles whose SQL may hold several statements (dbt runs hooks and strategy macros as scripts); the others embed model SQL. */
+const MAY_HOLD_SEVERAL: ReadonlySet<string> = new Set(['pre-hook', 'post-hook', 'custom']);
+
 /**
  * Run one SQL text and return the rows it changed. Hooks and project
- * strategy macros may hold several statements: those run as a script, and
- * the change count comes from total_changes().
+ * strategy macros may hold several statements (`several: true`): those run
+ * as a script, and the change count comes from total_changes(). Any other
+ * text holding several is refused, naming `several` (what it is), and none
+ * of it runs.
  */
-export function runSql(db: Warehouse, sql: string): number {
+export function runSql(db: Warehouse, sql: string, several: true | string): number {
   let statement;
   try {
     statement = db.prepare(sql);
   } catch (err) {
     if (!(err instanceof RangeError) || !/more than one statement/.test(err.message)) throw err;
+    if (several !== true) {
+      throw new ProjectError(`${several} holds more than one SQL statement; only hooks and a project's strategy macro may, so none of it was run`, {
+        hint: 'a `;` in the model SQL or a config spliced into it (incremental_predicates) ends the statement early',
+      });
+    }
     const before = Number(db.prepare('select total_changes()').pluck().get());
     db.exec(sql);
     return Number(db.prepare('select total_changes()').pluck().get()) - before;

@@ -8,7 +8,7 @@ import type { BatchWindow } from './incremental/incremental-strategy.js';
 import { getStrategy } from './incremental/strategy-registry.js';
 import { schemaChangeStatements } from './schema-change-statements.js';
 import { rangeGuard, type GuardedRange } from './range-guard.js';
-import { newRowsTable } from './staging-names.js';
+import { newRowsName as newRowsTableName, newRowsTable } from './staging-names.js';
 
 /** What a project strategy macro receives (dbt's arg dict, before it becomes Relations). */
 export interface CustomStrategyArgs {
@@ -29,7 +29,7 @@ export interface IncrementalRunOptions {
   /** The target's current columns (on_schema_change: ignore writes these). */
   readonly targetColumns: readonly string[];
   readonly partitionColumn?: string;
-  /** Also check the key is unique among the new rows (backfills: "key unique and not null"). */
+  /** Check the key is unique and not NULL among the new rows (backfills), instead of warning about NULLs. */
   readonly checkUniqueKey?: boolean;
   /** The backfill command's range: every partition written must lie in it. */
   readonly rangeGuard?: GuardedRange;
@@ -56,22 +56,52 @@ export interface IncrementalPlan {
   readonly destColumns: readonly string[];
 }
 
-/** Checks every publish of a keyed model makes on the rows it is about to write. */
-export function keyChecks(model: string, relation: string, config: NodeConfig, options: { unique?: boolean } = {}): PlannedStatement[] {
+/** Why a NULL key row survives a rerun, by the strategies that use the key. */
+const NULL_KEY_CONSEQUENCE: Readonly<Record<string, string>> = {
+  'delete+insert': 'delete+insert never deletes them',
+  merge: 'merge never matches them',
+};
+
+/**
+ * Checks every publish of a keyed model makes on the rows it is about to
+ * write. A NULL key is written, as dbt writes it, with a warning giving the
+ * count: NULL equals nothing, so delete+insert never deletes such a row and
+ * merge never matches it, and each rerun of its window adds it again.
+ * `refuseNulls` (a backfill checks its range before publishing) or the
+ * config `unique_key_nulls: error` refuses them instead. `unique` also
+ * refuses a key (without NULLs) produced twice.
+ */
+export function keyChecks(model: string, relation: string, config: NodeConfig, options: { unique?: boolean; refuseNulls?: boolean } = {}): PlannedStatement[] {
   const key = uniqueKeyColumns(config);
   if (key.length === 0) return [];
   const keys = key.map(quoteIdentifier).join(', ');
+  const byConfig = config.unique_key_nulls === 'error';
+  const refuse = options.refuseNulls === true || byConfig;
+  const consequence = NULL_KEY_CONSEQUENCE[effectiveStrategy(config)];
+  const nullChecks = key.flatMap((column): PlannedStatement[] => {
+    const sql = `select count(*) from ${relation} where ${quoteIdentifier(column)} is null`;
+    if (refuse) {
+      return [{
+        kind: 'assert-none',
+        sql,
+        message: `model '${model}' produced NULL in unique_key column '${column}'`,
+        hint: byConfig ? 'unique_key_nulls: error refuses NULL keys (dbt writes them, and a rerun adds them again)' : undefined,
+      }];
+    }
+    if (!consequence) return [];
+    return [{
+      kind: 'warn-count',
+      sql,
+      message: `NULL in unique_key column '${column}'; ${consequence}, so a rerun adds them again (dbt's behaviour; unique_key_nulls: error refuses them)`,
+    }];
+  });
   return [
     { kind: 'require-columns', relation, columns: key, config: 'unique_key' },
-    ...key.map((column) => ({
-      kind: 'assert-none',
-      sql: `select count(*) from ${relation} where ${quoteIdentifier(column)} is null`,
-      message: `model '${model}' produced NULL in unique_key column '${column}'`,
-    }) as const),
+    ...nullChecks,
     ...(options.unique
       ? [{
         kind: 'assert-none',
-        sql: `select count(*) from (select ${keys} from ${relation} group by ${keys} having count(*) > 1)`,
+        sql: `select count(*) from (select ${keys} from ${relation} where ${key.map((c) => `${quoteIdentifier(c)} is not null`).join(' and ')} group by ${keys} having count(*) > 1)`,
         message: `model '${model}' produced duplicate unique_key (${key.join(', ')}) values`,
       } as const]
       : []),
@@ -88,7 +118,7 @@ export function predicateList(config: NodeConfig): string[] {
 /** An incremental run: new rows into a temp table, checked, schema reconciled, then the strategy's statements. */
 export function incrementalStatements(options: IncrementalRunOptions): IncrementalPlan {
   const newRows = newRowsTable(options.alias);
-  const newRowsName = `${options.alias}__mini_dbt_new`;
+  const newRowsName = newRowsTableName(options.alias);
   const name = effectiveStrategy(options.config);
   const strategy = getStrategy(name, options.renderCustom !== undefined);
   const predicates = predicateList(options.config);
@@ -120,7 +150,7 @@ export function incrementalStatements(options: IncrementalRunOptions): Increment
     { kind: 'exec', role: 'drop', sql: `drop table if exists ${newRows}` },
     ...(options.hooks?.pre === false ? [] : hookStatements(options.config, 'pre_hook')),
     { kind: 'exec', role: 'stage', sql: `create temp table ${quoteIdentifier(newRowsName)} as\n${options.sql}` },
-    ...keyChecks(options.model, newRows, options.config, { unique: options.checkUniqueKey }),
+    ...keyChecks(options.model, newRows, options.config, { unique: options.checkUniqueKey, refuseNulls: options.checkUniqueKey }),
     ...(options.rangeGuard && options.partitionColumn ? [rangeGuard(options.model, newRows, options.partitionColumn, options.rangeGuard)] : []),
   ];
   if (options.partitionColumn && !options.window) {

@@ -14,17 +14,13 @@ import type { ResolvedIndex } from './seed-header.js';
 import { numberParamFor, type SeedParam } from './seed-number-param.js';
 import { quoteForMessage } from './seed-record-error.js';
 import { foldIdentifier } from './seed-types.js';
+import { stagedTableName } from './staging-names.js';
 import type { LoadSeedOptions, SeedLoadResult } from './seed.js';
 
 /** Rows per prepared multi-row INSERT (fewer for very wide tables). */
 const ROWS_PER_INSERT = 200;
 /** SQLite's default SQLITE_MAX_VARIABLE_NUMBER since 3.32. */
 const MAX_BOUND_PARAMETERS = 32766;
-
-/** Temporary relation the new rows are loaded into before the swap. */
-function stagingName(table: string): string {
-  return `${table}__mini_dbt_tmp`;
-}
 
 export class SeedStaging {
   private readonly statements: string[] = [];
@@ -45,7 +41,7 @@ export class SeedStaging {
     private readonly columns: readonly { name: string; type: string }[],
     private readonly indexes: readonly ResolvedIndex[],
   ) {
-    this.staging = stagingName(options.table);
+    this.staging = stagedTableName(options.table);
     this.width = columns.length;
     this.rowsPerInsert = Math.max(1, Math.min(ROWS_PER_INSERT, Math.floor(MAX_BOUND_PARAMETERS / this.width)));
     this.params = new Array<SeedParam | null>(this.rowsPerInsert * this.width).fill(null);

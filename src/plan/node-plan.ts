@@ -20,6 +20,12 @@ export type PlannedStatement =
   | { readonly kind: 'require-columns'; readonly relation: string; readonly columns: readonly string[]; readonly config: string }
   /** Fail when the count query returns more than zero. */
   | AssertNoneStatement
+  /**
+   * Warn when the count query returns more than zero, and go on: the run
+   * prints `<count> rows have <message>` (dbt's behaviour kept, its
+   * consequence said).
+   */
+  | { readonly kind: 'warn-count'; readonly sql: string; readonly message: string }
   /** Read the partitions this publish writes (one column of values). */
   | { readonly kind: 'collect-partitions'; readonly sql: string }
   /** Count the rows this publish writes (one number). */
@@ -118,6 +124,8 @@ function statementScript(s: PlannedStatement): string {
       return `-- check: ${s.relation} has the ${s.config} column(s) ${s.columns.join(', ')}`;
     case 'assert-none':
       return `-- check (must return 0): ${s.message}\n${s.sql};`;
+    case 'warn-count':
+      return `-- check (warns, the publish goes on): rows that have ${s.message}\n${s.sql};`;
     case 'collect-partitions':
       return `-- partitions written (recorded in the run ledger)\n${s.sql};`;
     case 'count-rows':

@@ -6,6 +6,7 @@ import type { RelationKind } from '../db/relation-kind.js';
 import { incrementalStatements, keyChecks, type IncrementalRunOptions } from '../materialize/incremental.js';
 import { tableStatements } from '../materialize/table.js';
 import { viewStatements } from '../materialize/view.js';
+import { keylessAppendNote } from './keyless-append-note.js';
 import type { NodePlan } from './node-plan.js';
 
 export interface PlanModelInput {
@@ -38,7 +39,11 @@ export function partitionColumn(node: { config: Readonly<Record<string, unknown>
 export function planModel(input: PlanModelInput): NodePlan {
   const { node, sql, existing } = input;
   const materialization = String(node.config.materialized);
-  const base = { uniqueId: node.uniqueId, name: node.name, relation: quoteIdentifier(node.alias), materialization, sql, partitionColumn: partitionColumn(node) };
+  const note = keylessAppendNote(node.config);
+  const base = {
+    uniqueId: node.uniqueId, name: node.name, relation: quoteIdentifier(node.alias), materialization, sql, partitionColumn: partitionColumn(node),
+    ...(note ? { notes: [note] } : {}),
+  };
   if (materialization === 'ephemeral') {
     return { ...base, mode: 'ephemeral', reason: 'ephemeral models are never built: their SQL is inlined as a CTE into every model that refs them', statements: [] };
   }
@@ -55,7 +60,7 @@ export function planModel(input: PlanModelInput): NodePlan {
       sql,
       config: node.config,
       partitionColumn: base.partitionColumn,
-      checks: materialization === 'incremental' ? (staged) => keyChecks(node.name, staged, node.config, { unique: effectiveStrategy(node.config) === 'merge' }) : undefined,
+      checks: materialization === 'incremental' ? (staged) => keyChecks(node.name, staged, node.config, { unique: effectiveStrategy(node.config) === 'merge', refuseNulls: input.backfill }) : undefined,
     }),
   });
   if (materialization === 'table') return full('tables are rebuilt on every run');

@@ -43,12 +43,16 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
   const seeds = paths.seeds.flatMap((dir) =>
     listFiles(root, dir, ['.csv']).map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, folders: f.folders })),
   );
-  const seedNames = new Set<string>();
+  const seedPaths = new Map<string, string>();
   for (const seed of seeds) {
-    if (seedNames.has(seed.name) || byName.has(seed.name)) {
-      throw new ProjectError(`the name '${seed.name}' is used twice (seed ${seed.path})`, { location: { file: seed.path } });
+    const other = seedPaths.get(seed.name) ?? byName.get(seed.name)?.path;
+    if (other !== undefined) {
+      throw new ProjectError(`the name '${seed.name}' is used twice: ${other} and ${seed.path}`, {
+        location: { file: seed.path },
+        hint: `ref('${seed.name}') could not tell them apart; rename one of them`,
+      });
     }
-    seedNames.add(seed.name);
+    seedPaths.set(seed.name, seed.path);
   }
 
   const macros = paths.macros.flatMap((dir) =>

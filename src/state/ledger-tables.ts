@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import { RESERVED_PREFIX } from '../project/reserved-names.js';
 
 /** The tool's own tables, kept in the warehouse file next to the models. */
 export interface RunsTable {
@@ -11,6 +12,10 @@ export interface RunsTable {
   status: string; // running | success | error
   started_at: string;
   completed_at: string | null;
+  /** The process that ran it (ledger migration 2), to tell a live lock holder from a crashed run. */
+  pid: number | null;
+  host: string | null;
+  process_start: string | null;
 }
 
 export interface NodeRunsTable {
@@ -56,4 +61,8 @@ export interface LedgerTables {
   _mini_dbt_migrations: MigrationsTable;
 }
 
-export const LEDGER_TABLE_PREFIX = '_mini_dbt_';
+export const LEDGER_TABLE_PREFIX = RESERVED_PREFIX;
+
+/** Compile-time: every ledger table is named inside the reserved namespace (src/project/reserved-names.ts). */
+type OutsideReserved = Exclude<keyof LedgerTables, `${typeof RESERVED_PREFIX}${string}`>;
+export const LEDGER_TABLES_RESERVED: [OutsideReserved] extends [never] ? true : never = true;

@@ -49,7 +49,15 @@ describe('planModel', () => {
     expect(script).toContain('insert into "daily" ("day", "n")\nselect "day", "n" from temp."daily__mini_dbt_new"');
     expect(script).toContain('select count(*) from temp."daily__mini_dbt_new" where "day" is null');
     const roles = p.statements.flatMap((s) => (s.kind === 'exec' ? [s.role] : [s.kind]));
-    expect(roles).toEqual(['drop', 'stage', 'require-columns', 'assert-none', 'collect-partitions', 'delete', 'insert', 'drop']);
+    expect(roles).toEqual(['drop', 'stage', 'require-columns', 'warn-count', 'collect-partitions', 'delete', 'insert', 'drop']);
+    expect(script).toContain("-- check (warns, the publish goes on): rows that have NULL in unique_key column 'day'; delete+insert never deletes them, so a rerun adds them again (dbt's behaviour; unique_key_nulls: error refuses them)");
+  });
+
+  it('refuses NULL keys instead of warning under unique_key_nulls: error, full builds included', () => {
+    for (const existing of ['table', null] as const) {
+      const checks = plan({ ...INC, unique_key_nulls: 'error' }, existing).statements.filter((s) => s.kind === 'assert-none' || s.kind === 'warn-count');
+      expect(checks.map((s) => [s.kind, 'message' in s ? s.message : ''])).toEqual([['assert-none', "model 'daily' produced NULL in unique_key column 'day'"]]);
+    }
   });
 
   it('a backfill checks the key is unique, and the backfill command\'s model that every partition is in the range', () => {
@@ -61,9 +69,11 @@ describe('planModel', () => {
       "model 'daily' would write partitions outside 2026-09-01..2026-09-03: its incremental branch ignores the start/end vars",
     ]);
     expect(planScript(guarded)).toContain(`where "day" is null or coalesce(date("day"), cast("day" as text)) not between '2026-09-01' and '2026-09-03'`);
-    // The same run for another model, or a nightly run, has no range check.
+    // The same run for another model, or a nightly run, has no range check; a nightly run warns about NULL keys.
     expect(plan(INC, 'table', { backfill: true }).statements.filter((s) => s.kind === 'assert-none')).toHaveLength(2);
-    expect(planModel({ node: node(INC), sql: 'select 1', existing: 'table', targetColumns: [], fullRefresh: false, backfill: false, rangeGuard: { start: 'a', end: 'b' } }).statements.filter((s) => s.kind === 'assert-none')).toHaveLength(1);
+    const nightly = planModel({ node: node(INC), sql: 'select 1', existing: 'table', targetColumns: [], fullRefresh: false, backfill: false, rangeGuard: { start: 'a', end: 'b' } });
+    expect(nightly.statements.filter((s) => s.kind === 'assert-none')).toHaveLength(0);
+    expect(nightly.statements.filter((s) => s.kind === 'warn-count')).toHaveLength(1);
   });
 
   it('deletes by a tuple for a list unique_key and ANDs incremental_predicates', () => {
@@ -76,6 +86,16 @@ describe('planModel', () => {
       const script = planScript(plan(config, 'table'));
       expect(script).not.toContain('delete from');
       expect(script).toContain('insert into "daily"');
+    }
+  });
+
+  it("notes dbt's append trap once per plan: delete+insert without unique_key, or the default strategy without one; not an explicit append", () => {
+    const consequence = "(dbt's behaviour); rows are duplicated on each rerun of the same window. Set unique_key to replace.";
+    expect(plan({ materialized: 'incremental', incremental_strategy: 'delete+insert' }, 'table').notes).toEqual([`delete+insert without unique_key appends every run ${consequence}`]);
+    expect(plan({ materialized: 'incremental' }, null).notes).toEqual([`no unique_key, so the default strategy is append, which appends every run ${consequence}`]);
+    expect(planScript(plan({ materialized: 'incremental' }, 'table'))).toContain('-- note: no unique_key, so the default strategy is append');
+    for (const config of [INC, { materialized: 'incremental', incremental_strategy: 'append' }, { materialized: 'table' }]) {
+      expect(plan(config, 'table').notes).toBeUndefined();
     }
   });
 

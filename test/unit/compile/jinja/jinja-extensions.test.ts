@@ -77,11 +77,11 @@ describe('Jinja features nunjucks lacks', () => {
       "{{ rows | rejectattr('n', '>', 1) | map(attribute='m') | first }}",
       "{{ rows | count }} {{ {'b': 1, 'a': [1, 2]} | tojson }}",
       "{{ '%s-%05.1f' | format('x', 3.14159) }}",
-      "{% for k, v in {'a': 1, 'b': 2} | items %}{{ k }}={{ v }};{% endfor %}",
+      "{% for k, v in {'a': 1, 'b': 2} | items %}{{ k }}={{ v }},{% endfor %}",
       "{{ 'true' | as_bool is true }} {{ '12' | as_number + 1 }} {{ none | as_text }}|",
       "{{ ['a', 'B'] | map('upper') | join }}",
     ].join(' ');
-    expect(render(sql)).toBe('card,Cash 3 1 3+2 Cash 3 {"b":1,"a":[1,2]} x-003.1 a=1;b=2; true 13 | AB');
+    expect(render(sql)).toBe('card,Cash 3 1 3+2 Cash 3 {"b":1,"a":[1,2]} x-003.1 a=1,b=2, true 13 | AB');
   });
 
   it("Python operators: '%s' % x, list + list, string * n, True/False/None, Python modulo", () => {

@@ -19,6 +19,19 @@ function setup(key = "'order_day'", extra = '') {
   return p;
 }
 
+/** Revenue per day and shop of the rows loaded on the latest load day (incremental), or all rows: a NULL day passes the filter. */
+function nullableDays(extra = '') {
+  const p = miniProject({
+    'models/revenue.sql': `{{ config(materialized='incremental', incremental_strategy='delete+insert', unique_key='order_day'${extra}) }}
+select order_day, shop, sum(amount) as revenue from {{ source('raw', 'events') }}
+{% if is_incremental() %}where loaded_on = (select max(loaded_on) from {{ source('raw', 'events') }}){% endif %}
+group by order_day, shop`,
+  });
+  p.exec(`create table events (order_id integer, order_day text, shop text, amount real, loaded_on text);
+    insert into events values (1, '2024-01-01', 'n', 10, '2024-01-01'), (2, '2024-01-02', 'n', 20, '2024-01-02');`);
+  return p;
+}
+
 describe('delete+insert strategy', () => {
   it('emits a delete by key tuple (with predicates) and an insert', () => {
     const statements = deleteInsertStrategy.statements({
@@ -72,13 +85,64 @@ describe('delete+insert strategy', () => {
     ]);
   });
 
-  it('a NULL key is an error naming the model and the column (dbt would duplicate the row), full builds included', async () => {
-    const p = setup();
+  it("writes NULL key rows as dbt does and warns with the count: delete+insert never deletes them, so every rerun adds them again", async () => {
+    const p = nullableDays();
+    await p.buildOk();
+    p.exec(`insert into events values (9, null, 'n', 1, '2024-01-03'), (10, null, 's', 2, '2024-01-03')`);
+    const logs: string[] = [];
+    const onEvent = (e: { type: string; message?: string }) => { if (e.type === 'log') logs.push(e.message!); };
+    await p.buildOk({ onEvent });
+    expect(logs).toEqual(["revenue: 2 rows have NULL in unique_key column 'order_day'; delete+insert never deletes them, so a rerun adds them again (dbt's behaviour; unique_key_nulls: error refuses them)"]);
+    const nullDays = () => p.rows('revenue').filter((r) => r.order_day === null);
+    expect(nullDays()).toEqual([{ order_day: null, shop: 'n', revenue: 1 }, { order_day: null, shop: 's', revenue: 2 }]);
+    await p.buildOk({ onEvent });
+    await p.buildOk({ onEvent });
+    expect(nullDays()).toHaveLength(6); // the same two rows, once per run
+    expect(logs).toHaveLength(3);
+  });
+
+  it("without a unique_key it appends every run (dbt's behaviour), duplicating the window's rows, and says so once per run", async () => {
+    for (const [strategy, note] of [
+      ["incremental_strategy='delete+insert'", 'delete+insert without unique_key appends every run'],
+      ["incremental_strategy='default'", 'no unique_key, so the default strategy is append, which appends every run'],
+    ] as const) {
+      const p = miniProject({
+        'models/revenue.sql': `{{ config(materialized='incremental', ${strategy}) }}
+select order_day, sum(amount) as revenue from {{ source('raw', 'events') }}
+{% if is_incremental() %}where order_day = (select max(order_day) from {{ source('raw', 'events') }}){% endif %}
+group by order_day`,
+      });
+      p.exec(`create table events (order_day text, amount real); insert into events values ('2024-01-01', 10), ('2024-01-02', 20);`);
+      const logs: string[] = [];
+      const onEvent = (e: { type: string; message?: string }) => { if (e.type === 'log') logs.push(e.message!); };
+      await p.buildOk({ onEvent });
+      await p.buildOk({ onEvent });
+      await p.buildOk({ onEvent });
+      expect(p.rows('revenue')).toEqual([
+        { order_day: '2024-01-01', revenue: 10 },
+        { order_day: '2024-01-02', revenue: 20 },
+        { order_day: '2024-01-02', revenue: 20 },
+        { order_day: '2024-01-02', revenue: 20 },
+      ]);
+      expect(logs).toEqual(new Array(3).fill(`revenue: ${note} (dbt's behaviour); rows are duplicated on each rerun of the same window. Set unique_key to replace.`));
+    }
+  });
+
+  it('unique_key_nulls: error refuses NULL keys instead, full builds included, and changes nothing', async () => {
+    const p = nullableDays(", unique_key_nulls='error'");
     await p.buildOk();
     p.exec(`insert into events values (9, null, 'n', 1, '2024-01-03')`);
-    const r = await p.build({ fullRefresh: true });
-    expect(r.results[0]!.status).toBe('error');
-    expect(r.results[0]!.message).toContain("model 'revenue' produced NULL in unique_key column 'order_day'");
+    const before = p.snapshot();
+    for (const fullRefresh of [false, true]) {
+      const r = await p.build({ fullRefresh });
+      expect(r.results[0]!.status).toBe('error');
+      expect(r.results[0]!.message).toContain("model 'revenue' produced NULL in unique_key column 'order_day' (1 row)");
+      expect(p.snapshot()).toEqual(before);
+    }
+  });
+
+  it('an invalid unique_key_nulls is a config error', () => {
+    expect(() => setup("'order_day'", ", unique_key_nulls='maybe'")).toThrow("model 'revenue' has invalid unique_key_nulls 'maybe'; valid: warn (dbt's behaviour: write them and say how many), error");
   });
 
   it('a failure after the last statement of the publish leaves rows and schema unchanged and is in the ledger', async () => {

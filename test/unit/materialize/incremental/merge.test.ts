@@ -22,7 +22,7 @@ describe('merge strategy', () => {
     });
     expect(statements.map((s) => s.kind === 'exec' ? s.role : s.kind)).toEqual(['assert-none', 'index', 'upsert']);
     const sql = statements.map((s) => ('sql' in s ? s.sql : '')).join('\n');
-    expect(sql).toContain('select count(*) from (select 1 from temp."orders__mini_dbt_new" group by "id" having count(*) > 1)');
+    expect(sql).toContain('select count(*) from (select 1 from temp."orders__mini_dbt_new" where "id" is not null group by "id" having count(*) > 1)');
     expect(sql).toContain('create unique index if not exists "orders__uidx__id" on "orders" ("id")');
     expect(sql).toContain([
       'insert into "orders" as DBT_INTERNAL_DEST ("id", "status", "amount")',
@@ -98,12 +98,27 @@ describe('merge strategy', () => {
     expect(p.rows('orders').map((r) => r.status)).toEqual(['shipped', 'locked']);
   });
 
-  it('fails clearly on a NULL key or a key produced twice', async () => {
+  it("writes NULL key rows as dbt does, with a warning: merge never matches them, so each rerun adds them again", async () => {
     const p = setup();
     await p.buildOk();
+    p.exec(`insert into events values (null, 'placed', 5, '2024-01-03'), (null, 'placed', 6, '2024-01-03')`);
+    const logs: string[] = [];
+    await p.buildOk({ onEvent: (e) => e.type === 'log' && logs.push(e.message) });
+    expect(logs).toContain("orders: 2 rows have NULL in unique_key column 'id'; merge never matches them, so a rerun adds them again (dbt's behaviour; unique_key_nulls: error refuses them)");
+    p.exec(`update events set updated_at = '2024-01-04' where id is null`);
+    await p.buildOk();
+    expect(p.rows('orders').filter((r) => r.id === null)).toHaveLength(4);
+  });
+
+  it('fails clearly on a NULL key under unique_key_nulls: error, or a key produced twice', async () => {
+    const p = setup(", unique_key_nulls='error'");
+    await p.buildOk();
     p.exec(`insert into events values (null, 'placed', 5, '2024-01-03')`);
+    const before = p.snapshot();
     const nullKey = await p.build();
-    expect(nullKey.results[0]!.message).toContain("model 'orders' produced NULL in unique_key column 'id'");
+    expect(nullKey.results[0]!.message).toContain("model 'orders' produced NULL in unique_key column 'id' (1 row)");
+    expect(nullKey.results[0]!.message).toContain('hint: unique_key_nulls: error refuses NULL keys');
+    expect(p.snapshot()).toEqual(before);
     p.exec(`delete from events where id is null; insert into events values (5, 'a', 1, '2024-01-03'), (5, 'b', 2, '2024-01-03')`);
     const twice = await p.build();
     expect(twice.results[0]!.message).toContain('more than one row for the same unique_key (id)');
