@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { backfill } from '../../src/api/backfill.js';
 import { compile } from '../../src/api/compile.js';
+import { stale } from '../../src/api/stale.js';
 import { miniProject } from '../support/strategy-project.js';
 
 /**
@@ -56,6 +58,24 @@ describe('model SQL is exactly one statement', () => {
     const r = await p.build();
     expect(r.results.find((x) => x.name === 'm')!.message).toContain(`models/m.sql:2:21: ${refusal('eph')}`);
     expect(p.rows('events')).toHaveLength(3);
+  });
+
+  it('exact stale, the backfill preview and the backfill itself refuse it too, running none of it', async () => {
+    const p = setup({
+      'models/m.sql': `{{ config(materialized='incremental', unique_key='day', partition_by='day') }}
+select day, sum(amount) as amount from {{ source('raw', 'events') }} group by day
+{% if var('evil', false) %}${EVIL}{% endif %}`,
+    });
+    await p.buildOk();
+    const before = p.snapshot();
+    const vars = { evil: true };
+    expect(() => stale({ projectDir: p.dir, model: 'm', vars })).toThrow(refusal('m'));
+    const range = { projectDir: p.dir, model: 'm', start: '2024-01-01', end: '2024-01-02', reason: 'test', vars, writeArtifacts: false };
+    await expect(backfill({ ...range, dryRun: true })).rejects.toThrow(refusal('m'));
+    const done = await backfill({ ...range, onEvent: () => undefined });
+    expect(done.exitCode).toBe(2);
+    expect(done.runs[0]!.results[0]!.message).toContain(refusal('m'));
+    expect(p.snapshot()).toEqual(before);
   });
 
   it('compile refuses it too', () => {
