@@ -39,7 +39,7 @@ export function scratchWarehouse<S extends SessionLike>(session: S): ScratchWare
   const live = session.project.databasePath;
   const copied = existsSync(live);
   if (copied) {
-    const db = openWarehouse(live, { readonly: true });
+    const db = openWarehouse(live, { readonly: true, busyTimeoutMs: session.project.busyTimeoutMs });
     try {
       db.prepare('vacuum into ?').run(path);
     } finally {

@@ -17,6 +17,7 @@ import { findModel } from '../analysis/find-node.js';
 import type { PartitionRange } from '../analysis/minimal-ranges.js';
 import { partitionTotals, type Totals } from '../analysis/range-totals.js';
 import { requireDateRange } from '../analysis/require-iso-date.js';
+import type { Project } from '../project/project.js';
 import { run, type RunResult } from './run.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
 import { stale } from './stale.js';
@@ -113,7 +114,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
   // staged and checked read-only first, so a range that would fail stops
   // the backfill before any range is published.
   const checkFirst = Boolean(options.dryRun) || ranges.length > 1;
-  const db = openWarehouse(project.databasePath, { readonly: true });
+  const db = openWarehouse(project.databasePath, { readonly: true, busyTimeoutMs: project.busyTimeoutMs });
   let asOf: string | null;
   const previews: BackfillRange[] = [];
   try {
@@ -162,7 +163,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     runs.push(outcome);
     const mine = outcome.results.find((r) => r.uniqueId === node.uniqueId);
     failed = outcome.exitCode !== 0 || mine?.status !== 'success';
-    const after = withReadOnly(project.databasePath, (d) => partitionTotals(d, quoteIdentifier(node.alias), relationColumns(d, node.alias).map((c) => c.name), part, { start: preview.start, end: preview.end }));
+    const after = withReadOnly(project, (d) => partitionTotals(d, quoteIdentifier(node.alias), relationColumns(d, node.alias).map((c) => c.name), part, { start: preview.start, end: preview.end }));
     done.push({
       ...preview,
       partitions: mine?.status === 'success' ? [...mine.partitions] : preview.partitions,
@@ -174,7 +175,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     });
   }
   const exitCode = runs.reduce((code, r) => Math.max(code, r.exitCode), 0);
-  return { ...result, dryRun: false, ranges: done, downstream: downstreamOf(base, node, rebuilt, project.databasePath), runs, exitCode };
+  return { ...result, dryRun: false, ranges: done, downstream: downstreamOf(base, node, rebuilt, project), runs, exitCode };
 }
 
 function checkBackfillable(node: ModelNode): string {
@@ -214,25 +215,25 @@ function checkSelection(session: Session, node: ModelNode, select: readonly stri
   return [...chosen];
 }
 
-function downstreamOf(session: Session, node: ModelNode, rebuilt: ReadonlySet<string>, databasePath: string | null): DownstreamModel[] {
+function downstreamOf(session: Session, node: ModelNode, rebuilt: ReadonlySet<string>, project: Project | null): DownstreamModel[] {
   const out: DownstreamModel[] = [];
   for (const id of descendants(session.graph, node.uniqueId)) {
     const child = session.manifest.nodes.get(id);
     if (child?.resourceType !== 'model') continue;
     const materialized = String(child.config.materialized);
     let isStale: boolean | null = null;
-    if (databasePath !== null) {
+    if (project !== null) {
       isStale = materialized === 'view' || materialized === 'ephemeral'
         ? false
-        : withReadOnly(databasePath, (db) => (relationKind(db, child.alias) === null ? null : exactStale(db, session.manifest, child, { detailPartitions: 0 }).stale.length > 0));
+        : withReadOnly(project, (db) => (relationKind(db, child.alias) === null ? null : exactStale(db, session.manifest, child, { detailPartitions: 0 }).stale.length > 0));
     }
     out.push({ name: child.name, materialized, rebuilt: rebuilt.has(id), stale: isStale });
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-function withReadOnly<T>(path: string, fn: (db: Warehouse) => T): T {
-  const db = openWarehouse(path, { readonly: true });
+function withReadOnly<T>(project: Project, fn: (db: Warehouse) => T): T {
+  const db = openWarehouse(project.databasePath, { readonly: true, busyTimeoutMs: project.busyTimeoutMs });
   try {
     return fn(db);
   } finally {

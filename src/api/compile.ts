@@ -36,7 +36,7 @@ export function compile(options: CompileOptions = {}): CompiledModel[] {
   const session = loadSession(options);
   const { manifest, graph, project } = session;
   const selected = selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: ['model'] });
-  const db: Warehouse | undefined = existsSync(project.databasePath) ? openWarehouse(project.databasePath, { readonly: true }) : undefined;
+  const db: Warehouse | undefined = existsSync(project.databasePath) ? openWarehouse(project.databasePath, { readonly: true, busyTimeoutMs: project.busyTimeoutMs }) : undefined;
   try {
     const out: CompiledModel[] = [];
     for (const id of topologicalOrder(graph, selected)) {

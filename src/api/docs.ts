@@ -40,7 +40,7 @@ function lastTestStatuses(path: string): Map<string, string> {
 export function generateDocs(options: DocsOptions = {}): GeneratedDocs {
   const { project, manifest, graph } = loadSession(options);
   const target = join(project.root, project.paths.target);
-  const db: Warehouse | undefined = existsSync(project.databasePath) ? openWarehouse(project.databasePath, { readonly: true }) : undefined;
+  const db: Warehouse | undefined = existsSync(project.databasePath) ? openWarehouse(project.databasePath, { readonly: true, busyTimeoutMs: project.busyTimeoutMs }) : undefined;
   try {
     const site = collectDocs({ manifest, graph, db, testStatuses: lastTestStatuses(join(target, 'run_results.json')), compile: options.compile });
     mkdirSync(target, { recursive: true });

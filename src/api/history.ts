@@ -35,7 +35,7 @@ export function history(options: HistoryOptions): HistoryResult {
   }
   const path = session.project.databasePath;
   if (!existsSync(path)) throw new ProjectError(`warehouse ${path} does not exist yet`, { hint: 'run `mini-dbt seed` and `mini-dbt run` first' });
-  const db = openWarehouse(path, { readonly: true });
+  const db = openWarehouse(path, { readonly: true, busyTimeoutMs: session.project.busyTimeoutMs });
   try {
     const hasLedger = db.prepare("select 1 from sqlite_master where type = 'table' and name = '_mini_dbt_node_runs'").get();
     const entries = !hasLedger ? [] : partition !== undefined ? partitionHistory(db, node.name, partition) : modelHistory(db, node.name, options.limit ?? 50);

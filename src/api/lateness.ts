@@ -28,7 +28,7 @@ export function lateness(options: LatenessOptions): LatenessReport & { name: str
   const lookback = options.lookback ?? (session.manifest.vars.lookback_days == null ? 0 : requireWholeDays(session.manifest.vars.lookback_days, "var 'lookback_days'"));
   const path = session.project.databasePath;
   if (!existsSync(path)) throw new ProjectError(`warehouse ${path} does not exist yet`, { hint: 'load the raw rows first: mini-dbt seed' });
-  const db = openWarehouse(path, { readonly: true });
+  const db = openWarehouse(path, { readonly: true, busyTimeoutMs: session.project.busyTimeoutMs });
   try {
     return { name: node.name, ...latenessReport(db, { relation: node.alias, columns, lookback, by: options.by }) };
   } finally {

@@ -104,7 +104,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   const scratch = scratchWarehouse(base);
   try {
     await ensureSources(scratch.session, node);
-    const db = openWarehouse(scratch.path, {});
+    const db = openWarehouse(scratch.path, { busyTimeoutMs: scratch.session.project.busyTimeoutMs });
     try {
       const required = requiredLookback(db, scratch.session, node);
       const nights = dateRange(from, to);
@@ -158,7 +158,7 @@ async function replayPass(db: Warehouse, session: Session, node: ModelNode, o: P
 
 /** Load the seeds the model reads when the copy lacks them (no live warehouse yet). */
 async function ensureSources(session: Session, node: ModelNode): Promise<void> {
-  const db = openWarehouse(session.project.databasePath, {});
+  const db = openWarehouse(session.project.databasePath, { busyTimeoutMs: session.project.busyTimeoutMs });
   let missing: string[];
   try {
     missing = [...ancestors(session.graph, node.uniqueId)]

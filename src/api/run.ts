@@ -145,6 +145,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     if (!isBusyError(err)) throw err;
     const locked = warehouseLocked(db, project.databasePath, busyTimeoutMs, invocationId);
     try {
+      // One try, no second wait: the message states the wait that was used.
+      db.pragma('busy_timeout = 0');
       finishRun(db, invocationId, 'error');
     } catch {
       // Still locked: the run row stays 'running' (shown as unfinished).

@@ -24,7 +24,10 @@ export interface Session {
 
 /** Load, capture and graph the project (no warehouse needed). */
 export function loadSession(options: SessionOptions): Session {
-  const { project, manifest } = loadWithParseCache(options.projectDir ?? process.cwd(), { database: options.database, vars: options.vars });
+  const loaded = loadWithParseCache(options.projectDir ?? process.cwd(), { database: options.database, vars: options.vars });
+  // --busy-timeout rides on the project, so every warehouse the session opens (a backfill's runs, a replay's copy) waits as long.
+  const project = options.busyTimeoutMs === undefined ? loaded.project : { ...loaded.project, busyTimeoutMs: options.busyTimeoutMs };
+  const manifest = project === loaded.project ? loaded.manifest : { ...loaded.manifest, project };
   const graph = buildGraph(manifest.graphNodes);
   return { project, manifest, graph };
 }

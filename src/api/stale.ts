@@ -59,7 +59,7 @@ export function stale(options: StaleOptions): StaleReport {
   if (!options.db && !existsSync(project.databasePath)) {
     throw new ProjectError(`warehouse ${project.databasePath} does not exist yet`, { hint: 'run `mini-dbt seed` and `mini-dbt run` first' });
   }
-  const db = options.db ?? openWarehouse(project.databasePath, { readonly: true });
+  const db = options.db ?? openWarehouse(project.databasePath, { readonly: true, busyTimeoutMs: project.busyTimeoutMs });
   try {
     const asOf = effectiveAsOf(db, session.manifest, graph, node.uniqueId);
     const mode = options.mode ?? 'exact';

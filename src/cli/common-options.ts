@@ -39,11 +39,16 @@ export function indirectSelectionOption(flag: string | undefined): IndirectSelec
   return indirectSelectionMode(flag ?? process.env.DBT_INDIRECT_SELECTION);
 }
 
+/** SQLite's busy timeout is a 32-bit count of milliseconds; a day is more than any lock should be waited for. */
+const MAX_BUSY_TIMEOUT_MS = 86_400_000;
+
 export function sessionOptions(flags: CommonFlags): SessionOptions {
   let busyTimeoutMs: number | undefined;
   if (flags.busyTimeout !== undefined) {
     busyTimeoutMs = Number(flags.busyTimeout);
-    if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) throw new ProjectError(`--busy-timeout must be a number of milliseconds, got '${flags.busyTimeout}'`);
+    if (!/^\s*\d+\s*$/.test(flags.busyTimeout) || busyTimeoutMs > MAX_BUSY_TIMEOUT_MS) {
+      throw new ProjectError(`--busy-timeout must be a whole number of milliseconds from 0 to ${MAX_BUSY_TIMEOUT_MS} (a day), got '${flags.busyTimeout}'`);
+    }
   }
   return { projectDir: flags.projectDir, database: flags.database, vars: parseVars(flags.vars), busyTimeoutMs };
 }

@@ -2,6 +2,7 @@ import type { Warehouse } from '../db/open-warehouse.js';
 import { nowIso } from '../clock.js';
 import type { NodeRunsTable, RunsTable } from './ledger-tables.js';
 import { allRows, ledgerQueries as q, runQuery } from './query-builder.js';
+import { currentRunOwner, type RunOwner } from './run-owner.js';
 
 export interface StartRunOptions {
   readonly invocationId: string;
@@ -10,6 +11,8 @@ export interface StartRunOptions {
   readonly vars: Readonly<Record<string, unknown>>;
   readonly reason?: string;
   readonly asOf?: string;
+  /** Default: this process. */
+  readonly owner?: RunOwner;
 }
 
 /** Record that a command started; it stays 'running' if the process dies. */
@@ -24,6 +27,7 @@ export function startRun(db: Warehouse, options: StartRunOptions): void {
     status: 'running',
     started_at: nowIso(),
     completed_at: null,
+    ...(options.owner ?? currentRunOwner()),
   }));
 }
 

@@ -53,6 +53,15 @@ const MIGRATIONS: readonly Migration[] = [
       q.schema.createIndex('_mini_dbt_partitions_model').ifNotExists().on('_mini_dbt_partitions').columns(['model', 'partition', 'node_run_id']),
     ],
   },
+  {
+    version: 2,
+    name: 'the process of a run (pid, host, process start)',
+    up: () => [
+      q.schema.alterTable('_mini_dbt_runs').addColumn('pid', 'integer'),
+      q.schema.alterTable('_mini_dbt_runs').addColumn('host', 'text'),
+      q.schema.alterTable('_mini_dbt_runs').addColumn('process_start', 'text'),
+    ],
+  },
 ];
 
 /** Bring the ledger tables up to date, in one transaction. Idempotent. */

@@ -1,5 +1,7 @@
 import type { Warehouse } from '../db/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
+import type { RunsTable } from './ledger-tables.js';
+import { isRunOwnerAlive, type RunOwner } from './run-owner.js';
 
 /** Whether an error is SQLite saying another connection holds the lock. */
 export function isBusyError(err: unknown): boolean {
@@ -14,10 +16,13 @@ export function isBusyError(err: unknown): boolean {
 export function warehouseLocked(db: Warehouse, path: string, busyTimeoutMs: number, ownInvocation?: string): ProjectError {
   let holder = 'another process';
   try {
-    const row = db
-      .prepare("select invocation_id, command_line, started_at from _mini_dbt_runs where status = 'running' and invocation_id != ? order by started_at desc limit 1")
-      .get(ownInvocation ?? '') as { invocation_id: string; command_line: string; started_at: string } | undefined;
-    if (row) holder = `\`${row.command_line}\` (invocation ${row.invocation_id}, started ${row.started_at})`;
+    // select *: a ledger not yet migrated to version 2 has no pid, and then no row is named.
+    const rows = db
+      .prepare("select * from _mini_dbt_runs where status = 'running' and invocation_id != ? order by started_at desc limit 20")
+      .all(ownInvocation ?? '') as (RunsTable & Partial<RunOwner>)[];
+    // A 'running' row is named only when its process is alive: a crashed run leaves one behind forever.
+    const row = rows.find((r) => isRunOwnerAlive({ pid: r.pid ?? null, host: r.host ?? null, process_start: r.process_start ?? null }));
+    if (row) holder = `\`${row.command_line}\` (invocation ${row.invocation_id}, started ${row.started_at}, pid ${row.pid})`;
   } catch {
     // The ledger may not exist yet; keep the generic wording.
   }

@@ -108,6 +108,7 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E57', args: ['run', '--select', ''] },
   { id: 'E58', args: ['backfill', 'daily_revenue', '--start', '2026-10-01', '--end', '2026-10-02', '--reason', ''] },
   { id: 'E59', edit: patch('project.yml', 'database: warehouse.db', "database: warehouse.db\ntarget-path: ''"), args: ['run'] },
+  { id: 'E60', edit: (d) => holdLock(d), args: ['backfill', 'daily_revenue', '--start', '2026-10-01', '--end', '2026-10-02', '--reason', 'test', '--busy-timeout', '100'] },
   { id: 'E77', edit: patch(DAILY, 'where load_date <= {{ as_of() }}', 'where load_date <= {{ as_off() }}'), args: ['run'] },
   { id: 'E87', edit: write(MONTHLY, "select\n  {{ ''.constructor.constructor('return 1')() }} as a\n"), args: ['run'] },
   { id: 'E88', edit: (d) => { write('macros/grab.sql', "{% macro grab(x) %}{{ x|attr('__proto__') }}{% endmacro %}\n")(d); write(MONTHLY, "select {{ grab(ref('daily_revenue')) }} as a\n")(d); }, args: ['run'] },
