@@ -1,5 +1,7 @@
 import { ProjectError } from '../errors/project-error.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
+import { internals } from './jinja/nunjucks-internals.js';
+import { pythonTypeName } from './jinja/python-type-name.js';
 import { splitKeywordArgs } from './keyword-args.js';
 import type { RenderState } from './render-state.js';
 
@@ -18,7 +20,10 @@ function guarded<T>(state: RenderState, fn: (...args: unknown[]) => T): (...args
 function makeVar(state: RenderState) {
   return guarded(state, (...args: unknown[]) => {
     const { positional, keywords } = splitKeywordArgs(args);
-    const name = String(positional[0]);
+    if (positional.length === 0 && !('var_name' in keywords)) {
+      throw Object.assign(new ProjectError("var() missing 1 required positional argument: 'var_name'"), { needle: 'var(' });
+    }
+    const name = String(positional[0] ?? keywords.var_name);
     const hasDefault = positional.length > 1 || 'default' in keywords;
     const fallback = positional.length > 1 ? positional[1] : keywords.default;
     const found = state.vars(name);
@@ -37,7 +42,15 @@ function makeVar(state: RenderState) {
 function makeConfig(state: RenderState) {
   const config = guarded(state, (...args: unknown[]) => {
     const { positional, keywords } = splitKeywordArgs(args);
-    const dict = typeof positional[0] === 'object' && positional[0] !== null ? (positional[0] as Record<string, unknown>) : {};
+    const kwargs = Object.keys(keywords).length;
+    // dbt's inline config: keyword arguments, or exactly one dict.
+    if (positional.length > 1 || (positional.length === 1 && kwargs > 0) || (positional.length === 0 && kwargs === 0)) {
+      throw Object.assign(new ProjectError(`Invalid inline model config: config() takes keyword arguments or one dict (${positional.length} positional and ${kwargs} keyword arguments given)`), { needle: 'config(' });
+    }
+    if (positional.length === 1 && (typeof positional[0] !== 'object' || positional[0] === null || Array.isArray(positional[0]))) {
+      throw Object.assign(new ProjectError(`Invalid inline model config: config() takes keyword arguments or one dict, got ${pythonTypeName(positional[0])} ${JSON.stringify(positional[0]) ?? String(positional[0])}`), { needle: 'config(' });
+    }
+    const dict = (positional[0] ?? {}) as Record<string, unknown>;
     Object.assign(state.captured.config, dict, keywords);
     return '';
   }) as ((...args: unknown[]) => string) & { get: unknown; require: unknown };
@@ -65,15 +78,27 @@ function makeEnvVar(state: RenderState) {
 
 /** The dbt Jinja context for one render, as a name -> value map. */
 export function contextFunctions(state: RenderState): Record<string, unknown> {
+  const ref = guarded(state, (...args: unknown[]) => {
+    const { positional } = splitKeywordArgs(args);
+    if (positional.length === 0) throw Object.assign(new ProjectError('ref() takes at least one argument (0 given)'), { needle: 'ref(' });
+    if (positional.length > 2) throw new ProjectError(`ref() takes at most two arguments (${positional.length} given)`);
+    const [name, pkg] = positional.length === 2 ? [positional[1], positional[0]] : [positional[0], undefined];
+    if (typeof name !== 'string' && !(name instanceof internals.runtime.SafeString)) throw Object.assign(new ProjectError(`The name argument to ref() must be a string, got ${pythonTypeName(name)}`), { needle: 'ref(' });
+    return pkg === undefined ? state.ref(String(name)) : state.ref(String(name), String(pkg));
+  });
+  const source = guarded(state, (...args: unknown[]) => {
+    const { positional } = splitKeywordArgs(args);
+    if (positional.length !== 2) throw Object.assign(new ProjectError(`source() takes exactly two arguments (${positional.length} given)`), { needle: 'source(' });
+    return state.source(String(positional[0]), String(positional[1]));
+  });
+  const config = makeConfig(state);
   return {
-    ref: guarded(state, (...args: unknown[]) => {
-      const { positional } = splitKeywordArgs(args);
-      if (positional.length > 2) throw new ProjectError(`ref() takes at most two arguments (${positional.length} given)`);
-      return positional.length === 2 ? state.ref(String(positional[1]), String(positional[0])) : state.ref(String(positional[0]));
-    }),
-    source: guarded(state, (...args: unknown[]) => state.source(String(args[0]), String(args[1]))),
+    ref,
+    source,
     var: makeVar(state),
-    config: makeConfig(state),
+    config,
+    // dbt's builtins: a project macro named ref, source or config replaces it, and can still reach the original.
+    builtins: { ref, source, config },
     is_incremental: guarded(state, () => state.isIncremental()),
     env_var: makeEnvVar(state),
     this: state.self,
@@ -100,8 +125,13 @@ export function contextFunctions(state: RenderState): Record<string, unknown> {
       return '';
     },
     exceptions: {
-      raise_compiler_error: guarded(state, (message: unknown) => {
-        throw new ProjectError(`Compilation Error in model ${state.modelName} (${state.modelPath}): ${String(message)}`);
+      raise_compiler_error: guarded(state, (...args: unknown[]) => {
+        const { positional, keywords } = splitKeywordArgs(args);
+        if (positional.length === 0 && !('msg' in keywords)) {
+          throw Object.assign(new ProjectError("raise_compiler_error() missing 1 required positional argument: 'msg'"), { needle: 'raise_compiler_error(' });
+        }
+        const message = positional.length > 0 ? positional[0] : keywords.msg;
+        throw new ProjectError(`Compilation Error in model ${state.modelName} (${state.modelPath}): ${message === undefined || message === null ? 'None' : String(message)}`);
       }),
       warn: (message: unknown) => {
         state.log(`Warning: ${String(message)}`);

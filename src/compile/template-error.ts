@@ -1,19 +1,25 @@
 import { ProjectError } from '../errors/project-error.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import { findLine } from './find-line.js';
+import { jinjaWording } from './jinja-error-wording.js';
+import { RETURN_OUTSIDE_MACRO } from './jinja/return-value.js';
 
 /** A context function's error can name text to look for when nunjucks gives no line (it drops line 1). */
 export type NeedleError = Error & { needle?: string };
 
 const LOCATED = /^\(([^)]*)\) \[Line (\d+), Column (\d+)\]\n\s*([\s\S]*)$/;
+/** nunjucks' path prefix when it gives no line. */
+const UNLOCATED = /^\([^)]*\)\n?\s*/;
 
 /**
  * Turn a nunjucks error into a ProjectError with file:line. nunjucks reports
  * parse errors with 1-based lines and runtime errors with 0-based ones.
+ * JavaScript errors from a render are worded as Jinja would word them
+ * (jinja-error-wording.ts), never as JavaScript.
  */
 export function templateError(err: unknown, file: string, cause?: NeedleError, source?: string, callables: readonly string[] = []): ProjectError {
   const raw = err instanceof Error ? err.message : String(err);
-  const unknownCall = /Unable to call `([^`]+)`, which is undefined or falsey/.exec(raw);
+  const unknownCall = /Unable to call `([A-Za-z_][A-Za-z0-9_]*)`, which is undefined or falsey/.exec(raw);
   if (unknownCall && !cause) {
     // nunjucks' wording, made clear: which name, where, and the closest macro.
     const name = unknownCall[1]!;
@@ -24,9 +30,11 @@ export function templateError(err: unknown, file: string, cause?: NeedleError, s
       hint: 'macros in the macro paths are available in every model without an import',
     });
   }
+  const reworded = rewordJavaScript(raw, file, cause, source);
+  if (reworded) return reworded;
   const match = LOCATED.exec(raw);
   if (!match) {
-    const message = cause?.message ?? raw.replace(/^\([^)]*\)\n?\s*/, '').replace(/^Error: /, '');
+    const message = cause?.message ?? raw.replace(UNLOCATED, '').replace(/^Error: /, '');
     // nunjucks gives no line before the first call of a template: find the refused name (sandbox) or the context function's needle.
     // A refused attribute always records its position, so a refusal without one is on line 1 (which nunjucks leaves out).
     const refused = /access to '([^']+)' is not allowed in templates/.exec(raw)?.[1];
@@ -44,4 +52,19 @@ export function templateError(err: unknown, file: string, cause?: NeedleError, s
     location: { file, line, column },
     hint: cause instanceof ProjectError ? cause.hint : undefined,
   });
+}
+
+/** A return() outside a macro, or a JavaScript error worded as Jinja's; undefined for anything else. */
+function rewordJavaScript(raw: string, file: string, cause: NeedleError | undefined, source: string | undefined): ProjectError | undefined {
+  if (cause instanceof ProjectError) return undefined;
+  const located = LOCATED.exec(raw);
+  const inner = located ? located[4]! : raw.replace(UNLOCATED, '');
+  const worded = inner.includes(RETURN_OUTSIDE_MACRO)
+    ? { message: RETURN_OUTSIDE_MACRO, needle: 'return(' }
+    : jinjaWording(cause ? `${cause.name}: ${cause.message}` : inner);
+  if (!worded) return undefined;
+  if (located) return new ProjectError(worded.message, { location: { file, line: Number(located[2]) + 1, column: Number(located[3]) + 1 } });
+  // nunjucks updates its line only at calls, so without one the line is not known: a needle, or no line.
+  const line = worded.needle && source ? findLine(source, worded.needle) : undefined;
+  return new ProjectError(worded.message, { location: { file, line } });
 }

@@ -1,9 +1,16 @@
 import { internals } from './nunjucks-internals.js';
 
+/** What a `return()` that no macro catches (one in a model, test or hook's own text) reads as. */
+export const RETURN_OUTSIDE_MACRO = "'return' outside macro: return(...) ends a {% macro %} and gives its value; it cannot be used in a model's own text";
+
 /** Thrown by `return(value)`; the macro that is running catches it and returns `value`. */
 class MacroReturn {
   readonly miniDbtMacroReturn = true;
   constructor(readonly value: unknown) {}
+  /** Read only when no macro caught it: nunjucks turns what is thrown into text. */
+  toString(): string {
+    return RETURN_OUTSIDE_MACRO;
+  }
 }
 
 const PROLOGUE = /var callerFrame = frame;\n/g;
