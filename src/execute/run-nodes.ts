@@ -10,6 +10,7 @@ import { isBusyError } from '../state/warehouse-locked.js';
 import { recordNodeRun, type NodeRunRecord } from '../state/ledger.js';
 import { adapterMessage, describeNode } from './describe-node.js';
 import { effectiveAsOf } from './effective-as-of.js';
+import { windowAfterLanded } from './window-after-landed.js';
 import type { BatchResults, NodeResult, RunEvent } from './node-result.js';
 import { crashPoint } from '../db/crash-point.js';
 import type { StatementOutcome } from './run-statements.js';
@@ -122,6 +123,8 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
         });
         plan = withAudits(plan, auditStatements(manifest, node, plan.mode, { db, invocationId: options.invocationId, runStartedAt: options.runStartedAt }, options.warnError));
         options.onPlanned?.(node, plan);
+        const idle = plan.mode === 'incremental' ? windowAfterLanded(db, manifest, graph, node) : undefined;
+        if (idle) emit({ type: 'log', message: `${node.name}: ${idle}` });
         asOf = plan.partitionColumn ? effectiveAsOf(db, manifest, graph, node.uniqueId) : null;
         const at = asOf;
         const published = publishModel(db, plan, {
