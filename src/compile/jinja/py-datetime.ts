@@ -7,6 +7,44 @@ const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
+/** Milliseconds since 1970 of a UTC date and time, years 0..99 included (Date.UTC would read them as 1900..1999). */
+function utcMs(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, ms = 0): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(hour, minute, second, ms);
+  return d.getTime();
+}
+
+const daysInMonth = (year: number, month: number) => new Date(utcMs(year, month + 1, 0)).getUTCDate();
+
+/**
+ * A date and time from its parts, checked as Python's datetime checks them
+ * (years 1 to 9999, real calendar days): ValueError's message, never a
+ * silent roll-over into the next month (`date(2026, 2, 30)`).
+ */
+function checkedMs(parts: readonly unknown[]): number {
+  const names = ['year', 'month', 'day', 'hour', 'minute', 'second', 'microsecond'];
+  const [year, month, day, hour, minute, second, microsecond] = parts.map((v, i) => {
+    if (typeof v !== 'number' || !Number.isInteger(v)) {
+      const type = typeof v === 'number' ? 'float' : v === null || v === undefined ? 'NoneType' : typeof v === 'string' ? 'str' : typeof v;
+      throw new Error(`${names[i]}: an integer is required (got type ${type})`);
+    }
+    return v;
+  }) as [number, number, number, number, number, number, number];
+  if (year < 1 || year > 9999) throw new Error(`year ${year} is out of range`);
+  if (month < 1 || month > 12) throw new Error('month must be in 1..12');
+  if (day < 1 || day > daysInMonth(year, month)) throw new Error('day is out of range for month');
+  if (hour < 0 || hour > 23) throw new Error('hour must be in 0..23');
+  if (minute < 0 || minute > 59) throw new Error('minute must be in 0..59');
+  if (second < 0 || second > 59) throw new Error('second must be in 0..59');
+  if (microsecond < 0 || microsecond > 999_999) throw new Error('microsecond must be in 0..999999');
+  return utcMs(year, month, day, hour, minute, second, Math.floor(microsecond / 1000));
+}
+
+/** datetime.min and datetime.max: arithmetic past them is Python's OverflowError, not a six-digit year or NaN. */
+const MIN_MS = utcMs(1, 1, 1);
+const MAX_MS = utcMs(9999, 12, 31, 23, 59, 59, 999);
+
 /** Python's timedelta (whole milliseconds). */
 export class PyTimedelta {
   constructor(readonly ms: number) {}
@@ -27,6 +65,7 @@ export class PyTimedelta {
 export class PyDateTime {
   private readonly d: Date;
   constructor(readonly ms: number, readonly isDate = false, readonly aware = false) {
+    if (!(ms >= MIN_MS && ms <= MAX_MS)) throw new Error('date value out of range');
     this.d = new Date(ms);
   }
   get year(): number { return this.d.getUTCFullYear(); }
@@ -43,17 +82,17 @@ export class PyDateTime {
   astimezone(): PyDateTime { return this; }
   replace(...args: unknown[]): PyDateTime {
     const { keywords } = splitKeywordArgs(args);
-    const get = (k: string, v: number) => (typeof keywords[k] === 'number' ? (keywords[k] as number) : v);
-    const ms = Date.UTC(get('year', this.year), get('month', this.month) - 1, get('day', this.day), get('hour', this.hour), get('minute', this.minute), get('second', this.second), Math.floor(get('microsecond', this.microsecond) / 1000));
+    const get = (k: string, v: number): unknown => (keywords[k] !== undefined ? keywords[k] : v);
+    const ms = checkedMs([get('year', this.year), get('month', this.month), get('day', this.day), get('hour', this.hour), get('minute', this.minute), get('second', this.second), get('microsecond', this.microsecond)]);
     return new PyDateTime(ms, this.isDate, keywords.tzinfo === null ? false : this.aware);
   }
   strftime(format: unknown): string {
     const hour12 = this.hour % 12 === 0 ? 12 : this.hour % 12;
-    const start = Date.UTC(this.year, 0, 1);
+    const start = utcMs(this.year, 1, 1);
     const codes: Record<string, string> = {
-      Y: String(this.year), y: pad(this.year % 100), m: pad(this.month), d: pad(this.day), H: pad(this.hour), I: pad(hour12),
+      Y: pad(this.year, 4), y: pad(this.year % 100), m: pad(this.month), d: pad(this.day), H: pad(this.hour), I: pad(hour12),
       M: pad(this.minute), S: pad(this.second), f: pad(this.microsecond, 6), p: this.hour < 12 ? 'AM' : 'PM',
-      j: pad(Math.floor((Date.UTC(this.year, this.month - 1, this.day) - start) / DAY) + 1, 3),
+      j: pad(Math.floor((utcMs(this.year, this.month, this.day) - start) / DAY) + 1, 3),
       a: DAYS[this.weekday()]!.slice(0, 3), A: DAYS[this.weekday()]!, b: MONTHS[this.month - 1]!.slice(0, 3), B: MONTHS[this.month - 1]!,
       z: this.aware ? '+0000' : '', Z: this.aware ? 'UTC' : '', '%': '%',
     };
@@ -72,7 +111,7 @@ export class PyDateTime {
 function parseIso(text: string, isDate: boolean): PyDateTime {
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?(Z|[+-]00:?00)?$/.exec(text.trim());
   if (!m) throw new Error(`Invalid isoformat string: '${text}'`);
-  const ms = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0), Math.floor(+(m[7] ?? '0').padEnd(6, '0') / 1000));
+  const ms = checkedMs([+m[1]!, +m[2]!, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0), +(m[7] ?? '0').padEnd(6, '0')]);
   return new PyDateTime(isDate ? Math.floor(ms / DAY) * DAY : ms, isDate, m[8] !== undefined);
 }
 
@@ -84,12 +123,16 @@ function strptime(text: unknown, format: unknown): PyDateTime {
     return c === 'Y' ? '(\\d{4})' : c === 'f' ? '(\\d{1,6})' : c === 'j' ? '(\\d{1,3})' : c === 'p' ? '(AM|PM)' : '(\\d{1,2})';
   });
   const m = new RegExp(`^${pattern}$`).exec(String(text));
-  if (!m) throw new Error(`time data '${String(text)}' does not match format '${String(format)}'`);
+  const noMatch = () => new Error(`time data '${String(text)}' does not match format '${String(format)}'`);
+  if (!m) throw noMatch();
   const v: Record<string, number> = { Y: 1900, m: 1, d: 1, H: 0, M: 0, S: 0, f: 0 };
   fields.forEach((f, i) => { v[f] = f === 'p' ? (m[i + 1] === 'PM' ? 12 : 0) : f === 'y' ? 2000 + Number(m[i + 1]) : Number(m[i + 1]); });
   if (fields.includes('y')) v.Y = v.y!;
+  // As Python's directives: %m 1-12, %d 1-31, %H 0-23, %M and %S 0-59; anything else does not match.
+  const ranges: Record<string, [number, number]> = { m: [1, 12], d: [1, 31], H: [0, 23], M: [0, 59], S: [0, 59] };
+  for (const [f, [lo, hi]] of Object.entries(ranges)) if (v[f]! < lo || v[f]! > hi) throw noMatch();
   const hour = fields.includes('p') ? (v.H! % 12) + v.p! : v.H!;
-  return new PyDateTime(Date.UTC(v.Y!, v.m! - 1, v.d!, hour, v.M!, v.S!, Math.floor(Number(String(v.f).padEnd(6, '0')) / 1000)));
+  return new PyDateTime(checkedMs([v.Y!, v.m!, v.d!, hour, v.M!, v.S!, Number(String(v.f).padEnd(6, '0'))]));
 }
 
 function timedelta(...args: unknown[]): PyTimedelta {
@@ -103,8 +146,8 @@ function construct(isDate: boolean) {
   return (...args: unknown[]) => {
     const { positional, keywords } = splitKeywordArgs(args);
     const names = ['year', 'month', 'day', 'hour', 'minute', 'second', 'microsecond'];
-    const v = names.map((k, i) => Number(keywords[k] ?? positional[i] ?? (i < 3 ? 1 : 0)));
-    return new PyDateTime(Date.UTC(v[0]!, v[1]! - 1, v[2]!, v[3]!, v[4]!, v[5]!, Math.floor(v[6]! / 1000)), isDate, keywords.tzinfo !== undefined && keywords.tzinfo !== null);
+    const v = names.map((k, i) => keywords[k] ?? positional[i] ?? (i < 3 ? undefined : 0));
+    return new PyDateTime(checkedMs(v), isDate, keywords.tzinfo !== undefined && keywords.tzinfo !== null);
   };
 }
 
