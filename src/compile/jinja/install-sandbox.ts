@@ -56,14 +56,18 @@ export function installSandbox(): void {
     return makeMacro.call(this, argNames, kwargNames, counted);
   };
 
+  boundAggregateRetries();
+
   const proto = internals.compiler.Compiler.prototype;
   // An attribute read records its position, as a call does, so a refused attribute is reported on its own line.
-  proto.compileLookupVal = function compileLocatedLookup(this: CompilerInstance & { _compileExpression(node: unknown, frame: unknown): void }, node: { target: unknown; val: unknown; lineno: number; colno: number }, frame: unknown): void {
+  // (A slice's key compiles to three arguments, so it is left as it is: slices read only indexes.)
+  proto.compileLookupVal = function compileLocatedLookup(this: CompilerInstance & { _compileExpression(node: unknown, frame: unknown): void }, node: { target: unknown; val: { typename?: string }; lineno: number; colno: number }, frame: unknown): void {
+    const slice = node.val.typename === 'Slice';
     this._emit('runtime.memberLookup((');
     this._compileExpression(node.target, frame);
-    this._emit(`),(lineno = ${node.lineno}, colno = ${node.colno}, `);
+    this._emit(slice ? '),' : `),(lineno = ${node.lineno}, colno = ${node.colno}, `);
     this._compileExpression(node.val, frame);
-    this._emit('))');
+    this._emit(slice ? ')' : '))');
   };
   const compilePair = proto.compilePair as (this: unknown, node: unknown, frame: unknown) => void;
   proto.compilePair = function compileOwnKeyPair(this: CompilerInstance & { _compileExpression(node: unknown, frame: unknown): void }, node: { key: { value: unknown }; value: unknown }, frame: unknown): void {
@@ -71,6 +75,33 @@ export function installSandbox(): void {
     // A computed key defines an own property, whatever its name.
     this._emit(`[${JSON.stringify(node.key.value)}]: `);
     this._compileExpression(node.value, frame);
+  };
+}
+
+type ParserState = { tokens: { index: number }; peeked: unknown };
+
+/**
+ * Jinja compat parses `[` ... `]` as a list and, when that fails, again as a
+ * slice: nested brackets with an error deep inside are parsed 2^depth times
+ * (20 levels: minutes). Each start position now fails at most once per
+ * parse: a second attempt at a position that already failed throws the same
+ * error at once, so a broken template fails in linear time.
+ */
+function boundAggregateRetries(): void {
+  const parser = internals.parser.Parser.prototype;
+  const parseAggregate = parser.parseAggregate as (this: ParserState) => unknown;
+  const failed = new WeakMap<object, Map<string, unknown>>();
+  parser.parseAggregate = function parseAggregateOnce(this: ParserState): unknown {
+    const key = `${this.tokens.index}${this.peeked ? '+' : ''}`;
+    const seen = failed.get(this.tokens);
+    if (seen?.has(key)) throw seen.get(key);
+    try {
+      return parseAggregate.call(this);
+    } catch (err) {
+      if (seen) seen.set(key, err);
+      else failed.set(this.tokens, new Map([[key, err]]));
+      throw err;
+    }
   };
 }
 

@@ -24,6 +24,9 @@ interface Internals {
     Compiler: { prototype: Record<string, unknown> };
   };
   nodes: NodesModule;
+  parser: {
+    Parser: { prototype: Record<string, unknown> };
+  };
   runtime: Record<string, unknown> & {
     SafeString: new (s: string) => object;
     /** A render failure at a 0-based line and column, as a TemplateError (kept as is when it has a line). */
