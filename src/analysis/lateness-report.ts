@@ -3,6 +3,7 @@ import { quoteIdentifier } from '../db/quote-identifier.js';
 import { relationColumns, relationKind } from '../db/relation-kind.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import { ProjectError } from '../errors/project-error.js';
+import { previewValue } from '../errors/value-preview.js';
 import { nearestRankPercentile, type HistogramBin } from './nearest-rank-percentile.js';
 import type { TimeColumns } from './time-columns.js';
 
@@ -22,12 +23,15 @@ export interface LatenessReport {
   readonly loaded_at: string;
   /** Rows with a usable event time and loaded-at. */
   readonly rows: number;
-  /** Rows whose event time or loaded-at is not a date (left out of everything else). */
+  /** Rows whose event time or loaded-at is not a date from 1000-01-01 to 9999-12-31 (left out of everything else). */
   readonly invalid_rows: number;
   readonly max_days: number | null;
   /** The smallest lookback that misses no row: the longest lateness (0 when nothing is late). */
   readonly required_lookback: number;
-  /** Rows per days late, every day from the earliest to the latest (empty ones as 0). */
+  /**
+   * Rows per days late, every day from the earliest to the latest (empty ones as 0) when they
+   * span at most MAX_FILLED_DAYS; past that (absurd dates), only the days that have rows.
+   */
   readonly histogram: HistogramBin[];
   readonly percentiles: { p50: number | null; p90: number | null; p95: number | null; p99: number | null; max: number | null };
   readonly missed: {
@@ -38,6 +42,15 @@ export interface LatenessReport {
     readonly by?: string;
     readonly groups?: Record<string, number>;
   };
+}
+
+/** Days late beyond which the histogram lists only non-empty days (a row dated 1000-01-01 would make 370,000 bins). */
+export const MAX_FILLED_DAYS = 1000;
+
+/** A column's day as a Julian day number, or NULL when it is not a date within years 1000-9999. */
+function dayNumber(column: string): string {
+  const day = `date(${quoteIdentifier(column)})`;
+  return `(case when ${day} between '1000-01-01' and '9999-12-31' then julianday(${day}) end)`;
 }
 
 /**
@@ -56,13 +69,14 @@ export function latenessReport(db: Warehouse, options: LatenessOptions): Latenes
       throw new ProjectError(`${what} column '${column}' is not a column of '${relation}'.${didYouMeanSuffix(column, have)}`, { hint: `columns: ${have.join(', ')}` });
     }
   }
-  const lateness = `cast(julianday(date(${quoteIdentifier(columns.loadedAt)})) - julianday(date(${quoteIdentifier(columns.eventTime)})) as integer)`;
+  const lateness = `cast(${dayNumber(columns.loadedAt)} - ${dayNumber(columns.eventTime)} as integer)`;
   const table = quoteIdentifier(relation);
   const bins = (db.prepare(`select ${lateness} as days, count(*) as rows from ${table} where ${lateness} is not null group by 1 order by 1`).all() as HistogramBin[])
     .map((b) => ({ days: Number(b.days), rows: Number(b.rows) }));
   // Every day from the earliest to the latest, empty ones included, so the chart shows the gaps.
-  const histogram: HistogramBin[] = [];
-  for (let d = bins[0]?.days ?? 0, i = 0; bins.length > 0 && d <= bins[bins.length - 1]!.days; d++) {
+  const span = bins.length > 0 ? bins[bins.length - 1]!.days - bins[0]!.days : 0;
+  const histogram: HistogramBin[] = span > MAX_FILLED_DAYS ? bins : [];
+  for (let d = bins[0]?.days ?? 0, i = 0; span <= MAX_FILLED_DAYS && bins.length > 0 && d <= bins[bins.length - 1]!.days; d++) {
     if (bins[i]?.days === d) histogram.push(bins[i++]!);
     else histogram.push({ days: d, rows: 0 });
   }
@@ -73,7 +87,12 @@ export function latenessReport(db: Warehouse, options: LatenessOptions): Latenes
   let groups: Record<string, number> | undefined;
   if (options.by !== undefined) {
     const grouped = db.prepare(`select ${quoteIdentifier(options.by)} as value, count(*) as rows from ${table} where ${lateness} > ? group by 1 order by 2 desc, 1`).all(lookback) as { value: unknown; rows: number }[];
-    groups = Object.fromEntries(grouped.map((g) => [g.value === null ? '(null)' : String(g.value), Number(g.rows)]));
+    // Values are labels here: a 10 MB string or a blob is shown as a short preview (equal previews add up).
+    groups = {};
+    for (const g of grouped) {
+      const label = g.value === null ? '(null)' : previewValue(g.value, 60);
+      groups[label] = (groups[label] ?? 0) + Number(g.rows);
+    }
   }
   const pct = (p: number) => nearestRankPercentile(histogram, p);
   return {

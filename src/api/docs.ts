@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openWarehouse, type Warehouse } from '../db/open-warehouse.js';
 import { collectDocs } from '../docs/collect-docs.js';
 import type { DocsSite } from '../docs/docs-data.js';
 import { renderDocsHtml } from '../docs/render-docs-html.js';
+import { warnUser } from '../errors/user-warning.js';
+import { writeArtifact } from '../state/artifact-write-error.js';
 import { manifestJson } from '../state/manifest-json.js';
+import { readRunResults } from '../state/read-run-results.js';
 import { loadSession, type SessionOptions } from './session.js';
 
 export interface DocsOptions extends SessionOptions {
@@ -19,16 +22,15 @@ export interface GeneratedDocs {
   readonly site: DocsSite;
 }
 
-/** Test statuses of the last run, from target/run_results.json when there is one. */
-function lastTestStatuses(path: string): Map<string, string> {
+/** Test statuses of the last run, from target/run_results.json when there is a usable one. */
+function lastTestStatuses(path: string, shown: string): Map<string, string> {
   const out = new Map<string, string>();
-  if (!existsSync(path)) return out;
-  try {
-    const results = (JSON.parse(readFileSync(path, 'utf8')) as { results?: { unique_id?: string; status?: string }[] }).results ?? [];
-    for (const r of results) if (r.unique_id?.startsWith('test.') && r.status) out.set(r.unique_id, r.status);
-  } catch {
-    // an unreadable run_results.json only loses the test statuses
+  const read = readRunResults(path);
+  if (!read.ok) {
+    if (!read.missing) warnUser(`ignoring ${shown} (the test statuses of the last run): ${read.problem}; the next run or build writes a new one`);
+    return out;
   }
+  for (const r of read.file.results) if (r.unique_id.startsWith('test.')) out.set(r.unique_id, r.status);
   return out;
 }
 
@@ -42,11 +44,10 @@ export function generateDocs(options: DocsOptions = {}): GeneratedDocs {
   const target = join(project.root, project.paths.target);
   const db: Warehouse | undefined = existsSync(project.databasePath) ? openWarehouse(project.databasePath, { readonly: true, busyTimeoutMs: project.busyTimeoutMs }) : undefined;
   try {
-    const site = collectDocs({ manifest, graph, db, testStatuses: lastTestStatuses(join(target, 'run_results.json')), compile: options.compile });
-    mkdirSync(target, { recursive: true });
+    const site = collectDocs({ manifest, graph, db, testStatuses: lastTestStatuses(join(target, 'run_results.json'), `${project.paths.target}/run_results.json`), compile: options.compile });
     const indexPath = join(target, 'index.html');
-    writeFileSync(indexPath, renderDocsHtml(site));
-    writeFileSync(join(target, 'manifest.json'), `${JSON.stringify(manifestJson(manifest, graph, randomUUID()), null, 2)}\n`);
+    writeArtifact(project.root, indexPath, renderDocsHtml(site));
+    writeArtifact(project.root, join(target, 'manifest.json'), `${JSON.stringify(manifestJson(manifest, graph, randomUUID()), null, 2)}\n`);
     return { indexPath, site };
   } finally {
     db?.close();

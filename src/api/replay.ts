@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { ModelNode } from '../compile/manifest.js';
 import { openWarehouse, type Warehouse } from '../db/open-warehouse.js';
 import { relationKind } from '../db/relation-kind.js';
@@ -14,6 +12,7 @@ import { requireDateRange } from '../analysis/require-iso-date.js';
 import { MAX_DAYS, requireWholeDays } from '../analysis/require-whole-days.js';
 import { scratchWarehouse } from '../analysis/scratch-warehouse.js';
 import { timeColumns } from '../analysis/time-columns.js';
+import { checkKeepPath } from './keep-path.js';
 import { run } from './run.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
 
@@ -97,10 +96,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   }
   const lookback = requireWholeDays(base.manifest.vars.lookback_days ?? 0, "var 'lookback_days'");
   const cliVars = options.vars ?? {};
-  const keepAs = options.keepAs === undefined ? undefined : resolve(options.keepAs);
-  if (keepAs !== undefined && (keepAs === resolve(base.project.databasePath) || existsSync(keepAs))) {
-    throw new ProjectError(`--keep ${options.keepAs}: the file exists${keepAs === resolve(base.project.databasePath) ? ' (it is the live warehouse)' : ''}; name a new file`);
-  }
+  const keep = options.keepAs === undefined ? undefined : checkKeepPath(options.keepAs, base.project.databasePath);
+  const keepAs = keep?.path;
   const scratch = scratchWarehouse(base);
   try {
     await ensureSources(scratch.session, node);
@@ -114,7 +111,10 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
         replayPass(db, scratch.session, node, { from, nights, lookback: lb, weekly, cliVars }, (night, i, staleCount) =>
           options.onNight?.({ pass: name, night, done: offset + i + 1, total, stale: staleCount }));
       const first = await pass(lookback, 'replay', 0);
-      if (keepAs !== undefined) db.prepare('vacuum into ?').run(keepAs);
+      if (keep !== undefined) {
+        keep.prepare();
+        db.prepare('vacuum into ?').run(keep.path);
+      }
       const withRequired = second ? await pass(required, 'required', nights.length) : null;
       return { model: node.name, from, to, weekly_backfill: weekly ?? null, ...first, required_lookback: required, with_required_lookback: withRequired, kept_as: keepAs ?? null };
     } finally {

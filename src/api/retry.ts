@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProjectError } from '../errors/project-error.js';
+import { readRunResults } from '../state/read-run-results.js';
 import { run, type RunOptions, type RunResult } from './run.js';
 import { loadSession, type Session, type SessionOptions } from './session.js';
 
@@ -18,12 +18,6 @@ export interface RetryPlan {
   readonly retryBatches: ReadonlyMap<string, readonly Window[]>;
 }
 
-interface RunResultsFile {
-  metadata?: { invocation_id?: string };
-  args?: { which?: string; vars?: Record<string, unknown>; fullRefresh?: boolean };
-  results?: { unique_id: string; status: string; batch_results?: { successful?: [string, string][]; failed?: [string, string][] } }[];
-}
-
 const COMMANDS = new Set(['run', 'build', 'seed', 'backfill']);
 
 /**
@@ -34,16 +28,15 @@ const COMMANDS = new Set(['run', 'build', 'seed', 'backfill']);
  */
 export function planRetry(session: Session): RetryPlan | null {
   const { project, manifest } = session;
-  const path = join(project.root, project.paths.target, 'run_results.json');
-  if (!existsSync(path)) {
-    throw new ProjectError(`nothing to retry: ${project.paths.target}/run_results.json does not exist`, { hint: 'retry reruns what failed in the last `mini-dbt run` or `build`' });
+  const shown = `${project.paths.target}/run_results.json`;
+  const read = readRunResults(join(project.root, project.paths.target, 'run_results.json'));
+  if (!read.ok && read.missing) {
+    throw new ProjectError(`nothing to retry: ${shown} does not exist`, { hint: 'retry reruns what failed in the last `mini-dbt run` or `build`' });
   }
-  let file: RunResultsFile;
-  try {
-    file = JSON.parse(readFileSync(path, 'utf8')) as RunResultsFile;
-  } catch (err) {
-    throw new ProjectError(`cannot read ${project.paths.target}/run_results.json: ${err instanceof Error ? err.message : String(err)}`);
+  if (!read.ok) {
+    throw new ProjectError(`nothing to retry: ${shown} is ignored: ${read.problem}`, { hint: 'the next `mini-dbt run` or `build` writes a new one' });
   }
+  const file = read.file;
   const todo = (file.results ?? []).filter((r) => r.status === 'error' || r.status === 'partial success' || r.status === 'skipped');
   if (todo.length === 0) return null;
   const retryBatches = new Map<string, Window[]>();
@@ -65,8 +58,8 @@ export function planRetry(session: Session): RetryPlan | null {
     command: (COMMANDS.has(which) ? which : 'run') as RetryPlan['command'],
     select,
     nodes,
-    vars: file.args?.vars,
-    fullRefresh: file.args?.fullRefresh,
+    vars: file.args?.vars ?? undefined,
+    fullRefresh: file.args?.fullRefresh ?? undefined,
     retryBatches,
   };
 }

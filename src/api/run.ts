@@ -13,6 +13,7 @@ import { selectWithTests, type IndirectSelection } from '../graph/select-with-te
 import { writeTestArtifacts } from '../state/write-test-artifacts.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import { writeRunArtifacts, writeNodeArtifacts } from '../state/write-artifacts.js';
+import { afterPublish } from '../state/artifact-write-error.js';
 import { finishRun, startRun } from '../state/ledger.js';
 import { isBusyError, warehouseLocked } from '../state/warehouse-locked.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, openWarehouse } from '../db/open-warehouse.js';
@@ -135,9 +136,11 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     finishRun(db, invocationId, failed ? 'error' : 'success');
     const elapsedSeconds = (performance.now() - t0) / 1000;
     if (options.writeArtifacts !== false) {
-      for (const { node, plan } of plans) writeNodeArtifacts(project, node, plan);
-      writeTestArtifacts(project, manifest, results);
-      writeRunArtifacts(project, manifest, graph, { invocationId, command, results, elapsedSeconds, runStartedAt, options: { select: options.select, exclude: options.exclude, fullRefresh: options.fullRefresh, vars: options.vars } });
+      afterPublish(() => {
+        for (const { node, plan } of plans) writeNodeArtifacts(project, node, plan);
+        writeTestArtifacts(project, manifest, results);
+        writeRunArtifacts(project, manifest, graph, { invocationId, command, results, elapsedSeconds, runStartedAt, options: { select: options.select, exclude: options.exclude, fullRefresh: options.fullRefresh, vars: options.vars } });
+      });
     }
     const exitCode = results.reduce((code, r) => (r.status === 'error' || r.status === 'partial success' || r.status === 'fail' ? Math.max(code, r.exitCode) : code), 0);
     return { invocationId, results, elapsedSeconds, exitCode, session };

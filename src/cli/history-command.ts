@@ -1,6 +1,7 @@
 import { history } from '../api/history.js';
 import type { HistoryEntry } from '../analysis/partition-history.js';
 import { ProjectError } from '../errors/project-error.js';
+import { previewValue } from '../errors/value-preview.js';
 import { sessionOptions, type CommonFlags } from './common-options.js';
 import { colors } from './terminal.js';
 
@@ -28,7 +29,7 @@ export function historyCommand(model: string, flags: HistoryFlags): number {
   if (!last) {
     out.push(colors.yellow(`${subject}: no successful write recorded in the run ledger`));
   } else {
-    out.push(colors.bold(`${subject} was last written ${last.started_at} by \`${last.command_line}\` (${last.mode}${last.strategy ? `, ${last.strategy}` : ''}) as of ${last.as_of ?? 'unknown'}`));
+    out.push(colors.bold(`${subject} was last written ${last.started_at} by \`${last.command_line}\` (${last.mode}${last.strategy ? `, ${last.strategy}` : ''}) as of ${last.as_of === null ? 'unknown' : previewValue(last.as_of)}`));
     out.push(`  why: ${last.run_reason ?? colors.dim('(no reason recorded)')}; mode: ${last.mode_reason ?? '-'}`);
   }
   if (result.entries.length > 0) {
@@ -41,10 +42,10 @@ export function historyCommand(model: string, flags: HistoryFlags): number {
 }
 
 function entryLine(e: HistoryEntry): string {
-  const window = e.window_start ? (e.window_start === e.window_end ? e.window_start : `${e.window_start}..${e.window_end}`) : (e.vars.start != null ? `${String(e.vars.start)}..${String(e.vars.end)}` : '-');
+  const window = e.window_start ? (e.window_start === e.window_end ? previewValue(e.window_start) : `${previewValue(e.window_start)}..${previewValue(e.window_end)}`) : (e.vars.start != null ? `${previewValue(e.vars.start)}..${previewValue(e.vars.end)}` : '-');
   const status = e.status === 'success' ? colors.green('success') : colors.red(e.status.padEnd(7));
   const cells = [
-    e.started_at.padEnd(24), e.command.padEnd(9), e.mode.padEnd(11), (e.as_of ?? '-').padEnd(10), window.padEnd(22),
+    e.started_at.padEnd(24), e.command.padEnd(9), e.mode.padEnd(11), (e.as_of === null ? '-' : previewValue(e.as_of)).padEnd(10), window.padEnd(22),
     String(e.partitions_written).padStart(5), String(e.rows_deleted).padStart(5), String(e.rows_inserted).padStart(5),
   ];
   const message = e.status !== 'success' && e.message ? colors.red(` ${e.message.split('\n')[0]}`) : '';

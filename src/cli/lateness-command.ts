@@ -12,6 +12,9 @@ export interface LatenessFlags extends CommonFlags {
   json?: boolean;
 }
 
+/** The chart stops after this many lines (absurd dates can make thousands); --json has every bin. */
+const MAX_CHART_LINES = 120;
+
 /** lateness <seed-or-source>: the distribution as a bar chart, percentiles, what a lookback misses. */
 export function latenessCommand(name: string, flags: LatenessFlags): number {
   const lookback = flags.lookback === undefined ? undefined : requireWholeDays(flags.lookback, '--lookback');
@@ -23,17 +26,23 @@ export function latenessCommand(name: string, flags: LatenessFlags): number {
   const out: string[] = [];
   const { missed } = report;
   out.push(colors.bold(`Lateness of ${report.name}: ${report.loaded_at} - ${report.event_time}, in days (${report.rows} rows)`));
-  if (report.invalid_rows > 0) out.push(colors.yellow(`${report.invalid_rows} row(s) have no usable ${report.event_time} or ${report.loaded_at} and are left out`));
+  if (report.invalid_rows > 0) out.push(colors.yellow(`${report.invalid_rows} row(s) have no usable ${report.event_time} or ${report.loaded_at} (a date from 1000-01-01 to 9999-12-31) and are left out`));
   out.push('');
-  const max = Math.max(0, ...report.histogram.map((b) => b.rows));
+  const max = report.histogram.reduce((m, b) => Math.max(m, b.rows), 0);
   const width = Math.max(4, String(max).length);
   out.push(`${pad('days late', 9)}  ${pad('rows', width)}`);
-  for (const bin of report.histogram) {
+  const shown = report.histogram.length > MAX_CHART_LINES ? report.histogram.slice(0, MAX_CHART_LINES) : report.histogram;
+  for (const bin of shown) {
     if (bin.days === missed.lookback + 1 && report.histogram.some((b) => b.days <= missed.lookback)) {
       out.push(colors.dim(`${' '.repeat(11)}-- lookback ${missed.lookback}: rows below land after the last night that rewrites their day --`));
     }
     const drawn = bar(bin.rows, max);
     out.push(`${pad(bin.days, 9)}  ${pad(bin.rows, width)}  ${bin.days > missed.lookback ? colors.red(drawn) : colors.green(drawn)}`);
+  }
+  const hidden = report.histogram.slice(shown.length);
+  if (hidden.length > 0) {
+    const rows = hidden.reduce((sum, b) => sum + b.rows, 0);
+    out.push(colors.red(`${' '.repeat(11)}... and ${rows} row(s) on ${hidden.length} more line(s), up to ${hidden[hidden.length - 1]!.days} days late (all of them with --json)`));
   }
   out.push('');
   const p = report.percentiles;

@@ -89,7 +89,7 @@ withCommonOptions(program.command('replay').argument('<model>').description('sim
   .option('--from <date>', 'first night (the table starts as a full build as of the night before)')
   .option('--to <date>', 'last night')
   .option('--weekly-backfill <days>', 'every Sunday also rewrite the last N days')
-  .option('--keep <file>', 'save the simulated warehouse to this new file (inspect it with --database)')
+  .option('--keep <file>', 'save the simulated warehouse to this new file, creating missing folders (inspect it with --database)')
   .option('--json', 'machine-readable output')
   .action((model, flags) => act(async () => (await import('./replay-command.js')).replayCommand(model, flags)));
 

@@ -1,3 +1,4 @@
+import { previewValue } from '../errors/value-preview.js';
 import type { NodeResult, RunEvent } from '../execute/node-result.js';
 import { testResultLine } from './print-test-result.js';
 import { colors, line } from './terminal.js';
@@ -37,7 +38,7 @@ export function printEvent(event: RunEvent): void {
         const range = r.partitions.length === 1 ? r.partitions[0] : `${r.partitions[0]}..${r.partitions[r.partitions.length - 1]}`;
         parts.push(`wrote ${r.partitions.length} partition${r.partitions.length === 1 ? '' : 's'} ${range}`);
       }
-      if (r.asOf) parts.push(`as of ${r.asOf}`);
+      if (r.asOf) parts.push(`as of ${previewValue(r.asOf)}`);
       line(colors.dim(`      ${parts.join('; ')}`));
     }
   } else if (r.status === 'error') {

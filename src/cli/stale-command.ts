@@ -2,6 +2,7 @@ import { stale, type StaleReport } from '../api/stale.js';
 import type { PartitionDiff } from '../analysis/diff-partitions.js';
 import type { FastStalePartition } from '../analysis/fast-stale.js';
 import { formatRange } from '../analysis/minimal-ranges.js';
+import { previewValue } from '../errors/value-preview.js';
 import { sessionOptions, type CommonFlags } from './common-options.js';
 import { colors } from './terminal.js';
 
@@ -24,8 +25,8 @@ export function staleCommand(model: string, flags: StaleFlags): number {
 export function renderStale(report: StaleReport): string[] {
   const out: string[] = [];
   const how = report.mode === 'exact'
-    ? `exact: compared with a full rebuild${report.as_of ? ` as of ${report.as_of}` : ''} built in a scratch table; the live table was only read`
-    : `fast: from the run ledger and the raw rows landed by ${report.as_of}; nothing rebuilt`;
+    ? `exact: compared with a full rebuild${report.as_of ? ` as of ${previewValue(report.as_of)}` : ''} built in a scratch table; the live table was only read`
+    : `fast: from the run ledger and the raw rows landed by ${previewValue(report.as_of)}; nothing rebuilt`;
   const head = report.partition_column
     ? `${report.model}: ${report.stale.length} of ${report.partitions_checked} partitions stale (${how})`
     : `${report.model}: ${report.stale.length > 0 ? 'differs from' : 'equals'} a rebuild from its current parents (${how})`;
@@ -36,7 +37,7 @@ export function renderStale(report: StaleReport): string[] {
   if (report.stale.length === 0) return out;
   out.push('');
   if (report.mode === 'exact') {
-    for (const d of report.partitions as PartitionDiff[]) out.push(`  ${d.partition}  ${describeDiff(d, report.partition_column)}`);
+    for (const d of report.partitions as PartitionDiff[]) out.push(`  ${previewValue(d.partition)}  ${describeDiff(d, report.partition_column)}`);
     if (report.totals && report.partition_column) {
       const { live, rebuilt } = report.totals;
       const cols = [...new Set([...Object.keys(live.sums), ...Object.keys(rebuilt.sums)])];
@@ -46,18 +47,18 @@ export function renderStale(report: StaleReport): string[] {
   } else {
     out.push(colors.dim(`  partition   last written as of   late rows   landed`));
     for (const p of report.partitions as FastStalePartition[]) {
-      const landed = p.first_loaded === p.last_loaded ? p.first_loaded : `${p.first_loaded}..${p.last_loaded}`;
-      out.push(`  ${p.partition.padEnd(10)}  ${(p.last_as_of ?? 'never written').padEnd(19)}  ${String(p.late_rows).padStart(9)}   ${landed}`);
+      const landed = p.first_loaded === p.last_loaded ? previewValue(p.first_loaded) : `${previewValue(p.first_loaded)}..${previewValue(p.last_loaded)}`;
+      out.push(`  ${previewValue(p.partition).padEnd(10)}  ${(p.last_as_of === null ? 'never written' : previewValue(p.last_as_of)).padEnd(19)}  ${String(p.late_rows).padStart(9)}   ${landed}`);
     }
   }
   if (report.partition_column) {
     out.push('');
-    out.push(`ranges covering them (${report.ranges.length}): ${report.ranges.map(formatRange).join(', ')}`);
+    out.push(`ranges covering them (${report.ranges.length}): ${report.ranges.map((r) => previewValue(formatRange(r), 100)).join(', ')}`);
   }
   if (report.backfill_command) {
-    out.push(colors.bold(`fix: ${report.backfill_command}`));
+    out.push(colors.bold(`fix: ${previewValue(report.backfill_command, 200)}`));
     const c = report.covering_range;
-    if (c && report.ranges.length > 1) out.push(`  or one range (${c.partitions} partitions): mini-dbt backfill ${report.model} --start ${c.start} --end ${c.end} --reason "<why>"`);
+    if (c && report.ranges.length > 1) out.push(`  or one range (${c.partitions} partitions): mini-dbt backfill ${report.model} --start ${previewValue(c.start)} --end ${previewValue(c.end)} --reason "<why>"`);
   }
   return out;
 }
@@ -72,7 +73,7 @@ function describeDiff(d: PartitionDiff, partitionColumn: string | null): string 
     const a = live[c];
     const b = rebuilt[c];
     const delta = typeof a === 'number' && typeof b === 'number' ? ` (${signed(b - a)})` : '';
-    return `${c} ${fmt(a)} -> ${fmt(b)}${delta}`;
+    return `${c} ${previewValue(fmt(a))} -> ${previewValue(fmt(b))}${delta}`;
   }).join(', ');
 }
 

@@ -17,16 +17,18 @@
  */
 // One-shot hashing (Node 20.12+): no Hash object per call, which counts at 10,000 models.
 import { hash as oneShotHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { warnUser } from '../errors/user-warning.js';
 import { isPlainJson } from '../project/is-plain-json.js';
 import { loadProject, type LoadProjectOptions } from '../project/load-project.js';
 import type { Project } from '../project/project.js';
 import { primeYaml, withYamlTracking, type MemoizedYaml } from '../project/yaml-memo.js';
 import { captureProject, type CaptureOptions, type ModelCapture } from './capture-project.js';
 import type { Manifest } from './manifest.js';
+import { parseCacheProblem } from './parse-cache-shape.js';
 
 const FORMAT = 3;
 const UNCACHEABLE = /\bmodules\s*\./;
@@ -55,11 +57,11 @@ export interface LoadOptions extends LoadProjectOptions, CaptureOptions {}
  * load.
  */
 export function loadWithParseCache(projectDir: string, options: LoadOptions = {}): { project: Project; manifest: Manifest } {
-  const guess = readCache(join(resolve(projectDir), 'target', 'partial_parse.json'));
+  const guess = readCache(join(resolve(projectDir), 'target', 'partial_parse.json'), projectDir);
   if (guess) primeYaml(guess.yaml);
   const { result: project, used: yaml } = withYamlTracking(() => loadProject(projectDir, { database: options.database }));
   const path = parseCachePath(project);
-  const stored = path === join(resolve(projectDir), 'target', 'partial_parse.json') ? guess : readCache(path);
+  const stored = path === join(resolve(projectDir), 'target', 'partial_parse.json') ? guess : readCache(path, projectDir);
   const projectKey = projectHash(project, options.vars ?? {});
   if (projectKey === null) return { project, manifest: captureProject(project, options) };
 
@@ -90,13 +92,27 @@ export function loadWithParseCache(projectDir: string, options: LoadOptions = {}
   return { project, manifest };
 }
 
-function readCache(path: string): CacheFile | null {
+/** The stored cache; null when there is none, or (with a warning) when it is unreadable or malformed: it is rebuilt. */
+function readCache(path: string, projectDir: string): CacheFile | null {
+  let text: string;
   try {
-    const file = JSON.parse(readFileSync(path, 'utf8')) as CacheFile;
-    return file.format === FORMAT ? file : null;
+    text = readFileSync(path, 'utf8');
   } catch {
+    return null; // none yet (or target/ is not a folder: the write says nothing either)
+  }
+  let problem: string | undefined;
+  let file: unknown;
+  try {
+    file = JSON.parse(text) as unknown;
+    problem = parseCacheProblem(file, FORMAT);
+  } catch (err) {
+    problem = `not valid JSON (${err instanceof Error ? err.message : String(err)})`;
+  }
+  if (problem !== undefined) {
+    warnUser(`ignoring the parse cache ${relative(resolve(projectDir), path) || path}: ${problem.slice(0, 200)}; it is rebuilt from the project files`);
     return null;
   }
+  return (file as CacheFile).format === FORMAT ? (file as CacheFile) : null;
 }
 
 /** Write through a temporary file and a rename, so a concurrent reader never sees half a file. Best effort. */
@@ -107,7 +123,12 @@ function writeCache(path: string, file: CacheFile): void {
     writeFileSync(temp, JSON.stringify(file));
     renameSync(temp, path);
   } catch {
-    // A read-only target/ only costs the next load its speed.
+    // A read-only or full target/ only costs the next load its speed; leave no half-written temp file.
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // there was no folder to write it in
+    }
   }
 }
 

@@ -1,5 +1,6 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { warnUser } from '../errors/user-warning.js';
 
 export interface ListedFile {
   readonly absPath: string;
@@ -10,7 +11,12 @@ export interface ListedFile {
   readonly stem: string;
 }
 
-/** Every file under `root/dir` whose name ends with one of `extensions`, sorted by path. */
+/**
+ * Every file under `root/dir` whose name ends with one of `extensions`, sorted by path.
+ * A symlink to a file counts as that file; a matching entry that is not a
+ * readable regular file (a dangling symlink, a FIFO, whose read would block
+ * forever, a socket or device) is skipped with a one-line warning.
+ */
 export function listFiles(root: string, dir: string, extensions: readonly string[]): ListedFile[] {
   const base = join(root, dir);
   if (!existsSync(base)) return [];
@@ -26,10 +32,35 @@ export function listFiles(root: string, dir: string, extensions: readonly string
         walk(child, path, [...folders, entry.name]);
       } else {
         const ext = extensions.find((e) => entry.name.endsWith(e));
-        if (ext) out.push({ absPath: child, path, folders, stem: entry.name.slice(0, -ext.length) });
+        if (ext && isReadableFile(entry, child, path)) out.push({ absPath: child, path, folders, stem: entry.name.slice(0, -ext.length) });
       }
     }
   };
   walk(base, prefix, []);
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** A regular file, or a symlink to one; anything else is skipped with a warning saying what it is. */
+function isReadableFile(entry: Dirent, abs: string, path: string): boolean {
+  if (entry.isFile()) return true;
+  let what: string;
+  if (entry.isSymbolicLink()) {
+    let target: Stats | undefined;
+    let code: unknown;
+    try {
+      target = statSync(abs);
+    } catch (err) {
+      code = (err as { code?: unknown }).code;
+    }
+    if (target?.isFile()) return true;
+    what = target ? `a symlink to ${kindOf(target)}` : code === 'ENOENT' ? 'a symlink to nothing (dangling)' : code === 'ELOOP' ? 'a symlink loop' : 'a symlink that cannot be followed';
+  } else {
+    what = kindOf(entry);
+  }
+  warnUser(`skipping ${path}: it is ${what}, not a file`);
+  return false;
+}
+
+function kindOf(entry: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean }): string {
+  return entry.isDirectory() ? 'a directory' : entry.isFIFO() ? 'a named pipe (FIFO)' : entry.isSocket() ? 'a socket' : 'a device or special file';
 }

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument, isMap, isSeq, type Document, type Node } from 'yaml';
 import { ProjectError } from '../errors/project-error.js';
 import { fastYamlValue } from './fast-yaml.js';
+import { aliasLimitLine } from './alias-limit-line.js';
+import { aliasLimitMessage, isAliasLimitError, MAX_YAML_ALIAS_COUNT } from './yaml-alias-limit.js';
 import { recallYaml, rememberYaml, yamlKey } from './yaml-memo.js';
 
 export interface YamlFile {
@@ -13,7 +15,14 @@ export interface YamlFile {
 
 /** Parse a YAML file, turning syntax errors into file:line errors. */
 export function readYamlFile(absPath: string, displayPath: string): YamlFile {
-  const text = readFileSync(absPath, 'utf8');
+  let text: string;
+  try {
+    text = readFileSync(absPath, 'utf8');
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    const why = code === 'EISDIR' ? 'it is a directory, not a YAML file' : `cannot read it (${err instanceof Error ? err.message : String(err)})`;
+    throw new ProjectError(why, { location: { file: displayPath } });
+  }
   return parseYamlText(text, displayPath);
 }
 
@@ -72,7 +81,13 @@ function parseDocumentText(text: string, displayPath: string): YamlFile {
       location: { file: displayPath, line: pos.line, column: pos.col },
     });
   }
-  const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT }) as unknown;
+  } catch (err) {
+    if (!isAliasLimitError(err)) throw err;
+    throw new ProjectError(aliasLimitMessage(), { location: { file: displayPath, line: aliasLimitLine(doc, lineCounter) } });
+  }
   return {
     value,
     displayPath,

@@ -1,31 +1,31 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { nowIso } from '../clock.js';
 import type { Manifest, ModelNode } from '../compile/manifest.js';
 import type { NodeResult } from '../execute/node-result.js';
 import type { Graph } from '../graph/graph-node.js';
 import { planScript, type NodePlan } from '../plan/node-plan.js';
 import type { Project } from '../project/project.js';
+import { writeArtifact } from './artifact-write-error.js';
 import { manifestJson } from './manifest-json.js';
 
 const VERSION = '0.1.0';
 
 /** Write a file, unless it already holds exactly this text (reading is much cheaper than rewriting). */
-function write(path: string, text: string): void {
+function write(project: Project, path: string, text: string): void {
   try {
     if (readFileSync(path, 'utf8') === text) return;
   } catch {
     // not there yet
   }
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
+  writeArtifact(project.root, path, text);
 }
 
 /** target/compiled/<project>/<path> (the SELECT) and target/run/<project>/<path> (what ran). */
 export function writeNodeArtifacts(project: Project, node: ModelNode, plan: NodePlan): void {
   const target = join(project.root, project.paths.target);
-  write(join(target, 'compiled', project.name, node.file.path), `${plan.sql}\n`);
-  write(join(target, 'run', project.name, node.file.path), `-- ${plan.mode}: ${plan.reason}\n${planScript(plan)}\n`);
+  write(project, join(target, 'compiled', project.name, node.file.path), `${plan.sql}\n`);
+  write(project, join(target, 'run', project.name, node.file.path), `-- ${plan.mode}: ${plan.reason}\n${planScript(plan)}\n`);
 }
 
 export interface RunArtifactsInput {
@@ -46,7 +46,7 @@ export function writeRunArtifacts(project: Project, manifest: Manifest, graph: G
     generated_at: nowIso(),
     invocation_id: input.invocationId,
   };
-  write(join(target, 'manifest.json'), `${JSON.stringify(manifestJson(manifest, graph, input.invocationId), null, 2)}\n`);
+  write(project, join(target, 'manifest.json'), `${JSON.stringify(manifestJson(manifest, graph, input.invocationId), null, 2)}\n`);
   const runResults = {
     metadata,
     elapsed_time: input.elapsedSeconds,
@@ -75,5 +75,5 @@ export function writeRunArtifacts(project: Project, manifest: Manifest, graph: G
       },
     })),
   };
-  write(join(target, 'run_results.json'), `${JSON.stringify(runResults, null, 2)}\n`);
+  write(project, join(target, 'run_results.json'), `${JSON.stringify(runResults, null, 2)}\n`);
 }

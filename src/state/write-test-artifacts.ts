@@ -1,9 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Manifest } from '../compile/manifest.js';
 import type { NodeResult } from '../execute/node-result.js';
 import type { Project } from '../project/project.js';
 import type { TestNode } from '../data-tests/test-node.js';
+import { writeArtifact } from './artifact-write-error.js';
 
 /** Where dbt writes a test's compiled SQL: under its yml path for generic tests, its own path for singular ones. */
 export function compiledTestPath(project: Project, test: TestNode): string {
@@ -17,7 +17,6 @@ export function writeTestArtifacts(project: Project, manifest: Manifest, results
     const test = r.resourceType === 'test' ? manifest.tests.get(r.uniqueId) : undefined;
     if (!test || r.compiledCode === undefined) continue;
     const path = join(project.root, compiledTestPath(project, test));
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, `${r.compiledCode}\n`);
+    writeArtifact(project.root, path, `${r.compiledCode}\n`);
   }
 }

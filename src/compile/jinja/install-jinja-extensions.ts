@@ -12,6 +12,7 @@ import { namespace, SETATTR_GLOBAL, setAttribute } from './namespace.js';
 import { percentFormat } from './percent-format.js';
 import { unpack, UNPACK_GLOBAL } from './set-unpacking.js';
 import { installPythonOperators } from './python-operators.js';
+import { aliasLimitMessage, isAliasLimitError, MAX_YAML_ALIAS_COUNT } from '../../project/yaml-alias-limit.js';
 
 /** Globals every template sees whatever the render (the per-render dbt context is separate). */
 const GLOBALS: Readonly<Record<string, unknown>> = {
@@ -22,7 +23,7 @@ const GLOBALS: Readonly<Record<string, unknown>> = {
   tojson,
   fromjson,
   toyaml: (value: unknown) => stringifyYaml(value),
-  fromyaml: (text: unknown) => parseYaml(String(text)) as unknown,
+  fromyaml,
   zip: (...lists: unknown[][]) => {
     const n = Math.min(...lists.map((l) => (Array.isArray(l) ? l.length : 0)));
     return Array.from({ length: Number.isFinite(n) ? n : 0 }, (_, i) => lists.map((l) => l[i]));
@@ -30,6 +31,15 @@ const GLOBALS: Readonly<Record<string, unknown>> = {
   set: (items?: unknown) => (Array.isArray(items) ? [...new Set(items)] : []),
   print: () => '',
 };
+
+/** dbt's fromyaml(), with alias expansion limited as in every other YAML the tool reads. */
+function fromyaml(text: unknown): unknown {
+  try {
+    return parseYaml(String(text), { maxAliasCount: MAX_YAML_ALIAS_COUNT }) as unknown;
+  } catch (err) {
+    throw isAliasLimitError(err) ? new Error(`fromyaml(): ${aliasLimitMessage()}`) : err;
+  }
+}
 
 /**
  * Close the gaps between nunjucks and the Jinja dbt projects are written in
