@@ -1,9 +1,17 @@
 import { internals, isSafeString, type CompilerInstance } from './nunjucks-internals.js';
 import { percentFormat } from './percent-format.js';
+import { pythonTypeName } from './python-type-name.js';
 import { dateArithmetic } from './py-datetime.js';
 import { checkListLength, checkTextLength } from './resource-limits.js';
 
 const isText = (v: unknown): boolean => typeof v === 'string' || isSafeString(v);
+const isNumber = (v: unknown): boolean => typeof v === 'number' || typeof v === 'boolean';
+
+/** Python's TypeError for an operator its operands do not support (never JavaScript's NaN or "[object Object]"). */
+function unsupported(op: string, a: unknown, b: unknown): Error {
+  if (op === '+' && isText(a)) return new TypeError(`can only concatenate str (not "${pythonTypeName(b)}") to str`);
+  return new TypeError(`unsupported operand type(s) for ${op}: '${pythonTypeName(a)}' and '${pythonTypeName(b)}'`);
+}
 
 function add(a: unknown, b: unknown): unknown {
   if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
@@ -11,7 +19,9 @@ function add(a: unknown, b: unknown): unknown {
     const dated = dateArithmetic('+', a, b);
     if (dated !== undefined) return dated;
   }
-  return (a as number) + (b as number);
+  if (isText(a) && isText(b)) return String(a) + String(b);
+  if (isNumber(a) && isNumber(b)) return (a as number) + (b as number);
+  throw unsupported('+', a, b);
 }
 
 function subtract(a: unknown, b: unknown): unknown {
@@ -19,7 +29,8 @@ function subtract(a: unknown, b: unknown): unknown {
     const dated = dateArithmetic('-', a, b);
     if (dated !== undefined) return dated;
   }
-  return (a as number) - (b as number);
+  if (isNumber(a) && isNumber(b)) return (a as number) - (b as number);
+  throw unsupported('-', a, b);
 }
 
 function repeatText(text: string, times: number): string {
@@ -28,13 +39,20 @@ function repeatText(text: string, times: number): string {
   return text.repeat(n);
 }
 
+function repeatList(list: readonly unknown[], times: number): unknown[] {
+  const n = Math.max(0, Math.floor(times));
+  checkListLength(list.length * n, `[...] * ${times}`);
+  return Array.from({ length: n }, () => list).flat();
+}
+
 function multiply(a: unknown, b: unknown): unknown {
   if (isText(a) && typeof b === 'number') return repeatText(String(a), b);
   if (typeof a === 'number' && isText(b)) return repeatText(String(b), a);
-  if (Array.isArray(a) && typeof b === 'number') {
-    const n = Math.max(0, Math.floor(b));
-    checkListLength(a.length * n, `[...] * ${b}`);
-    return Array.from({ length: n }, () => a).flat();
+  if (Array.isArray(a) && typeof b === 'number') return repeatList(a, b);
+  if (typeof a === 'number' && Array.isArray(b)) return repeatList(b, a);
+  if (!isNumber(a) || !isNumber(b)) {
+    if (isText(a) || isText(b) || Array.isArray(a) || Array.isArray(b)) throw new TypeError(`can't multiply sequence by non-int of type '${pythonTypeName(isText(a) || Array.isArray(a) ? b : a)}'`);
+    throw unsupported('*', a, b);
   }
   return (a as number) * (b as number);
 }
@@ -42,6 +60,7 @@ function multiply(a: unknown, b: unknown): unknown {
 /** `'%s' % x` formats; numbers follow Python's modulo (the sign of the divisor). */
 function modulo(a: unknown, b: unknown): unknown {
   if (isText(a)) return percentFormat(String(a), b);
+  if (!isNumber(a) || !isNumber(b)) throw unsupported('%', a, b);
   const x = a as number;
   const y = b as number;
   const r = x % y;

@@ -87,6 +87,15 @@ describe('Jinja features nunjucks lacks', () => {
   it("Python operators: '%s' % x, list + list, string * n, True/False/None, Python modulo", () => {
     expect(render("{{ 'id_%s' % 7 }} {{ '%s.%s' % ('a', 'b') }} {{ ([1] + [2, 3]) | length }} {{ '-' * 3 }} {{ -1 % 3 }} {{ True and not False }} {{ None is none }}"))
       .toBe('id_7 a.b 3 --- 2 true true');
+    expect(render("{{ 2 * [0] | length }} {{ 'a' + 'b' }} {{ 1 + 2.5 }} {{ True + 1 }}")).toBe('2 ab 3.5 2');
+  });
+
+  it("operands Python refuses are Python's TypeError, never JavaScript's NaN or [object Object]", () => {
+    expect(() => render("{{ 1 + {} }}")).toThrow("unsupported operand type(s) for +: 'int' and 'dict'");
+    expect(() => render("{{ 'id_' + 7 }}")).toThrow('can only concatenate str (not "int") to str');
+    expect(() => render("{{ 'x' * 'y' }}")).toThrow("can't multiply sequence by non-int of type 'str'");
+    expect(() => render("{{ none - 1 }}")).toThrow("unsupported operand type(s) for -: 'NoneType' and 'int'");
+    expect(() => render("{{ [1] % 2 }}")).toThrow("unsupported operand type(s) for %: 'list' and 'int'");
   });
 
   it('tests: is none, is sequence, is mapping, is in', () => {
