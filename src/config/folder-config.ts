@@ -4,7 +4,7 @@ import type { ConfigMap } from '../project/project.js';
 const CONFIG_KEYS = new Set([
   'materialized', 'incremental_strategy', 'unique_key', 'on_schema_change', 'full_refresh', 'enabled', 'alias',
   'schema', 'database', 'tags', 'pre_hook', 'post_hook', 'pre-hook', 'post-hook', 'indexes', 'partition_by',
-  'event_time', 'loaded_at', 'batch_size', 'lookback', 'begin', 'column_types', 'delimiter', 'quote_columns',
+  'event_time', 'loaded_at', 'batch_size', 'lookback', 'begin', 'column_types', 'delimiter', 'encoding', 'quote_columns',
   'meta', 'docs', 'persist_docs', 'incremental_predicates', 'merge_update_columns', 'merge_exclude_columns',
   'sql_header', 'contract', 'grants', 'unique_key_nulls', 'severity', 'store_failures', 'warn_if', 'error_if', 'where', 'limit',
 ]);

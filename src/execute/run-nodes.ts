@@ -97,7 +97,9 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
           displayPath: node.file.path,
           table: node.alias,
           columnTypes: node.config.column_types as Record<string, string> | undefined,
-          delimiter: typeof node.config.delimiter === 'string' ? node.config.delimiter : undefined,
+          // Checked by the loader (one character; a known encoding), whatever type the yml gave them.
+          delimiter: node.config.delimiter as string | undefined,
+          encoding: node.config.encoding as string | undefined,
           indexes: seedIndexes(node.config),
           onProgress: (p) => emit({ type: 'progress', uniqueId: node.uniqueId, name: node.name, stage: p.stage, done: p.bytes, total: p.totalBytes }),
           beforeCommit: (tx) => {

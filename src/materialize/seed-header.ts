@@ -27,6 +27,16 @@ export function indexName(table: string, index: IndexSpec): string {
 }
 
 /** Validate the header and resolve column_types; throws ProjectError at line 1. */
+/** A record that is nothing but whitespace (a blank line, or spaces). */
+export function isWhitespaceRecord(record: readonly string[]): boolean {
+  return record.length === 1 && record[0]!.trim() === '';
+}
+
+/** Blank lines, then the header: dbt reads the first line as the header, so this is refused rather than guessed. */
+export function blankHeaderError(file: string): ProjectError {
+  return new ProjectError('the first line is blank: expected a header row with the column names', { location: { file, line: 1 } });
+}
+
 export function headerColumns(header: string[], options: LoadSeedOptions): SeedColumn[] {
   const file = options.displayPath;
   const seen = new Map<string, number>();

@@ -13,7 +13,7 @@
  */
 import { statSync, type Stats } from 'node:fs';
 import type { Warehouse } from '../db/open-warehouse.js';
-import { checkIndexes, headerColumns, type ResolvedIndex, type SeedColumn } from './seed-header.js';
+import { blankHeaderError, checkIndexes, headerColumns, isWhitespaceRecord, type ResolvedIndex, type SeedColumn } from './seed-header.js';
 import { withLine } from './seed-record-error.js';
 import { SeedRowChecker } from './seed-row-checker.js';
 import { SeedStaging } from './seed-staging.js';
@@ -48,6 +48,8 @@ export async function loadSeedInOnePass(
   const onRecord = (record: string[]): void => {
     const index = recordIndex++;
     if (columns === undefined) {
+      if (isWhitespaceRecord(record)) return;
+      if (index > 0) throw blankHeaderError(options.displayPath);
       columns = headerColumns(record, options);
       indexes = checkIndexes(options, record);
       checker = new SeedRowChecker(columns);
@@ -63,7 +65,7 @@ export async function loadSeedInOnePass(
 
   try {
     const onBytes = options.onProgress ? (bytes: number) => options.onProgress!({ stage: 'load', bytes, totalBytes: before.size }) : undefined;
-    await withLine(streamCsvRecords({ path: options.csvPath, file: options.displayPath, delimiter, mode: 'plain', onBytes }, onRecord), options, delimiter);
+    await withLine(streamCsvRecords({ path: options.csvPath, file: options.displayPath, delimiter, encoding: options.encoding, mode: 'plain', onBytes }, onRecord), options, delimiter);
   } catch (err) {
     staging?.rollback();
     if (err instanceof NotPlainCsvError) return null;

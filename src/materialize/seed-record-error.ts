@@ -6,6 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import { ProjectError } from '../errors/project-error.js';
+import { decodingStream, DEFAULT_SEED_ENCODING } from './seed-encoding.js';
 import { csvOptions } from './stream-csv-records.js';
 
 /** An error in a data record whose line is only looked up once it happens. */
@@ -35,12 +36,12 @@ export function quoteForMessage(value: string): string {
 }
 
 /** Turn a RecordError from `work` into a ProjectError at the record's line. */
-export async function withLine<T>(work: Promise<T>, csv: { csvPath: string; displayPath: string }, delimiter: string): Promise<T> {
+export async function withLine<T>(work: Promise<T>, csv: { csvPath: string; displayPath: string; encoding?: string }, delimiter: string): Promise<T> {
   try {
     return await work;
   } catch (err) {
     if (!(err instanceof RecordError)) throw err;
-    const line = await locateRecordLine(csv.csvPath, delimiter, err.recordIndex);
+    const line = await locateRecordLine(csv.csvPath, delimiter, err.recordIndex, csv.encoding ?? DEFAULT_SEED_ENCODING);
     throw new ProjectError(err.describe, {
       location: { file: csv.displayPath, line },
     });
@@ -52,7 +53,7 @@ export async function withLine<T>(work: Promise<T>, csv: { csvPath: string; disp
  * that record. Only used to report an error, so the fast passes need not
  * track lines.
  */
-function locateRecordLine(path: string, delimiter: string, recordIndex: number): Promise<number | undefined> {
+function locateRecordLine(path: string, delimiter: string, recordIndex: number, encoding: string): Promise<number | undefined> {
   return new Promise((resolve) => {
     let index = 0;
     let startLine = 1;
@@ -72,6 +73,7 @@ function locateRecordLine(path: string, delimiter: string, recordIndex: number):
       if (settled) return;
       settled = true;
       input.destroy();
+      text.destroy();
       parser.destroy();
       resolve(found);
     };
@@ -80,7 +82,9 @@ function locateRecordLine(path: string, delimiter: string, recordIndex: number):
     });
     parser.on('end', finish);
     parser.on('error', finish);
+    const text = decodingStream(encoding);
     input.on('error', finish);
-    input.pipe(parser);
+    text.on('error', finish);
+    input.pipe(text).pipe(parser);
   });
 }

@@ -1,7 +1,9 @@
 import { statSync, type Stats } from 'node:fs';
 import type { Warehouse } from '../db/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
-import { checkIndexes, headerColumns, type SeedColumn } from './seed-header.js';
+import { seedDelimiter } from './seed-delimiter.js';
+import { seedEncoding } from './seed-encoding.js';
+import { blankHeaderError, checkIndexes, headerColumns, isWhitespaceRecord, type SeedColumn } from './seed-header.js';
 import { loadSeedInOnePass } from './seed-one-pass.js';
 import { isBlankRecord, withLine } from './seed-record-error.js';
 import { SeedRowChecker } from './seed-row-checker.js';
@@ -24,8 +26,10 @@ export interface LoadSeedOptions {
   table: string;
   /** dbt column_types: SQL type per column; values are validated against it. */
   columnTypes?: Record<string, string>;
-  /** Field delimiter, default ','. */
+  /** Field delimiter, default ','; one character, not a quote or line break (checked). */
   delimiter?: string;
+  /** The file's text encoding (a TextDecoder label such as latin1 or utf-16le), default UTF-8; decoded strictly. */
+  encoding?: string;
   /** Indexes created on the new table before the swap. */
   indexes?: IndexSpec[];
   /** Called inside the transaction right before COMMIT. */
@@ -88,8 +92,9 @@ interface ScanResult {
 
 async function loadSeedNow(db: Warehouse, options: LoadSeedOptions): Promise<SeedLoadResult> {
   const file = options.displayPath;
-  const delimiter = options.delimiter ?? ',';
-  if (delimiter === '') throw new ProjectError('the seed delimiter must not be empty', { location: { file } });
+  // Configs come from yml: check their values, whatever their declared types.
+  const delimiter = seedDelimiter(options.delimiter as unknown, file);
+  options = { ...options, encoding: seedEncoding(options.encoding as unknown, file) };
   if (options.table === '') throw new ProjectError('the seed table name must not be empty', { location: { file } });
 
   const before = statFile(options.csvPath, file);
@@ -116,6 +121,9 @@ async function scanSeed(options: LoadSeedOptions, delimiter: string): Promise<Sc
   const onRecord = (record: string[]): void => {
     const index = recordIndex++;
     if (header === undefined) {
+      // Blank lines before anything else: a file of only whitespace is empty; a header after them is refused.
+      if (isWhitespaceRecord(record)) return;
+      if (index > 0) throw blankHeaderError(options.displayPath);
       checker = new SeedRowChecker(headerColumns(record, options));
       header = record;
       return;
@@ -129,7 +137,7 @@ async function scanSeed(options: LoadSeedOptions, delimiter: string): Promise<Sc
   };
   const total = statFile(options.csvPath, options.displayPath).size;
   const onBytes = options.onProgress ? (bytes: number) => options.onProgress!({ stage: 'check', bytes, totalBytes: total }) : undefined;
-  const { plain } = await withLine(streamCsvRecords({ path: options.csvPath, file: options.displayPath, delimiter, onRestart, onBytes }, onRecord), options, delimiter);
+  const { plain } = await withLine(streamCsvRecords({ path: options.csvPath, file: options.displayPath, delimiter, encoding: options.encoding, onRestart, onBytes }, onRecord), options, delimiter);
   if (header === undefined) {
     throw new ProjectError('seed file is empty: expected a header row with the column names', {
       location: { file: options.displayPath },
@@ -147,9 +155,12 @@ async function writeSeed(db: Warehouse, options: LoadSeedOptions, delimiter: str
   const width = scan.columns.length;
   const staging = new SeedStaging(db, options, scan.columns, indexes);
   try {
-    let recordIndex = 0;
+    let header = false;
     const onRecord = (record: string[]): void => {
-      if (recordIndex++ === 0) return; // header
+      if (!header) {
+        header = !isWhitespaceRecord(record); // the scan refused anything but blank lines before it
+        return;
+      }
       if (record.length !== width) {
         if (width > 1 && isBlankRecord(record)) return;
         throw changedWhileLoading(file);
@@ -158,7 +169,7 @@ async function writeSeed(db: Warehouse, options: LoadSeedOptions, delimiter: str
     };
     const mode = scan.plain ? 'plain' : 'parse';
     const onBytes = options.onProgress ? (bytes: number) => options.onProgress!({ stage: 'load', bytes, totalBytes: before.size }) : undefined;
-    await streamCsvRecords({ path: options.csvPath, file, delimiter, mode, onBytes }, onRecord).catch((err: unknown) => {
+    await streamCsvRecords({ path: options.csvPath, file, delimiter, encoding: options.encoding, mode, onBytes }, onRecord).catch((err: unknown) => {
       throw err instanceof NotPlainCsvError ? changedWhileLoading(file) : err;
     });
     const after = statFile(options.csvPath, file);
