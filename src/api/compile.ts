@@ -10,6 +10,7 @@ import { buildNodePlan } from '../execute/build-node-plan.js';
 import { incrementalWindow, type IncrementalWindow } from '../analysis/incremental-window.js';
 import { writeNodeArtifacts } from '../state/write-artifacts.js';
 import { loadSession, type SessionOptions } from './session.js';
+import { warnUnusedVars } from './warn-unused-vars.js';
 
 export interface CompileOptions extends SessionOptions {
   readonly select?: readonly string[];
@@ -36,6 +37,7 @@ export function compile(options: CompileOptions = {}): CompiledModel[] {
   const session = loadSession(options);
   const { manifest, graph, project } = session;
   const selected = selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: ['model'] });
+  warnUnusedVars(session, options.vars, selected);
   const db: Warehouse | undefined = existsSync(project.databasePath) ? openWarehouse(project.databasePath, { readonly: true, busyTimeoutMs: project.busyTimeoutMs }) : undefined;
   try {
     const out: CompiledModel[] = [];

@@ -20,6 +20,7 @@ import { DEFAULT_BUSY_TIMEOUT_MS, openWarehouse } from '../db/open-warehouse.js'
 import { migrateLedger } from '../state/migrate-ledger.js';
 import { parseEventTimeRange, parseTime } from '../plan/microbatch-time.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
+import { warnUnusedVars } from './warn-unused-vars.js';
 
 export interface RunOptions extends SessionOptions {
   readonly select?: readonly string[];
@@ -84,6 +85,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     });
   }
   const order = command === 'build' ? buildOrder(graph, selected) : topologicalOrder(graph, selected);
+  warnUnusedVars(session, options.vars, order);
   const eventTime = parseEventTimeRange(options.eventTimeStart, options.eventTimeEnd);
   const asOf = manifest.vars.as_of;
   // The as-of is recorded in the ledger and read by microbatch planning: a real date (or time), checked once here.

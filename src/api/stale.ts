@@ -13,6 +13,7 @@ import type { Totals } from '../analysis/range-totals.js';
 import { requireIsoDate } from '../analysis/require-iso-date.js';
 import type { Warehouse } from '../db/open-warehouse.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
+import { warnUnusedVars } from './warn-unused-vars.js';
 
 export interface StaleOptions extends SessionOptions {
   readonly model: string;
@@ -51,6 +52,7 @@ export function stale(options: StaleOptions): StaleReport {
   let session = options.session ? (options.vars ? withVars(options.session, options.vars) : options.session) : loadSession(options);
   const { manifest, graph, project } = session;
   const node = findModel(manifest, options.model);
+  warnUnusedVars(session, options.vars, [node.uniqueId]);
   const declared = manifest.vars.as_of;
   if (declared !== undefined && declared !== null && declared !== '') {
     const asOf = requireIsoDate(declared, "var 'as_of'");

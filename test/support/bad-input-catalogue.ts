@@ -110,6 +110,7 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E59', edit: patch('project.yml', 'database: warehouse.db', "database: warehouse.db\ntarget-path: ''"), args: ['run'] },
   { id: 'E60', edit: (d) => holdLock(d), args: ['backfill', 'daily_revenue', '--start', '2026-10-01', '--end', '2026-10-02', '--reason', 'test', '--busy-timeout', '100'] },
   { id: 'E61', args: ['run', '-s', 'daily_revenue', '--vars', "{as_of: '2031-01-11'}"] },
+  { id: 'E62', args: ['run', '-s', 'daily_revenue', '--vars', '{asof: 2026-10-01}'] },
   { id: 'E77', edit: patch(DAILY, 'where load_date <= {{ as_of() }}', 'where load_date <= {{ as_off() }}'), args: ['run'] },
   { id: 'E78', edit: write(MONTHLY, 'select 1 as a,\n  {{ return(1) }} as b\n'), args: ['run'] },
   { id: 'E79', edit: write(MONTHLY, 'select 1 as a\n{{ exceptions.raise_compiler_error() }}\n'), args: ['run'] },

@@ -1,0 +1,30 @@
+import { unusedVarWarnings, varsReadIn } from '../compile/unused-vars.js';
+import { warnUser } from '../errors/user-warning.js';
+import type { Session } from './session.js';
+
+/** Each warning once per process: a backfill or a replay runs the engine many times with the same --vars. */
+const warned = new Set<string>();
+
+/** The template texts a node renders (its SQL, and its yml properties or test arguments, which may call var()). */
+function textsOf(session: Session, id: string): string[] {
+  const node = session.manifest.nodes.get(id) ?? session.manifest.tests.get(id);
+  if (!node) return [];
+  if (node.resourceType === 'model') return [node.file.rawSql, JSON.stringify(node.properties ?? {}), JSON.stringify(node.config)];
+  if (node.resourceType === 'test') return [node.rawSql, JSON.stringify(node.args), JSON.stringify(node.config)];
+  return [JSON.stringify(node.config)];
+}
+
+/** Warn (stderr) about --vars keys that none of these nodes, no macro and no project config reads. */
+export function warnUnusedVars(session: Session, cliVars: Readonly<Record<string, unknown>> | undefined, nodeIds: Iterable<string>): void {
+  if (!cliVars || Object.keys(cliVars).length === 0) return;
+  const { project, manifest } = session;
+  const shared = [...project.macros.map((m) => m.source), JSON.stringify([project.modelFolderConfigs, project.seedFolderConfigs, project.testFolderConfigs])];
+  const used = varsReadIn([...shared, ...[...nodeIds].flatMap((id) => textsOf(session, id))]);
+  const everyNode = [...manifest.nodes.keys(), ...manifest.tests.keys()];
+  const known = varsReadIn([...shared, ...everyNode.flatMap((id) => textsOf(session, id))]);
+  for (const message of unusedVarWarnings(cliVars, used, known)) {
+    if (warned.has(message)) continue;
+    warned.add(message);
+    warnUser(message);
+  }
+}
