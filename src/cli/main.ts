@@ -5,6 +5,15 @@ import { refuseEmptyValues } from './refuse-empty-values.js';
 
 const VERSION = '0.1.0';
 
+// `mini-dbt run | head`: once the reader is gone, output is dropped and the command finishes its work
+// (a run still publishes and records what it built), instead of dying on EPIPE with a stack.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    stream.write = (() => true) as typeof stream.write;
+  });
+}
+
 /** Each command's module is loaded only when that command runs, for a fast start. */
 async function act(load: () => Promise<number>): Promise<void> {
   let code: number;

@@ -89,6 +89,9 @@ export function installPythonStringMethods(): void {
       if (typeof obj === 'string') return STRING_METHODS[val]!.bind(obj);
       if (obj instanceof runtime.SafeString) return STRING_METHODS[val]!.bind(String(obj));
     }
-    return original.call(this, obj, val, ...rest);
+    const found = original.call(this, obj, val, ...rest);
+    // A slice of text is text in Python ('2026-09-01'[0:4] is '2026'); Jinja compat gives a list of characters.
+    if (rest.length >= 2 && Array.isArray(found) && (typeof obj === 'string' || obj instanceof runtime.SafeString)) return found.join('');
+    return found;
   };
 }

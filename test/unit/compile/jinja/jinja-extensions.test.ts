@@ -87,6 +87,7 @@ describe('Jinja features nunjucks lacks', () => {
   it("Python operators: '%s' % x, list + list, string * n, True/False/None, Python modulo", () => {
     expect(render("{{ 'id_%s' % 7 }} {{ '%s.%s' % ('a', 'b') }} {{ ([1] + [2, 3]) | length }} {{ '-' * 3 }} {{ -1 % 3 }} {{ True and not False }} {{ None is none }}"))
       .toBe('id_7 a.b 3 --- 2 true true');
+    expect(render("{{ '2026-09-01'[0:4] }} {{ '2026-09-01'[5:7] ~ '/' ~ 'abc'[::-1] }} {{ [1, 2, 3][1:] | join(',') }}")).toBe('2026 09/cba 2,3');
     expect(render("{{ 2 * [0] | length }} {{ 'a' + 'b' }} {{ 1 + 2.5 }} {{ True + 1 }}")).toBe('2 ab 3.5 2');
   });
 
