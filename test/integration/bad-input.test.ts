@@ -1,22 +1,11 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { exampleProject } from '../support/example-project.js';
+import { describe, expect, it } from 'vitest';
+import { builtExample } from '../support/built-example.js';
 import { runCli } from '../support/run-cli.js';
 import { warehouseSnapshot } from '../support/warehouse-snapshot.js';
 
-/** A built example warehouse; every bad input below must leave it exactly as it was. */
-let base: string;
-beforeAll(() => {
-  base = exampleProject();
-  expect(runCli(['build', '--project-dir', base]).code).toBe(0);
-});
-
-function copyOfBase(): string {
-  const dir = exampleProject();
-  writeFileSync(join(dir, 'warehouse.db'), readFileSync(join(base, 'warehouse.db')));
-  return dir;
-}
+const copyOfBase = builtExample();
 
 describe('bad input at run time (the catalogue of messages is in bad-input-catalogue.test.ts)', () => {
   it('a SQL error in one model fails it (exit 1), skips its descendants and still runs the others', () => {

@@ -1,22 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { exampleProject } from '../support/example-project.js';
+import { describe, expect, it } from 'vitest';
+import { builtExample } from '../support/built-example.js';
 import { runCli } from '../support/run-cli.js';
 import { warehouseSnapshot } from '../support/warehouse-snapshot.js';
 
-/** Every date and day count a user gives is checked once: one clear message (exit 2), never a RangeError or SQL that selects nothing. */
-let base: string;
-beforeAll(() => {
-  base = exampleProject();
-  expect(runCli(['build', '--project-dir', base]).code).toBe(0);
-});
-
-function copyOfBase(): string {
-  const dir = exampleProject();
-  writeFileSync(join(dir, 'warehouse.db'), readFileSync(join(base, 'warehouse.db')));
-  return dir;
-}
+const copyOfBase = builtExample();
 
 const OUTSIDE = 'outside the dates mini-dbt works with (1000-01-01 to 9998-12-31)';
 const DAILY = 'models/marts/daily_revenue.sql';

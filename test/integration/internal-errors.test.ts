@@ -3,28 +3,17 @@
  * it: each now gives one clear message (or is skipped with a warning), the
  * right exit code, and leaves the warehouse exactly as it was.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { exampleProject } from '../support/example-project.js';
+import { describe, expect, it } from 'vitest';
+import { builtExample } from '../support/built-example.js';
 import { runCli, runCliAsync, type CliResult } from '../support/run-cli.js';
 import { warehouseSnapshot } from '../support/warehouse-snapshot.js';
 
-let base: string;
-beforeAll(() => {
-  base = exampleProject();
-  expect(runCli(['build', '--project-dir', base]).code).toBe(0);
-});
-
-/** A copy of the built example (warehouse and target/ included). */
-function builtCopy(): string {
-  const dir = exampleProject();
-  writeFileSync(join(dir, 'warehouse.db'), readFileSync(join(base, 'warehouse.db')));
-  return dir;
-}
+const builtCopy = builtExample();
 
 const noStack = (r: CliResult) => expect(r.stderr).not.toMatch(/Internal error|\n\s+at .*\.js:\d+/);
 

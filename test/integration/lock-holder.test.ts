@@ -1,23 +1,14 @@
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { CLI, exampleProject } from '../support/example-project.js';
+import { describe, expect, it } from 'vitest';
+import { CLI } from '../support/example-project.js';
+import { builtExample } from '../support/built-example.js';
 import { runCli, type CliResult } from '../support/run-cli.js';
 import { warehouseSnapshot } from '../support/warehouse-snapshot.js';
 
-let base: string;
-beforeAll(() => {
-  base = exampleProject();
-  expect(runCli(['build', '--project-dir', base]).code).toBe(0);
-});
-
-function copy(): string {
-  const dir = exampleProject();
-  copyFileSync(join(base, 'warehouse.db'), join(dir, 'warehouse.db'));
-  return dir;
-}
+const copy = builtExample();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

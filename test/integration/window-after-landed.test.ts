@@ -1,22 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { exampleProject } from '../support/example-project.js';
+import { describe, expect, it } from 'vitest';
+import { builtExample } from '../support/built-example.js';
 import { runCli } from '../support/run-cli.js';
 import { warehouseSnapshot } from '../support/warehouse-snapshot.js';
 
-/** The example's feed: order days up to 2026-10-31. */
-let base: string;
-beforeAll(() => {
-  base = exampleProject();
-  expect(runCli(['build', '--project-dir', base]).code).toBe(0);
-});
-
-function copyOfBase(): string {
-  const dir = exampleProject();
-  writeFileSync(join(dir, 'warehouse.db'), readFileSync(join(base, 'warehouse.db')));
-  return dir;
-}
+const copyOfBase = builtExample();
 
 const WARNING = /the window .* lies after the newest .* that landed/;
 
