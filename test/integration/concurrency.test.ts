@@ -1,21 +1,13 @@
-import { spawn } from 'node:child_process';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLI, exampleProject } from '../support/example-project.js';
-import { runCli, type CliResult } from '../support/run-cli.js';
+import { exampleProject } from '../support/example-project.js';
+import { runCli, runCliAsync, type CliResult } from '../support/run-cli.js';
 import { warehouseSnapshot } from '../support/warehouse-snapshot.js';
 
 /** Start the CLI without waiting for it. */
 function start(args: readonly string[], dir: string, env: Record<string, string> = {}): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args, '--project-dir', dir], { env: { ...process.env, NO_COLOR: '1', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  return runCliAsync([...args, '--project-dir', dir], { env });
 }
 
 const SLOW_MODEL = `{{ config(materialized='table') }}

@@ -3,9 +3,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI } from '../support/example-project.js';
 import { builtExample } from '../support/built-example.js';
-import { runCli, type CliResult } from '../support/run-cli.js';
+import { runCli, runCliAsync, type CliResult } from '../support/run-cli.js';
 import { warehouseSnapshot } from '../support/warehouse-snapshot.js';
 
 const copy = builtExample();
@@ -25,16 +24,10 @@ async function holdLock(db: string): Promise<() => void> {
 }
 
 /** The CLI, started without waiting, timed. */
-function start(args: readonly string[], dir: string, env: Record<string, string> = {}): Promise<CliResult & { ms: number }> {
+async function start(args: readonly string[], dir: string, env: Record<string, string> = {}): Promise<CliResult & { ms: number }> {
   const t0 = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args, '--project-dir', dir], { env: { ...process.env, NO_COLOR: '1', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr, ms: performance.now() - t0 }));
-  });
+  const result = await runCliAsync([...args, '--project-dir', dir], { env });
+  return { ...result, ms: performance.now() - t0 };
 }
 
 const runningRows = (db: string) => {
