@@ -8,7 +8,7 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCachePath } from '../src/compile/parse-cache.js';
+import { parseCachePath } from '../src/parse/parse-cache.js';
 import { loadProject } from '../src/project/load-project.js';
 import type { BenchContext } from './bench-context.js';
 import { formatMs, formatRatio, type Figure } from './figure.js';

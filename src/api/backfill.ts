@@ -6,7 +6,7 @@ import { quoteIdentifier } from '../db/quote-identifier.js';
 import { relationColumns, relationKind } from '../db/relation-kind.js';
 import { ProjectError } from '../errors/project-error.js';
 import { effectiveAsOf } from '../execute/effective-as-of.js';
-import type { RunEvent } from '../execute/node-result.js';
+import type { RunEvent } from '../state/node-result.js';
 import { selectNodes } from '../graph/select-nodes.js';
 import { descendants } from '../graph/walk-graph.js';
 import { partitionColumn } from '../plan/plan-model.js';

@@ -3,7 +3,7 @@ import { now } from '../clock.js';
 import type { ModelNode } from '../compile/manifest.js';
 import { ProjectError } from '../errors/project-error.js';
 import { crashPoint } from '../db/crash-point.js';
-import type { NodeResult, RunEvent } from '../execute/node-result.js';
+import type { NodeResult, RunEvent } from '../state/node-result.js';
 import { runNodes } from '../execute/run-nodes.js';
 import { selectNodes } from '../graph/select-nodes.js';
 import type { ResourceType } from '../graph/graph-node.js';
@@ -18,7 +18,7 @@ import { finishRun, startRun } from '../state/ledger.js';
 import { isBusyError, warehouseLocked } from '../state/warehouse-locked.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, openWarehouse } from '../db/open-warehouse.js';
 import { migrateLedger } from '../state/migrate-ledger.js';
-import { parseEventTimeRange, parseTime } from '../plan/microbatch-time.js';
+import { parseEventTimeRange, parseTime } from '../config/microbatch-time.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
 import { warnUnusedVars } from './warn-unused-vars.js';
 

@@ -1,4 +1,4 @@
-import { loadWithParseCache } from '../compile/parse-cache.js';
+import { loadWithParseCache } from '../parse/parse-cache.js';
 import { resolveVars } from '../compile/resolve-vars.js';
 import type { Manifest } from '../compile/manifest.js';
 import { buildGraph } from '../graph/build-graph.js';

@@ -1,5 +1,5 @@
 import { previewValue } from '../errors/value-preview.js';
-import type { NodeResult, RunEvent } from '../execute/node-result.js';
+import type { NodeResult, RunEvent } from '../state/node-result.js';
 import { testResultLine } from './print-test-result.js';
 import { colors, line } from './terminal.js';
 

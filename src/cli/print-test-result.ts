@@ -1,4 +1,4 @@
-import type { NodeResult } from '../execute/node-result.js';
+import type { NodeResult } from '../state/node-result.js';
 import { colors } from './terminal.js';
 
 /** The text and bracketed status of a data test's result line, as dbt prints them. */

@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { RunEvent } from '../execute/node-result.js';
+import type { RunEvent } from '../state/node-result.js';
 
 /** Seeds smaller than this load in about a second: no bar. */
 const MIN_BYTES = 16 << 20;

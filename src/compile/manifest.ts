@@ -1,4 +1,4 @@
-import type { TestNode } from '../data-tests/test-node.js';
+import type { TestNode } from './test-node.js';
 import type { GraphNode } from '../graph/graph-node.js';
 import type { ModelFile, NodeProperties, Project, SeedFile, SourceTable } from '../project/project.js';
 import type { JinjaEnvironment } from './jinja-environment.js';

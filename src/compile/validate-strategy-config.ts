@@ -1,4 +1,4 @@
-import { BATCH_SIZES, tryParseTime } from '../plan/microbatch-time.js';
+import { BATCH_SIZES, tryParseTime } from '../config/microbatch-time.js';
 import { ProjectError, type ErrorLocation } from '../errors/project-error.js';
 import { uniqueKeyColumns } from '../config/model-config.js';
 import type { ModelNode } from './manifest.js';

@@ -1,9 +1,10 @@
 import type { Manifest, ModelNode } from '../compile/manifest.js';
-import type { AuditStatement, NodePlan } from '../plan/node-plan.js';
+import type { NodePlan } from '../plan/node-plan.js';
+import type { AuditStatement } from '../materialize/planned-statement.js';
 import { renderTest } from './render-test.js';
 import { failingRowsQuery, testQuery, testThresholds } from './test-query.js';
 import type { TestRenderOptions } from './test-render-state.js';
-import type { TestNode } from './test-node.js';
+import type { TestNode } from '../compile/test-node.js';
 
 /** The tests that audit a model's publish: `audit: true` ones, and all of them during a backfill. */
 export function auditTests(manifest: Manifest, node: ModelNode, mode: string): TestNode[] {

@@ -9,7 +9,7 @@ import { parseTestEntry, type TestEntry } from './parse-test-entry.js';
 import { renderTestArgs } from './render-test-args.js';
 import { captureTestState } from './test-render-state.js';
 import { genericTestUniqueId, synthesizeTestName } from './test-names.js';
-import type { TestNode } from './test-node.js';
+import type { TestNode } from '../compile/test-node.js';
 
 export interface CaptureTestsInput {
   readonly project: Project;

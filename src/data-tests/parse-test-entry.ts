@@ -1,6 +1,6 @@
 import { ProjectError } from '../errors/project-error.js';
 import type { SourceLocation } from '../project/project.js';
-import { TEST_CONFIG_KEYS } from './test-node.js';
+import { TEST_CONFIG_KEYS } from '../compile/test-node.js';
 
 /** One entry of a `data_tests:` / `tests:` list, normalized. */
 export interface TestEntry {

@@ -6,7 +6,7 @@ import { findLine } from '../compile/find-line.js';
 import { requireOneStatement } from '../compile/single-statement.js';
 import { renderTestArgs } from './render-test-args.js';
 import { runtimeTestState, type TestRenderOptions } from './test-render-state.js';
-import type { TestNode } from './test-node.js';
+import type { TestNode } from '../compile/test-node.js';
 
 /**
  * A test's SELECT of failing rows, rendered against the warehouse. Generic

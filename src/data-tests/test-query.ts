@@ -1,5 +1,5 @@
 import { ProjectError } from '../errors/project-error.js';
-import { TEST_CONFIG_DEFAULTS } from './test-node.js';
+import { TEST_CONFIG_DEFAULTS } from '../compile/test-node.js';
 
 const CONDITION = /^\s*(==|=|!=|<>|>=|<=|>|<)\s*(-?\d+(?:\.\d+)?)\s*$/;
 

@@ -3,7 +3,7 @@ import { Relation } from '../compile/relation.js';
 import type { RenderState } from '../compile/render-state.js';
 import type { Warehouse } from '../db/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
-import type { TestNode } from './test-node.js';
+import type { TestNode } from '../compile/test-node.js';
 
 export interface TestRenderOptions {
   readonly db?: Warehouse;

@@ -2,7 +2,7 @@ import type { RelationKind } from '../db/relation-kind.js';
 import { isIncrementalRun, renderModel } from '../compile/render-model.js';
 import { relationColumns, relationKind } from '../db/relation-kind.js';
 import { describeSelect } from '../db/describe-select.js';
-import { parseTime, microbatchNow, type BatchSize } from '../plan/microbatch-time.js';
+import { parseTime, microbatchNow, type BatchSize } from '../config/microbatch-time.js';
 import { microbatchWindows, retryWindows, type MicrobatchWindows } from '../plan/microbatch-windows.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import { planMicrobatch } from '../plan/plan-microbatch.js';

@@ -2,7 +2,7 @@ import type { Warehouse } from '../db/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import { recordNodeRun } from '../state/ledger.js';
-import type { BatchResults } from './node-result.js';
+import type { BatchResults } from '../state/node-result.js';
 import { publishPlan } from './publish-plan.js';
 import { runBatches, type RunBatchesContext } from './run-batches.js';
 import type { StatementOutcome } from './run-statements.js';

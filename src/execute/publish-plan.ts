@@ -1,5 +1,6 @@
 import type { Warehouse } from '../db/open-warehouse.js';
-import type { NodePlan, PlannedStatement } from '../plan/node-plan.js';
+import type { NodePlan } from '../plan/node-plan.js';
+import type { PlannedStatement } from '../materialize/planned-statement.js';
 import { crashPoint } from '../db/crash-point.js';
 import { injectedFailure } from './injected-failure.js';
 import { runStatements, type StatementOutcome } from './run-statements.js';

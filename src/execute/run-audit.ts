@@ -1,6 +1,6 @@
 import type { Warehouse } from '../db/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
-import type { AuditStatement } from '../plan/node-plan.js';
+import type { AuditStatement } from '../materialize/planned-statement.js';
 import type { StatementOutcome, StatementsToRun } from './run-statements.js';
 
 function describeRows(db: Warehouse, sql: string): string[] {

@@ -4,7 +4,7 @@ import type { BatchPlan, NodePlan } from '../plan/node-plan.js';
 import { recordNodeRun, type NodeRunRecord } from '../state/ledger.js';
 import { isBusyError } from '../state/warehouse-locked.js';
 import { markLedgerRecorded } from './ledger-recorded.js';
-import type { BatchResults, RunEvent } from './node-result.js';
+import type { BatchResults, RunEvent } from '../state/node-result.js';
 import { publishPlan } from './publish-plan.js';
 import type { StatementOutcome } from './run-statements.js';
 

@@ -11,13 +11,13 @@ import { recordNodeRun, type NodeRunRecord } from '../state/ledger.js';
 import { adapterMessage, describeNode } from './describe-node.js';
 import { effectiveAsOf } from './effective-as-of.js';
 import { windowAfterLanded } from './window-after-landed.js';
-import type { BatchResults, NodeResult, RunEvent } from './node-result.js';
+import type { BatchResults, NodeResult, RunEvent } from '../state/node-result.js';
 import { crashPoint } from '../db/crash-point.js';
 import type { StatementOutcome } from './run-statements.js';
 import { buildNodePlan } from './build-node-plan.js';
 import { isLedgerRecorded } from './ledger-recorded.js';
 import { publishModel } from './publish-model.js';
-import type { TestNode } from '../data-tests/test-node.js';
+import type { TestNode } from '../compile/test-node.js';
 import { auditStatements, withAudits } from '../data-tests/audit-statements.js';
 import { runTestStep } from './run-test-step.js';
 

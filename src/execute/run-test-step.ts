@@ -1,9 +1,9 @@
 import { nowIso } from '../clock.js';
 import type { Manifest } from '../compile/manifest.js';
-import type { TestNode } from '../data-tests/test-node.js';
+import type { TestNode } from '../compile/test-node.js';
 import type { Warehouse } from '../db/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
-import type { NodeResult, RunEvent } from './node-result.js';
+import type { NodeResult, RunEvent } from '../state/node-result.js';
 import { runTest } from './run-test.js';
 
 export interface TestStepContext {

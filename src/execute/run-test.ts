@@ -4,7 +4,7 @@ import { quoteIdentifier } from '../db/quote-identifier.js';
 import { renderTest } from '../data-tests/render-test.js';
 import { failingRowsQuery, testQuery, testStatus, testThresholds, type TestStatus } from '../data-tests/test-query.js';
 import type { TestRenderOptions } from '../data-tests/test-render-state.js';
-import type { TestNode } from '../data-tests/test-node.js';
+import type { TestNode } from '../compile/test-node.js';
 
 export interface TestRun {
   readonly status: TestStatus;

@@ -1,6 +1,6 @@
 import type { NodeConfig } from '../compile/manifest.js';
 import { configHooks } from '../config/hook-config.js';
-import type { PlannedStatement } from '../plan/node-plan.js';
+import type { PlannedStatement } from './planned-statement.js';
 
 /** pre_hook / post_hook entries as statements: inside the publish transaction unless `transaction: false`. */
 export function hookStatements(config: NodeConfig, which: 'pre_hook' | 'post_hook'): PlannedStatement[] {

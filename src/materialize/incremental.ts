@@ -1,8 +1,9 @@
 import { quoteIdentifier } from '../db/quote-identifier.js';
 import type { NodeConfig } from '../compile/manifest.js';
 import { effectiveStrategy, uniqueKeyColumns } from '../config/model-config.js';
-import type { PlannedStatement, SchemaChange } from '../plan/node-plan.js';
-import type { ColumnSpec } from '../plan/schema-diff.js';
+import type { SchemaChange } from './schema-diff.js';
+import type { PlannedStatement } from './planned-statement.js';
+import type { ColumnSpec } from './schema-diff.js';
 import { hookStatements } from './hook-statements.js';
 import type { BatchWindow } from './incremental/incremental-strategy.js';
 import { getStrategy } from './incremental/strategy-registry.js';

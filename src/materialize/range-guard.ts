@@ -1,5 +1,5 @@
 import { quoteIdentifier } from '../db/quote-identifier.js';
-import type { AssertNoneStatement } from '../plan/node-plan.js';
+import type { AssertNoneStatement } from './planned-statement.js';
 
 export interface GuardedRange {
   readonly start: string;

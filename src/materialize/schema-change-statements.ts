@@ -1,7 +1,8 @@
 import { quoteIdentifier } from '../db/quote-identifier.js';
 import type { NodeConfig } from '../compile/manifest.js';
-import type { PlannedStatement, SchemaChange } from '../plan/node-plan.js';
-import { diffSchemas, isEmptyDiff, listColumns, type ColumnSpec, type SchemaDiff } from '../plan/schema-diff.js';
+import type { SchemaChange } from './schema-diff.js';
+import type { PlannedStatement } from './planned-statement.js';
+import { diffSchemas, isEmptyDiff, listColumns, type ColumnSpec, type SchemaDiff } from './schema-diff.js';
 import { indexStatements } from './model-indexes.js';
 import { stagedTableName } from './staging-names.js';
 

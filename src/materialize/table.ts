@@ -1,6 +1,6 @@
 import { quoteIdentifier } from '../db/quote-identifier.js';
 import type { NodeConfig } from '../compile/manifest.js';
-import type { PlannedStatement } from '../plan/node-plan.js';
+import type { PlannedStatement } from './planned-statement.js';
 import { hookStatements } from './hook-statements.js';
 import { indexStatements } from './model-indexes.js';
 import { stagedTableName } from './staging-names.js';

@@ -1,7 +1,7 @@
 import { quoteIdentifier } from '../db/quote-identifier.js';
 import type { RelationKind } from '../db/relation-kind.js';
 import type { NodeConfig } from '../compile/manifest.js';
-import type { PlannedStatement } from '../plan/node-plan.js';
+import type { PlannedStatement } from './planned-statement.js';
 import { hookStatements } from './hook-statements.js';
 
 /**

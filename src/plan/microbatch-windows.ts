@@ -1,5 +1,5 @@
 import { ProjectError } from '../errors/project-error.js';
-import { addBatches, batchLabel, boundText, ceilTime, truncateTime, type BatchSize } from './microbatch-time.js';
+import { addBatches, batchLabel, boundText, ceilTime, truncateTime, type BatchSize } from '../config/microbatch-time.js';
 
 /** The most batches one microbatch run may plan: more is almost always a `begin` or `batch_size` typo. */
 export const MAX_BATCHES = 100_000;

@@ -5,7 +5,8 @@ import { windowCheck } from '../materialize/incremental/microbatch.js';
 import type { BatchWindow } from '../materialize/incremental/incremental-strategy.js';
 import { tableStatements } from '../materialize/table.js';
 import type { PlannedBatch } from './microbatch-windows.js';
-import type { BatchPlan, NodePlan, SchemaChange } from './node-plan.js';
+import type { SchemaChange } from '../materialize/schema-diff.js';
+import type { BatchPlan, NodePlan } from './node-plan.js';
 
 export interface PlanMicrobatchInput {
   readonly node: ModelNode;

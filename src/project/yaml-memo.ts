@@ -2,7 +2,7 @@
  * Parsed YAML by content: the value of a file and the line of every node its
  * readers asked about, keyed by a hash of its text. Parsing yml with
  * positions is the slowest part of loading a big project; the parse cache
- * (src/compile/parse-cache.ts) stores the entries a load used and primes
+ * (src/parse/parse-cache.ts) stores the entries a load used and primes
  * them into the next process. Content-addressed, so an entry can never
  * belong to another version of a file; a line nobody asked for before is
  * found by parsing the text after all.

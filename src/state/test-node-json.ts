@@ -1,4 +1,4 @@
-import type { TestNode } from '../data-tests/test-node.js';
+import type { TestNode } from '../compile/test-node.js';
 
 /** A data test as a manifest.json node (dbt's shape: test_metadata for generic tests). */
 export function testNodeJson(test: TestNode, packageName: string): Record<string, unknown> {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nowIso } from '../clock.js';
 import type { Manifest, ModelNode } from '../compile/manifest.js';
-import type { NodeResult } from '../execute/node-result.js';
+import type { NodeResult } from './node-result.js';
 import type { Graph } from '../graph/graph-node.js';
 import { planScript, type NodePlan } from '../plan/node-plan.js';
 import type { Project } from '../project/project.js';

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { Manifest } from '../compile/manifest.js';
-import type { NodeResult } from '../execute/node-result.js';
+import type { NodeResult } from './node-result.js';
 import type { Project } from '../project/project.js';
-import type { TestNode } from '../data-tests/test-node.js';
+import type { TestNode } from '../compile/test-node.js';
 import { writeArtifact } from './artifact-write-error.js';
 
 /** Where dbt writes a test's compiled SQL: under its yml path for generic tests, its own path for singular ones. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { retry } from '../../src/api/retry.js';
-import type { RunEvent } from '../../src/execute/node-result.js';
+import type { RunEvent } from '../../src/state/node-result.js';
 import { renderModel } from '../../src/compile/render-model.js';
 import { loadSession } from '../../src/api/session.js';
 import { miniProject } from '../support/strategy-project.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../src/execute/node-result.js';
+import type { RunEvent } from '../../src/state/node-result.js';
 import { compile } from '../../src/api/compile.js';
 import { expectAtomicFailure, miniProject } from '../support/strategy-project.js';
 

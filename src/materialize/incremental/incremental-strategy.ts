@@ -1,5 +1,5 @@
 import type { NodeConfig } from '../../compile/manifest.js';
-import type { PlannedStatement } from '../../plan/node-plan.js';
+import type { PlannedStatement } from '../planned-statement.js';
 
 /** A microbatch batch's window on the event_time column, bounds as SQL text. */
 export interface BatchWindow {

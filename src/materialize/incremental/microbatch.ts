@@ -1,6 +1,6 @@
 import { quoteIdentifier, quoteLiteral } from '../../db/quote-identifier.js';
 import { ProjectError } from '../../errors/project-error.js';
-import type { PlannedStatement } from '../../plan/node-plan.js';
+import type { PlannedStatement } from '../planned-statement.js';
 import type { BatchWindow, IncrementalStrategy } from './incremental-strategy.js';
 
 /** `"et" >= '2024-09-17' and "et" < '2024-09-18'`: the batch's half-open window. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { NodeResult } from '../../../src/execute/node-result.js';
+import type { NodeResult } from '../../../src/state/node-result.js';
 import { printEvent, printSummary } from '../../../src/cli/print-run.js';
 
 function captured(fn: () => void): string[] {

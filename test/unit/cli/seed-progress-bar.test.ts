@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../../src/execute/node-result.js';
+import type { RunEvent } from '../../../src/state/node-result.js';
 import { withSeedProgressBar } from '../../../src/cli/seed-progress-bar.js';
 
 /** A stream that says it is a terminal, recording what is drawn on it. */

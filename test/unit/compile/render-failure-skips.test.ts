@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { captureProject } from '../../../src/compile/capture-project.js';
+import { captureProject } from '../../../src/parse/capture-project.js';
 import { RenderFailureErrors, skipsOfRenderFailures } from '../../../src/compile/render-failure-skips.js';
 import { loadProject } from '../../../src/project/load-project.js';
 import { writeProject } from '../../support/example-project.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addBatches, batchLabel, boundText, ceilTime, microbatchNow, parseEventTimeRange, parseTime, truncateTime } from '../../../src/plan/microbatch-time.js';
+import { addBatches, batchLabel, boundText, ceilTime, microbatchNow, parseEventTimeRange, parseTime, truncateTime } from '../../../src/config/microbatch-time.js';
 import { microbatchWindows, type MicrobatchWindowInput } from '../../../src/plan/microbatch-windows.js';
 
 const t = (s: string) => parseTime(s, 'test');

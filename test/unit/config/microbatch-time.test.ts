@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseEventTimeRange, parseTime, tryParseTime } from '../../../src/plan/microbatch-time.js';
+import { parseEventTimeRange, parseTime, tryParseTime } from '../../../src/config/microbatch-time.js';
 
 describe('parseTime: the times users give (begin, --event-time-*, as_of)', () => {
   it('reads dates and times in UTC, years below 100 included (never shifted to 19xx)', () => {

@@ -1,10 +1,10 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { captureProject } from '../../../src/compile/capture-project.js';
+import { captureProject } from '../../../src/parse/capture-project.js';
 import { JinjaEnvironment } from '../../../src/compile/jinja-environment.js';
 import type { Manifest } from '../../../src/compile/manifest.js';
-import { loadWithParseCache, parseCachePath } from '../../../src/compile/parse-cache.js';
+import { loadWithParseCache, parseCachePath } from '../../../src/parse/parse-cache.js';
 import { loadProject } from '../../../src/project/load-project.js';
 import { writeProject } from '../../support/example-project.js';
 

@@ -4,17 +4,17 @@ import { ProjectError, ProjectErrors } from '../errors/project-error.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import type { GraphNode } from '../graph/graph-node.js';
 import type { Project } from '../project/project.js';
-import { findLine } from './find-line.js';
-import { JinjaEnvironment } from './jinja-environment.js';
-import type { Manifest, ManifestNode, ModelNode, SeedNode, SourceNode } from './manifest.js';
-import { Relation } from './relation.js';
-import type { RenderState } from './render-state.js';
-import { resolveVars } from './resolve-vars.js';
+import { findLine } from '../compile/find-line.js';
+import { JinjaEnvironment } from '../compile/jinja-environment.js';
+import type { Manifest, ManifestNode, ModelNode, SeedNode, SourceNode } from '../compile/manifest.js';
+import { Relation } from '../compile/relation.js';
+import type { RenderState } from '../compile/render-state.js';
+import { resolveVars } from '../compile/resolve-vars.js';
 import { captureTests } from '../data-tests/capture-tests.js';
-import type { TestNode } from '../data-tests/test-node.js';
-import { customStrategyNames, validateModelConfig } from './validate-model-config.js';
-import { RenderFailureErrors, skipsOfRenderFailures } from './render-failure-skips.js';
-import { relationNameProblems } from './check-relation-names.js';
+import type { TestNode } from '../compile/test-node.js';
+import { customStrategyNames, validateModelConfig } from '../compile/validate-model-config.js';
+import { RenderFailureErrors, skipsOfRenderFailures } from '../compile/render-failure-skips.js';
+import { relationNameProblems } from '../compile/check-relation-names.js';
 
 export interface CaptureOptions {
   readonly vars?: Readonly<Record<string, unknown>>;

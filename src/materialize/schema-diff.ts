@@ -57,3 +57,13 @@ export function isEmptyDiff(diff: SchemaDiff): boolean {
 export function listColumns(columns: readonly ColumnSpec[]): string {
   return columns.map((c) => `${c.name} (${typeName(c.type)})`).join(', ');
 }
+
+/** What on_schema_change found and decided for an incremental run. */
+export interface SchemaChange {
+  readonly mode: string;
+  readonly added: readonly { readonly name: string; readonly type: string }[];
+  readonly removed: readonly { readonly name: string; readonly type: string }[];
+  readonly changed: readonly { readonly name: string; readonly from: string; readonly to: string }[];
+  /** What the run does about it, in words. */
+  readonly action: string;
+}

@@ -27,7 +27,7 @@ import { loadProject, type LoadProjectOptions } from '../project/load-project.js
 import type { Project } from '../project/project.js';
 import { primeYaml, withYamlTracking, type MemoizedYaml } from '../project/yaml-memo.js';
 import { captureProject, type CaptureOptions, type ModelCapture } from './capture-project.js';
-import type { Manifest } from './manifest.js';
+import type { Manifest } from '../compile/manifest.js';
 import { parseCacheProblem } from './parse-cache-shape.js';
 
 const FORMAT = 3;
