@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { now } from '../clock.js';
 import type { ModelNode } from '../compile/manifest.js';
 import { ProjectError } from '../errors/project-error.js';
-import { crashPoint } from '../db/crash-point.js';
+import { crashPoint } from '../test-hooks.js';
 import type { NodeResult, RunEvent } from '../state/node-result.js';
 import { runNodes } from '../execute/run-nodes.js';
 import { selectNodes } from '../graph/select-nodes.js';

@@ -1,8 +1,7 @@
 import type { Warehouse } from '../db/open-warehouse.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import type { PlannedStatement } from '../materialize/planned-statement.js';
-import { crashPoint } from '../db/crash-point.js';
-import { injectedFailure } from './injected-failure.js';
+import { crashPoint, injectedFailure } from '../test-hooks.js';
 import { runStatements, type StatementOutcome } from './run-statements.js';
 
 const outside = (s: PlannedStatement, when: 'before' | 'after') => s.kind === 'exec' && s.outsideTransaction === when;

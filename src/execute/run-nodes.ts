@@ -12,7 +12,7 @@ import { adapterMessage, describeNode } from './describe-node.js';
 import { effectiveAsOf } from './effective-as-of.js';
 import { windowAfterLanded } from './window-after-landed.js';
 import type { BatchResults, NodeResult, RunEvent } from '../state/node-result.js';
-import { crashPoint } from '../db/crash-point.js';
+import { crashPoint } from '../test-hooks.js';
 import type { StatementOutcome } from './run-statements.js';
 import { buildNodePlan } from './build-node-plan.js';
 import { isLedgerRecorded } from './ledger-recorded.js';

@@ -3,8 +3,7 @@ import { relationColumns } from '../db/relation-kind.js';
 import { swapRelation } from '../db/swap-relation.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { NodePlan } from '../plan/node-plan.js';
-import { crashPoint } from '../db/crash-point.js';
-import { injectedFailure } from './injected-failure.js';
+import { crashPoint, injectedFailure } from '../test-hooks.js';
 import { runAudit } from './run-audit.js';
 
 export interface StatementOutcome {

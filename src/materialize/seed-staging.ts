@@ -4,7 +4,7 @@
  * swap into place, then COMMIT. On any error everything rolls back and the
  * old table is left exactly as it was.
  */
-import { crashPoint } from '../db/crash-point.js';
+import { crashPoint } from '../test-hooks.js';
 import type { Warehouse } from '../db/open-warehouse.js';
 import { quoteIdentifier } from '../db/quote-identifier.js';
 import { relationKind } from '../db/relation-kind.js';
