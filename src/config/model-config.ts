@@ -1,8 +1,7 @@
-/** The materializations and incremental strategies mini-dbt knows by name. */
+/** The materializations mini-dbt knows by name (the strategies are the registry's: src/materialize/incremental/strategy-registry.ts). */
 export const MATERIALIZATIONS = ['view', 'table', 'incremental', 'ephemeral'] as const;
 export type Materialization = (typeof MATERIALIZATIONS)[number];
 
-export const BUILTIN_STRATEGIES = ['append', 'delete+insert', 'merge', 'insert_overwrite', 'microbatch'] as const;
 export const ON_SCHEMA_CHANGE = ['ignore', 'fail', 'append_new_columns', 'sync_all_columns'] as const;
 
 /** The unique_key config as a list of column names (dbt accepts a string or a list). */
@@ -10,6 +9,14 @@ export function uniqueKeyColumns(config: Readonly<Record<string, unknown>>): str
   const key = config.unique_key;
   if (key === undefined || key === null) return [];
   return Array.isArray(key) ? key.map(String) : [String(key)];
+}
+
+/** The partition column a model declares: partition_by, a column name or {field: name}. */
+export function partitionColumnOf(config: Readonly<Record<string, unknown>>): string | undefined {
+  const p = config.partition_by;
+  if (typeof p === 'string') return p;
+  if (typeof p === 'object' && p !== null && typeof (p as { field?: unknown }).field === 'string') return (p as { field: string }).field;
+  return undefined;
 }
 
 /** The strategy an incremental model uses: dbt-postgres' default is delete+insert with a key, append without. */

@@ -1,4 +1,4 @@
-import { quoteIdentifier } from '../db/quote-identifier.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
 import type { NodeConfig } from '../compile/manifest.js';
 import { effectiveStrategy, uniqueKeyColumns } from '../config/model-config.js';
 import type { SchemaChange } from './schema-diff.js';
@@ -6,7 +6,7 @@ import type { PlannedStatement } from './planned-statement.js';
 import type { ColumnSpec } from './schema-diff.js';
 import { hookStatements } from './hook-statements.js';
 import type { BatchWindow } from './incremental/incremental-strategy.js';
-import { getStrategy } from './incremental/strategy-registry.js';
+import { getStrategy, strategyRules } from './incremental/strategy-registry.js';
 import { schemaChangeStatements } from './schema-change-statements.js';
 import { rangeGuard, type GuardedRange } from './range-guard.js';
 import { newRowsName as newRowsTableName, newRowsTable } from './staging-names.js';
@@ -57,12 +57,6 @@ export interface IncrementalPlan {
   readonly destColumns: readonly string[];
 }
 
-/** Why a NULL key row survives a rerun, by the strategies that use the key. */
-const NULL_KEY_CONSEQUENCE: Readonly<Record<string, string>> = {
-  'delete+insert': 'delete+insert never deletes them',
-  merge: 'merge never matches them',
-};
-
 /**
  * Checks every publish of a keyed model makes on the rows it is about to
  * write. A NULL key is written, as dbt writes it, with a warning giving the
@@ -78,7 +72,7 @@ export function keyChecks(model: string, relation: string, config: NodeConfig, o
   const keys = key.map(quoteIdentifier).join(', ');
   const byConfig = config.unique_key_nulls === 'error';
   const refuse = options.refuseNulls === true || byConfig;
-  const consequence = NULL_KEY_CONSEQUENCE[effectiveStrategy(config)];
+  const consequence = strategyRules(effectiveStrategy(config)).nullKeyConsequence;
   const nullChecks = key.flatMap((column): PlannedStatement[] => {
     const sql = `select count(*) from ${relation} where ${quoteIdentifier(column)} is null`;
     if (refuse) {

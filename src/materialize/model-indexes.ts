@@ -1,6 +1,7 @@
-import { quoteIdentifier } from '../db/quote-identifier.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
 import type { NodeConfig } from '../compile/manifest.js';
 import { effectiveStrategy, uniqueKeyColumns } from '../config/model-config.js';
+import { strategyRules } from './incremental/strategy-registry.js';
 import { indexName } from './staging-names.js';
 
 export interface IndexConfig {
@@ -23,16 +24,15 @@ export function indexConfigs(config: NodeConfig): IndexConfig[] {
 
 /**
  * CREATE INDEX statements for a freshly built (and swapped-in) table: the
- * configured indexes, plus one on an incremental model's unique_key so its
- * delete step never scans the whole table (a unique one under merge: the
- * upsert's ON CONFLICT needs it).
+ * configured indexes, plus the ones an incremental model's strategy needs
+ * (IncrementalStrategy.indexes: one on the unique_key so a delete step never
+ * scans the whole table; a unique one under merge, for the upsert's ON CONFLICT).
  */
 export function indexStatements(alias: string, config: NodeConfig): string[] {
   const indexes = indexConfigs(config);
-  const key = uniqueKeyColumns(config);
-  const unique = effectiveStrategy(config) === 'merge';
-  if (config.materialized === 'incremental' && key.length > 0 && !indexes.some((i) => i.columns.join() === key.join() && (i.unique || !unique))) {
-    indexes.push({ columns: key, unique });
+  const needed = config.materialized === 'incremental' ? strategyRules(effectiveStrategy(config)).indexes(uniqueKeyColumns(config)) : [];
+  for (const need of needed) {
+    if (!indexes.some((i) => i.columns.join() === need.columns.join() && (i.unique || !need.unique))) indexes.push({ columns: need.columns, unique: need.unique });
   }
   return indexes.map((i) =>
     `create ${i.unique ? 'unique ' : ''}index ${quoteIdentifier(indexName(alias, i.columns, i.unique))} on ${quoteIdentifier(alias)} (${i.columns.map(quoteIdentifier).join(', ')})`,

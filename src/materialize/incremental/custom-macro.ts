@@ -1,5 +1,5 @@
 import { ProjectError } from '../../errors/project-error.js';
-import type { IncrementalStrategy } from './incremental-strategy.js';
+import { keyIndex, type IncrementalStrategy } from './incremental-strategy.js';
 
 /** The macro a project defines for strategy `name` (dbt: `+` becomes `_`). */
 export function strategyMacroName(name: string): string {
@@ -14,7 +14,10 @@ export function strategyMacroName(name: string): string {
 export function customMacroStrategy(name: string): IncrementalStrategy {
   return {
     name,
-    needsUniqueKey: false,
+    validate: () => [],
+    indexes: (uniqueKey) => keyIndex(uniqueKey),
+    // Unknowable from here: the project's macro is trusted to replace what it rewrites (a backfill may run it).
+    deletes: true,
     statements: ({ model, customSql }) => {
       if (customSql === undefined) throw new ProjectError(`model '${model}': strategy '${name}' needs its macro ${strategyMacroName(name)} rendered`);
       if (customSql.trim() === '') throw new ProjectError(`model '${model}': macro ${strategyMacroName(name)} returned no SQL`);

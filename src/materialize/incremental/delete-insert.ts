@@ -1,5 +1,5 @@
-import { quoteIdentifier } from '../../db/quote-identifier.js';
-import type { IncrementalStrategy } from './incremental-strategy.js';
+import { quoteIdentifier } from '../../engine/quote-identifier.js';
+import { keyIndex, type IncrementalStrategy } from './incremental-strategy.js';
 
 /**
  * delete+insert: delete target rows whose key tuple is among the new rows
@@ -8,7 +8,11 @@ import type { IncrementalStrategy } from './incremental-strategy.js';
  */
 export const deleteInsertStrategy: IncrementalStrategy = {
   name: 'delete+insert',
-  needsUniqueKey: false,
+  // Keyless, it only appends (dbt's trap, kept: the plan notes it).
+  validate: () => [],
+  indexes: (uniqueKey) => keyIndex(uniqueKey),
+  deletes: true,
+  nullKeyConsequence: 'delete+insert never deletes them',
   statements: ({ target, newRows, uniqueKey, destColumns, predicates }) => {
     const cols = destColumns.join(', ');
     const insert = { kind: 'exec', role: 'insert', sql: `insert into ${target} (${cols})\nselect ${cols} from ${newRows}` } as const;

@@ -29,10 +29,38 @@ export interface StrategyContext {
   readonly customSql?: string;
 }
 
-/** One incremental strategy: a file, a registry line and a test file each. */
+/** A config problem a strategy finds: the message, the text to point at in the model file, a hint. */
+export interface ConfigProblem {
+  readonly message: string;
+  /** Located at the first line of the model file containing this text. */
+  readonly at: string;
+  readonly hint?: string;
+}
+
+/** An index a model's table needs (the `indexes` config, or a strategy's on the unique_key). */
+export interface NeededIndex {
+  readonly columns: readonly string[];
+  readonly unique: boolean;
+}
+
+/**
+ * One incremental strategy owns its rules: a file, a registry line
+ * (strategy-registry.ts) and a test file each. Nothing else names it.
+ */
 export interface IncrementalStrategy {
   readonly name: string;
-  /** Whether the strategy needs a unique_key. */
-  readonly needsUniqueKey: boolean;
+  /** Its own config rules, checked when the project is loaded (the first problem is reported). */
+  validate(config: NodeConfig, model: string): ConfigProblem[];
+  /** The indexes a freshly built table needs for this strategy's statements (on the unique_key, if any). */
+  indexes(uniqueKey: readonly string[]): NeededIndex[];
+  /** Whether it deletes (or replaces) target rows: a backfill can rewrite a range only then. */
+  readonly deletes: boolean;
+  /** Why a row with a NULL unique_key survives a rerun (a warning gives its count), when the strategy uses the key. */
+  readonly nullKeyConsequence?: string;
   statements(context: StrategyContext): PlannedStatement[];
+}
+
+/** The usual index: a plain one on the unique_key, so a keyed delete or lookup never scans the table. */
+export function keyIndex(uniqueKey: readonly string[], unique = false): NeededIndex[] {
+  return uniqueKey.length > 0 ? [{ columns: uniqueKey, unique }] : [];
 }

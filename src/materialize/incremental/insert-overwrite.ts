@@ -1,6 +1,6 @@
-import { quoteIdentifier } from '../../db/quote-identifier.js';
-import { ProjectError } from '../../errors/project-error.js';
-import type { IncrementalStrategy } from './incremental-strategy.js';
+import { quoteIdentifier } from '../../engine/quote-identifier.js';
+import { partitionColumnOf } from '../../config/model-config.js';
+import { keyIndex, type IncrementalStrategy } from './incremental-strategy.js';
 
 /**
  * insert_overwrite: replace every partition (value of partition_by) present
@@ -10,9 +10,13 @@ import type { IncrementalStrategy } from './incremental-strategy.js';
  */
 export const insertOverwriteStrategy: IncrementalStrategy = {
   name: 'insert_overwrite',
-  needsUniqueKey: false,
+  validate: (config, model) => (partitionColumnOf(config) === undefined
+    ? [{ message: `model '${model}': incremental_strategy 'insert_overwrite' needs partition_by (the column whose partitions are replaced)`, at: 'insert_overwrite' }]
+    : []),
+  indexes: (uniqueKey) => keyIndex(uniqueKey),
+  deletes: true,
   statements: ({ model, target, newRows, destColumns, predicates, partitionBy }) => {
-    if (!partitionBy) throw new ProjectError(`model '${model}': incremental_strategy 'insert_overwrite' needs partition_by (the column whose values are replaced)`);
+    if (!partitionBy) throw new Error(`internal: model '${model}' reached insert_overwrite without the partition_by its validation requires`);
     const p = quoteIdentifier(partitionBy);
     const cols = destColumns.join(', ');
     const where = [`${p} in (select distinct ${p} from ${newRows})`, ...predicates.map((x) => `(${x})`)];

@@ -1,8 +1,11 @@
-import { quoteIdentifier } from '../../db/quote-identifier.js';
+import { dialect } from '../../engine/current-engine.js';
+import { quoteIdentifier } from '../../engine/quote-identifier.js';
 import { ProjectError } from '../../errors/project-error.js';
 import { indexName } from '../staging-names.js';
-import type { IncrementalStrategy, StrategyContext } from './incremental-strategy.js';
+import { uniqueKeyColumns } from '../../config/model-config.js';
+import { keyIndex, type IncrementalStrategy, type StrategyContext } from './incremental-strategy.js';
 
+const given = (v: unknown) => v !== undefined && v !== null;
 const unquote = (q: string) => q.slice(1, -1).replace(/""/g, '"');
 const stringList = (v: unknown): string[] | undefined => (v === undefined || v === null ? undefined : Array.isArray(v) ? v.map(String) : [String(v)]);
 
@@ -32,17 +35,25 @@ export function mergeUpdateColumns(context: Pick<StrategyContext, 'model' | 'con
  */
 export const mergeStrategy: IncrementalStrategy = {
   name: 'merge',
-  needsUniqueKey: true,
+  validate: (config, model) => {
+    if (uniqueKeyColumns(config).length === 0) {
+      return [{ message: `model '${model}': incremental_strategy 'merge' needs a unique_key (the upsert's ON CONFLICT columns)`, at: 'merge' }];
+    }
+    if (given(config.merge_update_columns) && given(config.merge_exclude_columns)) {
+      return [{ message: `model '${model}': merge_update_columns and merge_exclude_columns cannot both be set`, at: 'merge_', hint: 'list the columns to update, or the ones to leave alone, not both' }];
+    }
+    return [];
+  },
+  // The upsert's ON CONFLICT needs a unique index on the key.
+  indexes: (uniqueKey) => keyIndex(uniqueKey, true),
+  deletes: true,
+  nullKeyConsequence: 'merge never matches them',
   statements: (context) => {
     const { model, target, newRows, uniqueKey, destColumns, predicates } = context;
-    if (uniqueKey.length === 0) throw new ProjectError(`model '${model}': incremental_strategy 'merge' needs a unique_key`);
     const keys = uniqueKey.map(quoteIdentifier).join(', ');
     const cols = destColumns.join(', ');
     const update = mergeUpdateColumns(context);
-    const where = predicates.map((p) => `(${p.replace(/\bDBT_INTERNAL_SOURCE\./gi, 'excluded.')})`);
-    const action = update.length === 0
-      ? 'do nothing'
-      : `do update set\n  ${update.map((c) => `${quoteIdentifier(c)} = excluded.${quoteIdentifier(c)}`).join(',\n  ')}${where.length > 0 ? `\n  where ${where.join('\n    and ')}` : ''}`;
+    const where = predicates.map((p) => p.replace(/\bDBT_INTERNAL_SOURCE\./gi, `${dialect.upsertNewRow}.`));
     return [
       {
         kind: 'assert-none',
@@ -53,7 +64,7 @@ export const mergeStrategy: IncrementalStrategy = {
       {
         kind: 'exec',
         role: 'upsert',
-        sql: `insert into ${target} as DBT_INTERNAL_DEST (${cols})\nselect ${cols} from ${newRows} where true\non conflict (${keys}) ${action}`,
+        sql: dialect.upsert({ target, targetAlias: 'DBT_INTERNAL_DEST', columns: cols, source: newRows, keys, update, predicates: where }),
       },
     ];
   },

@@ -7,6 +7,7 @@ import { insertOverwriteStrategy } from './insert-overwrite.js';
 import { mergeStrategy } from './merge.js';
 import { microbatchStrategy } from './microbatch.js';
 
+/** Adding a strategy: its file, one line here, its test. */
 const STRATEGIES: ReadonlyMap<string, IncrementalStrategy> = new Map(
   [
     appendStrategy,
@@ -17,9 +18,24 @@ const STRATEGIES: ReadonlyMap<string, IncrementalStrategy> = new Map(
   ].map((s) => [s.name, s]),
 );
 
-/** The built-in strategies, in documentation order. */
+/** The built-in strategies, in documentation order: the one list of their names. */
 export function strategyNames(): string[] {
   return [...STRATEGIES.keys()];
+}
+
+/** The same names as a value (derived from the registry, not a second list). */
+export const BUILTIN_STRATEGIES: readonly string[] = strategyNames();
+
+export function isBuiltinStrategy(name: string): boolean {
+  return STRATEGIES.has(name);
+}
+
+/**
+ * The rules of a validated model's strategy: a built-in one, else the
+ * project's own (loading refused a name with neither).
+ */
+export function strategyRules(name: string): IncrementalStrategy {
+  return STRATEGIES.get(name) ?? customMacroStrategy(name);
 }
 
 /** A built-in strategy, or a project's own when it defines the macro (`hasMacro`). */

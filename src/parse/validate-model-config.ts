@@ -1,26 +1,30 @@
-import { BUILTIN_STRATEGIES, MATERIALIZATIONS, ON_SCHEMA_CHANGE, effectiveStrategy } from '../config/model-config.js';
+import { MATERIALIZATIONS, ON_SCHEMA_CHANGE, effectiveStrategy } from '../config/model-config.js';
 import { ProjectError } from '../errors/project-error.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
-import type { ModelNode } from './manifest.js';
-import { findLine } from './find-line.js';
-import { validateStrategyConfig } from './validate-strategy-config.js';
+import type { ModelNode } from '../compile/manifest.js';
+import { findLine } from '../compile/find-line.js';
+import { isBuiltinStrategy, strategyNames, strategyRules } from '../materialize/incremental/strategy-registry.js';
 
 /**
- * The built-in strategies (src/materialize/incremental/strategy-registry.ts
- * has one module each; a unit test keeps the two lists equal). A project
- * adds its own with a get_incremental_<name>_sql macro.
+ * Strategy names a project defines through get_incremental_<name>_sql macros
+ * (the built-in ones are the registry's: src/materialize/incremental/strategy-registry.ts).
  */
-export const IMPLEMENTED_STRATEGIES: string[] = ['append', 'delete+insert', 'merge', 'insert_overwrite', 'microbatch'];
-
-/** Strategy names a project defines through get_incremental_<name>_sql macros. */
 export function customStrategyNames(macroNames: readonly string[]): string[] {
   return macroNames.flatMap((m) => {
     const match = /^get_incremental_(.+)_sql$/.exec(m);
-    return match && !IMPLEMENTED_STRATEGIES.includes(match[1]!) ? [match[1]!] : [];
+    return match && !isBuiltinStrategy(match[1]!) ? [match[1]!] : [];
   });
 }
 
-/** The first config problem of a model, or undefined. */
+const isStringList = (v: unknown) => typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string'));
+const given = (v: unknown) => v !== undefined && v !== null;
+
+/**
+ * The first config problem of a model, or undefined: checked when the
+ * project is loaded so every problem is reported before anything runs.
+ * The rules every model shares are here; an incremental model's strategy
+ * checks its own (IncrementalStrategy.validate).
+ */
 export function validateModelConfig(node: ModelNode, customStrategies: readonly string[] = []): ProjectError | undefined {
   const { config, file } = node;
   const at = (needle: string) => ({ file: file.path, line: findLine(file.rawSql, needle) });
@@ -30,9 +34,9 @@ export function validateModelConfig(node: ModelNode, customStrategies: readonly 
   }
   const strategy = config.incremental_strategy;
   if (materialized === 'incremental' && strategy !== undefined && strategy !== null && strategy !== 'default') {
-    const valid = [...IMPLEMENTED_STRATEGIES, ...customStrategies];
+    const valid = [...strategyNames(), ...customStrategies];
     if (typeof strategy !== 'string' || !valid.includes(strategy)) {
-      const known = (BUILTIN_STRATEGIES as readonly string[]).includes(String(strategy));
+      const known = isBuiltinStrategy(String(strategy));
       return new ProjectError(
         `model '${node.name}' has ${known ? 'unsupported' : 'unknown'} incremental_strategy '${String(strategy)}'; valid: ${valid.join(', ')}.${didYouMeanSuffix(String(strategy), valid)}`,
         { location: at(String(strategy)), hint: `leave it unset (or 'default') for delete+insert with a unique_key and append without; a project adds its own strategy with a macro ${`get_incremental_${String(strategy).replace(/\+/g, '_')}_sql`}` },
@@ -54,6 +58,10 @@ export function validateModelConfig(node: ModelNode, customStrategies: readonly 
   if (config.full_refresh !== undefined && config.full_refresh !== null && typeof config.full_refresh !== 'boolean') {
     return new ProjectError(`model '${node.name}': full_refresh must be true or false`, { location: at('full_refresh') });
   }
-  if (materialized === 'incremental') return validateStrategyConfig(node, effectiveStrategy(config), at);
-  return undefined;
+  if (materialized !== 'incremental') return undefined;
+  for (const listKey of ['merge_update_columns', 'merge_exclude_columns', 'incremental_predicates'] as const) {
+    if (given(config[listKey]) && !isStringList(config[listKey])) return new ProjectError(`model '${node.name}': ${listKey} must be a string or a list of strings`, { location: at(listKey) });
+  }
+  const [problem] = strategyRules(effectiveStrategy(config)).validate(config, node.name);
+  return problem ? new ProjectError(problem.message, { location: at(problem.at), hint: problem.hint }) : undefined;
 }
