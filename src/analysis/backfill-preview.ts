@@ -1,18 +1,21 @@
 import type { Manifest, ModelNode } from '../compile/manifest.js';
-import { renderModel } from '../compile/render-model.js';
-import type { Warehouse } from '../db/open-warehouse.js';
-import { quoteIdentifier } from '../db/quote-identifier.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { uniqueKeyColumns } from '../config/model-config.js';
 import { ProjectError } from '../errors/project-error.js';
 import { runStatements } from '../execute/run-statements.js';
 import type { Graph } from '../graph/graph-node.js';
-import { keyChecks } from '../materialize/incremental.js';
-import { rangeGuard, rangeGuardCheckNames } from '../materialize/range-guard.js';
+import { rangeGuardCheckNames } from '../materialize/range-guard.js';
+import { newRowsName } from '../materialize/staging-names.js';
+import type { PlannedStatement } from '../materialize/planned-statement.js';
+import { PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
+import type { NodePlan } from '../plan/node-plan.js';
+import { planNode } from '../plan/plan-node.js';
+import { warehouseFacts } from '../state/warehouse-facts.js';
 import { partitionColumn } from '../plan/plan-model.js';
 import type { PartitionRange } from './minimal-ranges.js';
 import { rawReadCounts, type RawReadCounts } from './raw-read-counts.js';
 import { withScratchTable } from './scratch-table.js';
-import { scratchTableName } from '../project/reserved-names.js';
 
 export interface BackfillPreview extends RawReadCounts {
   readonly start: string;
@@ -31,25 +34,36 @@ export function backfillChecks(node: ModelNode, range: PartitionRange): string[]
 }
 
 /**
- * What a backfill of one range would write, computed read-only: render the
- * model's incremental branch with start/end vars (manifest must carry them),
- * stage that SELECT in a temp table of this connection, run on it the very
- * checks the publish runs (unique_key not null and unique, every partition
- * in the range: a ProjectError otherwise), and count the raw rows it reads.
+ * What a backfill of one range would write, computed read-only: plan the
+ * model's backfill of the range exactly as the run would (the manifest
+ * carries the start/end vars its template reads), stage its SELECT in a temp
+ * table of this connection under the plan's own staging name, run there the
+ * plan's checks on the staged rows (unique_key not null and unique, every
+ * partition in the range: a ProjectError otherwise), and count the raw rows
+ * it reads. Nothing else of the plan runs.
  */
 export function previewBackfill(db: Warehouse, manifest: Manifest, graph: Graph, node: ModelNode, range: PartitionRange, asOf: string | null): BackfillPreview {
   const part = requirePartition(node);
-  const { sql } = renderModel(manifest, node, { db, forceIncremental: true });
+  const context: RunContext = { ...PARSE_CONTEXT, vars: manifest.vars, backfill: { start: range.start, end: range.end, guarded: node.uniqueId } };
+  const plan = planNode({ facts: warehouseFacts(db), manifest, node, context });
   const failed = (message: string) => new ProjectError(`the backfill query of '${node.name}' failed: ${message}`, { location: { file: node.file.path } });
-  const { partitions, rows } = withScratchTable(db, scratchTableName(node.alias, 'preview'), sql, failed, (staged) => {
-    const checks = [...keyChecks(node.name, staged, node.config, { unique: true, refuseNulls: true }), rangeGuard(node.name, staged, part, range)];
-    runStatements(db, { name: node.name, relation: staged, mode: 'backfill', statements: checks });
+  const { partitions, rows } = withScratchTable(db, newRowsName(node.alias), plan.sql, failed, (staged) => {
+    runStatements(db, { name: node.name, relation: staged, mode: 'backfill', statements: stagedRowChecks(plan) });
     return {
-      partitions: db.prepare(`select distinct cast(${quoteIdentifier(part)} as text) from ${staged} order by 1`).pluck().all() as string[],
-      rows: Number(db.prepare(`select count(*) from ${staged}`).pluck().get()),
+      partitions: db.values(`select distinct cast(${quoteIdentifier(part)} as text) from ${staged} order by 1`) as string[],
+      rows: Number(db.value(`select count(*) from ${staged}`)),
     };
   });
   return { start: range.start, end: range.end, partitions, rows, ...rawReadCounts(db, manifest, graph, node, range, asOf), checks: backfillChecks(node, range) };
+}
+
+/** The plan's checks on its staged rows: the statements right after the stage step that only read them. */
+function stagedRowChecks(plan: NodePlan): PlannedStatement[] {
+  const stage = plan.statements.findIndex((s) => s.kind === 'exec' && s.role === 'stage');
+  if (plan.mode !== 'backfill' || stage < 0) throw new ProjectError(`model '${plan.name}' is not backfilled by an incremental run now (${plan.reason})`);
+  const after = plan.statements.slice(stage + 1);
+  const end = after.findIndex((s) => s.kind !== 'assert-none' && s.kind !== 'require-columns' && s.kind !== 'warn-count');
+  return after.slice(0, end < 0 ? after.length : end).filter((s) => s.kind !== 'warn-count');
 }
 
 function requirePartition(node: ModelNode): string {

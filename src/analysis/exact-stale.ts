@@ -1,8 +1,8 @@
 import type { Manifest, ModelNode } from '../compile/manifest.js';
 import { renderModel } from '../compile/render-model.js';
-import type { Warehouse } from '../db/open-warehouse.js';
-import { quoteIdentifier } from '../db/quote-identifier.js';
-import { relationColumns, relationKind } from '../db/relation-kind.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { relationColumns, relationKind } from '../engine/relation-kind.js';
 import { ProjectError } from '../errors/project-error.js';
 import { partitionColumn } from '../plan/plan-model.js';
 import { diffPartitions, type TableDiff } from './diff-partitions.js';
@@ -32,11 +32,11 @@ export function exactStale(db: Warehouse, manifest: Manifest, node: ModelNode, o
   if (kind === null) {
     throw new ProjectError(`model '${node.name}' is not in the warehouse yet, so nothing in it can be stale`, { hint: `build it first: mini-dbt run --select ${node.name}` });
   }
-  const { sql } = renderModel(manifest, node, { db, forceIncremental: false });
+  const { sql } = renderModel(manifest, node, { db, incremental: false });
   const scratch = rebuiltTableName(node.alias);
   const failed = (message: string) => new ProjectError(`the full rebuild of '${node.name}' failed: ${message}`, { location: { file: node.file.path } });
   return withScratchTable(db, scratch, sql, failed, (scratchRef) => {
-    const rebuiltColumns = (db.prepare('select name from temp.pragma_table_info(?)').all(scratch) as { name: string }[]).map((r) => r.name);
+    const rebuiltColumns = relationColumns(db, scratch, { temp: true }).map((c) => c.name);
     const liveColumns = relationColumns(db, node.alias).map((c) => c.name);
     if (!rebuiltColumns.some((c) => liveColumns.includes(c))) {
       throw new ProjectError(`the live '${node.alias}' and the model '${node.name}' share no column (live: ${liveColumns.join(', ')}; model: ${rebuiltColumns.join(', ')})`, {

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import type { ModelNode } from '../compile/manifest.js';
 import { effectiveStrategy } from '../config/model-config.js';
-import { openWarehouse, type Warehouse } from '../db/open-warehouse.js';
-import { quoteIdentifier } from '../db/quote-identifier.js';
-import { relationColumns, relationKind } from '../db/relation-kind.js';
+import { openWarehouse, type Warehouse } from '../engine/open-warehouse.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { relationColumns, relationKind } from '../engine/relation-kind.js';
 import { ProjectError } from '../errors/project-error.js';
 import { effectiveAsOf } from '../execute/effective-as-of.js';
 import type { RunEvent } from '../state/node-result.js';
@@ -155,7 +155,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
       select: last ? select.map((id) => manifest.nodes.get(id)!.name) : [node.name],
       vars: { ...(options.vars ?? {}), start: preview.start, end: preview.end },
       reason: options.reason,
-      rangeGuardOf: node.uniqueId,
+      backfill: { start: preview.start, end: preview.end, guarded: node.uniqueId },
       commandLine: options.commandLine ?? `mini-dbt backfill ${node.name} --start ${preview.start} --end ${preview.end}`,
       onEvent: options.onEvent,
       writeArtifacts: options.writeArtifacts,

@@ -1,12 +1,15 @@
 import { existsSync } from 'node:fs';
 import type { ModelNode } from '../compile/manifest.js';
-import { isIncrementalRun, renderModel } from '../compile/render-model.js';
-import { openWarehouse, type Warehouse } from '../db/open-warehouse.js';
+import { renderModel } from '../compile/render-model.js';
+import { now } from '../clock.js';
+import { backfillOfVars, PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
+import { warehouseFacts } from '../state/warehouse-facts.js';
+import { openWarehouse, type Warehouse } from '../engine/open-warehouse.js';
 import { selectNodes } from '../graph/select-nodes.js';
 import { topologicalOrder } from '../graph/topological-order.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import { partitionColumn } from '../plan/plan-model.js';
-import { buildNodePlan } from '../execute/build-node-plan.js';
+import { planNode } from '../plan/plan-node.js';
 import { incrementalWindow, type IncrementalWindow } from '../analysis/incremental-window.js';
 import { writeNodeArtifacts } from '../state/write-artifacts.js';
 import { loadSession, type SessionOptions } from './session.js';
@@ -39,23 +42,19 @@ export function compile(options: CompileOptions = {}): CompiledModel[] {
   const selected = selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: ['model'] });
   warnUnusedVars(session, options.vars, selected);
   const db: Warehouse | undefined = existsSync(project.databasePath) ? openWarehouse(project.databasePath, { readonly: true, busyTimeoutMs: project.busyTimeoutMs }) : undefined;
+  const facts = db ? warehouseFacts(db) : undefined;
+  // compile runs nothing: no invocation id; microbatch batches end at the as_of var, else now.
+  const context: RunContext = { ...PARSE_CONTEXT, startedAt: now(), fullRefresh: options.fullRefresh ?? false, backfill: backfillOfVars(manifest.vars), vars: manifest.vars };
   try {
     const out: CompiledModel[] = [];
     for (const id of topologicalOrder(graph, selected)) {
       const node = manifest.nodes.get(id);
       if (node?.resourceType !== 'model') continue;
-      const fullRefresh = options.fullRefresh ?? false;
-      const full = renderModel(manifest, node, { db, fullRefresh, forceIncremental: false });
-      const incremental = node.config.materialized === 'incremental' ? renderModel(manifest, node, { db, fullRefresh, forceIncremental: true }) : undefined;
-      const plan = buildNodePlan({
-        db,
-        manifest,
-        node,
-        fullRefresh,
-        backfill: manifest.vars.start != null && manifest.vars.end != null,
-        // The live plan renders one of these two again: reuse it.
-        rendered: incremental && isIncrementalRun(node, full.existing, fullRefresh) ? incremental : full,
-      });
+      const render = (incremental: boolean) => renderModel(manifest, node, { db: facts?.db, incremental, run: context });
+      const full = render(false);
+      const incremental = node.config.materialized === 'incremental' ? render(true) : undefined;
+      // The plan renders the model in the mode it decides: it reuses one of these two.
+      const plan = planNode({ facts, manifest, node, context, renderings: { full, incremental } });
       if (options.writeArtifacts !== false) writeNodeArtifacts(project, node, plan);
       const part = partitionColumn(node);
       const window = db && incremental && part ? incrementalWindow(db, incremental.sql, part) : undefined;

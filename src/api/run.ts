@@ -16,11 +16,12 @@ import { writeRunArtifacts, writeNodeArtifacts } from '../state/write-artifacts.
 import { afterPublish } from '../state/artifact-write-error.js';
 import { finishRun, startRun } from '../state/ledger.js';
 import { isBusyError, warehouseLocked } from '../state/warehouse-locked.js';
-import { DEFAULT_BUSY_TIMEOUT_MS, openWarehouse } from '../db/open-warehouse.js';
+import { DEFAULT_BUSY_TIMEOUT_MS, openWarehouse } from '../engine/open-warehouse.js';
 import { migrateLedger } from '../state/migrate-ledger.js';
 import { parseEventTimeRange, parseTime } from '../config/microbatch-time.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
 import { warnUnusedVars } from './warn-unused-vars.js';
+import { backfillOfVars, type BackfillRange, type RunContext } from '../invocation/run-context.js';
 
 export interface RunOptions extends SessionOptions {
   readonly select?: readonly string[];
@@ -46,8 +47,12 @@ export interface RunOptions extends SessionOptions {
   /** Microbatch models: build exactly [start, end) (both or neither; end exclusive). */
   readonly eventTimeStart?: string;
   readonly eventTimeEnd?: string;
-  /** `backfill`: this model (unique id) must write only partitions within the start..end vars. */
-  readonly rangeGuardOf?: string;
+  /**
+   * A backfill's range (the `backfill` command; its `guarded` model must
+   * write only partitions within it). Without it, a run given both `start`
+   * and `end` vars is a backfill of that range, mini-dbt's convention.
+   */
+  readonly backfill?: BackfillRange;
   /** `retry`: rebuild only these batch windows of these microbatch models (by unique id). */
   readonly retryBatches?: ReadonlyMap<string, readonly { readonly start: string; readonly end: string }[]>;
 }
@@ -103,8 +108,18 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   }
   const busyTimeoutMs = options.busyTimeoutMs ?? project.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const db = openWarehouse(project.databasePath, { busyTimeoutMs });
-  const invocationId = randomUUID();
-  const runStartedAt = now();
+  const context: RunContext = {
+    invocationId: randomUUID(),
+    startedAt: now(),
+    fullRefresh: options.fullRefresh ?? false,
+    backfill: options.backfill ?? backfillOfVars(manifest.vars),
+    eventTime,
+    retryBatches: options.retryBatches,
+    warnError: options.warnError ?? false,
+    storeFailures: options.storeFailures ?? false,
+    vars: manifest.vars,
+  };
+  const { invocationId, startedAt: runStartedAt } = context;
   try {
     migrateLedger(db);
     startRun(db, {
@@ -121,17 +136,10 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       manifest,
       graph,
       order,
-      fullRefresh: options.fullRefresh ?? false,
-      invocationId,
-      runStartedAt,
+      context,
       reason: options.reason,
       onEvent: options.onEvent,
       onPlanned: (node, plan) => plans.push({ node, plan }),
-      eventTime,
-      retryBatches: options.retryBatches,
-      storeFailures: options.storeFailures,
-      warnError: options.warnError,
-      rangeGuardOf: options.rangeGuardOf,
     });
     const failed = results.some((r) => r.status === 'error' || r.status === 'partial success' || r.status === 'fail');
     crashPoint();
@@ -151,7 +159,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     const locked = warehouseLocked(db, project.databasePath, busyTimeoutMs, invocationId);
     try {
       // One try, no second wait: the message states the wait that was used.
-      db.pragma('busy_timeout = 0');
+      db.setBusyTimeout(0);
       finishRun(db, invocationId, 'error');
     } catch {
       // Still locked: the run row stays 'running' (shown as unfinished).

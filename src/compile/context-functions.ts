@@ -103,8 +103,8 @@ export function contextFunctions(state: RenderState): Record<string, unknown> {
     env_var: makeEnvVar(state),
     this: state.self,
     execute: state.execute,
-    invocation_id: state.invocationId,
-    run_started_at: state.runStartedAt,
+    invocation_id: state.run.invocationId,
+    run_started_at: state.run.startedAt,
     target: { name: state.targetName, type: 'sqlite', schema: 'main', database: 'main', path: state.databasePath, threads: 1 },
     model: {
       name: state.modelName,
@@ -117,7 +117,7 @@ export function contextFunctions(state: RenderState): Record<string, unknown> {
     after_commit: (sql: unknown) => ({ sql: String(sql), transaction: false }),
     // For strategy macros: "a", "b" from a list of column names.
     get_quoted_csv: (names: unknown) => (Array.isArray(names) ? names : [names]).map((n) => `"${String(n).replace(/"/g, '""')}"`).join(', '),
-    flags: { FULL_REFRESH: state.fullRefresh, WHICH: 'run' },
+    flags: { FULL_REFRESH: state.run.fullRefresh, WHICH: 'run' },
     log: (message: unknown, info?: unknown) => {
       if (state.execute && (info === true || (typeof info === 'object' && info !== null && (info as { info?: unknown }).info === true))) {
         state.log(String(message));

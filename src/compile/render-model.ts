@@ -1,24 +1,25 @@
-import type { Warehouse } from '../db/open-warehouse.js';
-import { relationKind, type RelationKind } from '../db/relation-kind.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import { relationKind, type RelationKind } from '../engine/relation-kind.js';
 import { configHooks, type Hook } from '../config/hook-config.js';
+import { PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
 import { ProjectError } from '../errors/project-error.js';
 import { eventTimeRelation, type EventTimeBatch } from './event-time-filter.js';
 import { ephemeralCteName, inlineEphemerals, type EphemeralCte } from './inline-ephemerals.js';
 import type { Manifest, ModelNode } from './manifest.js';
 import { Relation } from './relation.js';
 import type { RenderState } from './render-state.js';
-import { shouldFullRefresh } from './should-full-refresh.js';
 import { findLine } from './find-line.js';
 import { requireOneStatement } from './single-statement.js';
 
 export interface RenderModelOptions {
-  /** The warehouse, to answer is_incremental(); without it the target is taken as absent. */
+  /** The warehouse templates query (run_query, statement); without it the target is taken as absent. */
   readonly db?: Warehouse;
-  readonly fullRefresh?: boolean;
-  /** Force is_incremental() (compile shows both renderings). */
-  readonly forceIncremental?: boolean;
-  readonly invocationId?: string;
-  readonly runStartedAt?: Date;
+  /** What is_incremental() returns: decided by plan/build-mode.ts (compile also renders both ways). */
+  readonly incremental: boolean;
+  /** What `this` is in the warehouse (looked up in `db` when not given). */
+  readonly existing?: RelationKind | null;
+  /** The invocation (PARSE_CONTEXT when absent): invocation_id, run_started_at, flags. */
+  readonly run?: RunContext;
   readonly log?: (message: string) => void;
   /** A microbatch batch: refs and sources that declare event_time are filtered to it. */
   readonly batch?: EventTimeBatch;
@@ -26,16 +27,8 @@ export interface RenderModelOptions {
 
 export interface RenderedModel {
   readonly sql: string;
-  readonly isIncremental: boolean;
-  /** What the target is in the warehouse right now. */
-  readonly existing: RelationKind | null;
   /** pre_hook / post_hook with their templates rendered in the model's context. */
   readonly hooks: { readonly pre_hook: readonly Hook[]; readonly post_hook: readonly Hook[] };
-}
-
-/** Whether dbt's is_incremental() holds for this model against this warehouse. */
-export function isIncrementalRun(node: ModelNode, existing: RelationKind | null, fullRefreshFlag: boolean): boolean {
-  return node.config.materialized === 'incremental' && existing === 'table' && !shouldFullRefresh(node.config, fullRefreshFlag);
 }
 
 const isEphemeral = (node: { resourceType: string; config: Readonly<Record<string, unknown>> }) =>
@@ -46,7 +39,7 @@ const isEphemeral = (node: { resourceType: string; config: Readonly<Record<strin
  * models it refs are rendered into `ctes` (their own ephemeral refs first).
  */
 export function modelRenderState(
-  manifest: Manifest, node: ModelNode, options: RenderModelOptions, existing: RelationKind | null, incremental: boolean, ctes: Map<string, EphemeralCte>,
+  manifest: Manifest, node: ModelNode, options: RenderModelOptions, existing: RelationKind | null, ctes: Map<string, EphemeralCte>,
 ): RenderState {
   const { vars } = manifest;
   return {
@@ -69,7 +62,7 @@ export function modelRenderState(
       if (target.resourceType === 'model' && isEphemeral(target)) {
         const cte = ephemeralCteName(target.alias);
         if (!ctes.has(target.name)) {
-          const body = renderBody(manifest, target, { ...options, forceIncremental: false, batch: undefined }, ctes);
+          const body = renderBody(manifest, target, { ...options, incremental: false, existing: null, batch: undefined }, ctes);
           ctes.set(target.name, { name: cte, sql: body.sql });
         }
         return new Relation(cte, 'ephemeral', cte);
@@ -83,15 +76,13 @@ export function modelRenderState(
       return eventTimeRelation(source.alias, 'table', source.config.event_time, options.batch);
     },
     self: new Relation(node.alias, existing),
-    isIncremental: () => incremental,
+    isIncremental: () => options.incremental,
     config: node.config,
     captured: { refs: [], sources: [], config: {} },
     db: options.db,
-    invocationId: options.invocationId ?? '',
-    runStartedAt: options.runStartedAt ?? new Date(0),
+    run: options.run ?? PARSE_CONTEXT,
     targetName: 'dev',
     databasePath: manifest.project.databasePath,
-    fullRefresh: options.fullRefresh ?? false,
     log: options.log ?? (() => undefined),
     batch: options.batch,
   };
@@ -100,14 +91,11 @@ export function modelRenderState(
 interface Body {
   readonly sql: string;
   readonly state: RenderState;
-  readonly existing: RelationKind | null;
-  readonly incremental: boolean;
 }
 
 function renderBody(manifest: Manifest, node: ModelNode, options: RenderModelOptions, ctes: Map<string, EphemeralCte>): Body {
-  const existing = options.db && !isEphemeral(node) ? relationKind(options.db, node.alias) : null;
-  const incremental = options.forceIncremental ?? isIncrementalRun(node, existing, options.fullRefresh ?? false);
-  const state = modelRenderState(manifest, node, options, existing, incremental, ctes);
+  const existing = isEphemeral(node) ? null : options.existing !== undefined ? options.existing : options.db ? relationKind(options.db, node.alias) : null;
+  const state = modelRenderState(manifest, node, options, existing, ctes);
   const rendered = manifest.jinja.render(node.file.path, node.file.rawSql, state).trim();
   const sql = requireOneStatement(rendered, {
     what: `model '${node.name}'`,
@@ -116,7 +104,7 @@ function renderBody(manifest: Manifest, node: ModelNode, options: RenderModelOpt
     rule: 'a model is one select',
     hint: 'remove the `;` and what follows it; statements that must run around a model belong in pre_hook / post_hook, which may hold several',
   });
-  return { sql, state, existing, incremental };
+  return { sql, state };
 }
 
 /**
@@ -124,7 +112,7 @@ function renderBody(manifest: Manifest, node: ModelNode, options: RenderModelOpt
  * it refs (recursively) are inlined as CTEs merged into its leading WITH;
  * its hooks are rendered in the same context.
  */
-export function renderModel(manifest: Manifest, node: ModelNode, options: RenderModelOptions = {}): RenderedModel {
+export function renderModel(manifest: Manifest, node: ModelNode, options: RenderModelOptions): RenderedModel {
   const ctes = new Map<string, EphemeralCte>();
   const body = renderBody(manifest, node, options, ctes);
   const hooks = (which: 'pre_hook' | 'post_hook'): Hook[] =>
@@ -134,8 +122,6 @@ export function renderModel(manifest: Manifest, node: ModelNode, options: Render
     }));
   return {
     sql: inlineEphemerals(body.sql, [...ctes.values()]),
-    isIncremental: body.incremental,
-    existing: body.existing,
     hooks: { pre_hook: hooks('pre_hook'), post_hook: hooks('post_hook') },
   };
 }

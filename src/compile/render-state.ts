@@ -1,4 +1,5 @@
-import type { Warehouse } from '../db/open-warehouse.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import type { RunContext } from '../invocation/run-context.js';
 import type { EventTimeBatch } from './event-time-filter.js';
 import type { Relation } from './relation.js';
 
@@ -29,11 +30,10 @@ export interface RenderState {
   readonly config: Record<string, unknown>;
   readonly captured: Captured;
   readonly db?: Warehouse;
-  readonly invocationId: string;
-  readonly runStartedAt: Date;
+  /** The invocation: invocation_id, run_started_at, flags.FULL_REFRESH (PARSE_CONTEXT outside a run). */
+  readonly run: RunContext;
   readonly targetName: string;
   readonly databasePath: string;
-  readonly fullRefresh: boolean;
   readonly log: (message: string) => void;
   /** The microbatch batch being rendered (`model.batch` in templates). */
   readonly batch?: EventTimeBatch;

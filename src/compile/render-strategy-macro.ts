@@ -1,4 +1,3 @@
-import type { RelationKind } from '../db/relation-kind.js';
 import type { EphemeralCte } from './inline-ephemerals.js';
 import type { Manifest, ModelNode } from './manifest.js';
 import { Relation } from './relation.js';
@@ -21,8 +20,8 @@ export interface StrategyMacroArgs {
  * data_type) and incremental_predicates; the macro's rendered text is the
  * SQL the strategy runs.
  */
-export function renderStrategyMacro(manifest: Manifest, node: ModelNode, macro: string, args: StrategyMacroArgs, options: RenderModelOptions, existing: RelationKind | null): string {
-  const state = modelRenderState(manifest, node, options, existing, true, new Map<string, EphemeralCte>());
+export function renderStrategyMacro(manifest: Manifest, node: ModelNode, macro: string, args: StrategyMacroArgs, options: RenderModelOptions): string {
+  const state = modelRenderState(manifest, node, { ...options, incremental: true }, options.existing ?? null, new Map<string, EphemeralCte>());
   const dict = {
     target_relation: new Relation(args.alias, 'table'),
     temp_relation: new Relation(args.newRowsName, 'table', args.newRows),

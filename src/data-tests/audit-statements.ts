@@ -1,5 +1,4 @@
 import type { Manifest, ModelNode } from '../compile/manifest.js';
-import type { NodePlan } from '../plan/node-plan.js';
 import type { AuditStatement } from '../materialize/planned-statement.js';
 import { renderTest } from './render-test.js';
 import { failingRowsQuery, testQuery, testThresholds } from './test-query.js';
@@ -12,7 +11,7 @@ export function auditTests(manifest: Manifest, node: ModelNode, mode: string): T
 }
 
 /** One audit statement per auditing test, rendered against the model's relation. */
-export function auditStatements(manifest: Manifest, node: ModelNode, mode: string, options: TestRenderOptions, warnError = false): AuditStatement[] {
+export function auditStatements(manifest: Manifest, node: ModelNode, mode: string, options: TestRenderOptions): AuditStatement[] {
   return auditTests(manifest, node, mode).map((test) => {
     const thresholds = testThresholds(test.name, test.config);
     // Failing rows with every column (as when storing failures), for the message.
@@ -25,17 +24,7 @@ export function auditStatements(manifest: Manifest, node: ModelNode, mode: strin
       failingRowsSql: `${failingRowsQuery(sql, thresholds.limit)}\nlimit 5`,
       warnIf: thresholds.warnIf,
       errorIf: thresholds.errorIf,
-      ...(warnError ? { warnError: true } : {}),
+      ...(options.run?.warnError ? { warnError: true } : {}),
     };
   });
-}
-
-/** The plan with its audits run last inside the publish transaction (each batch's, for microbatch plans). */
-export function withAudits(plan: NodePlan, audits: readonly AuditStatement[]): NodePlan {
-  if (audits.length === 0 || plan.mode === 'ephemeral') return plan;
-  return {
-    ...plan,
-    statements: plan.batches ? plan.statements : [...plan.statements, ...audits],
-    ...(plan.batches ? { batches: plan.batches.map((b) => ({ ...b, statements: [...b.statements, ...audits] })) } : {}),
-  };
 }

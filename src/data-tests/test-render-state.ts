@@ -1,14 +1,15 @@
 import type { Manifest } from '../compile/manifest.js';
 import { Relation } from '../compile/relation.js';
 import type { RenderState } from '../compile/render-state.js';
-import type { Warehouse } from '../db/open-warehouse.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import { PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { TestNode } from '../compile/test-node.js';
 
 export interface TestRenderOptions {
   readonly db?: Warehouse;
-  readonly invocationId?: string;
-  readonly runStartedAt?: Date;
+  /** The invocation (PARSE_CONTEXT when absent). */
+  readonly run?: RunContext;
   readonly log?: (message: string) => void;
 }
 
@@ -42,11 +43,9 @@ function baseState(input: StateInput): RenderState {
     config: input.config,
     captured: { refs: [], sources: [], config: input.captured?.config ?? {} },
     db: input.options?.db,
-    invocationId: input.options?.invocationId ?? '',
-    runStartedAt: input.options?.runStartedAt ?? new Date(0),
+    run: input.options?.run ?? PARSE_CONTEXT,
     targetName: 'dev',
     databasePath: input.databasePath,
-    fullRefresh: false,
     log: input.options?.log ?? (() => undefined),
   };
 }

@@ -1,8 +1,10 @@
 import type { Manifest, ManifestNode } from '../compile/manifest.js';
 import { renderModel } from '../compile/render-model.js';
+import { PARSE_CONTEXT } from '../invocation/run-context.js';
+import { buildMode, rendersIncremental } from '../plan/build-mode.js';
 import { renderTest } from '../data-tests/render-test.js';
-import type { Warehouse } from '../db/open-warehouse.js';
-import { relationColumns, relationKind } from '../db/relation-kind.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import { relationColumns, relationKind } from '../engine/relation-kind.js';
 import type { Graph } from '../graph/graph-node.js';
 import { nowIso } from '../clock.js';
 import type { ColumnProperties } from '../project/project.js';
@@ -54,7 +56,10 @@ export function collectDocs(input: CollectDocsInput): DocsSite {
       let compiledSql: string | null = null;
       if (compile) {
         try {
-          compiledSql = renderModel(manifest, n, { db }).sql;
+          // Rendered as `run` would render it now (is_incremental() from the build mode).
+          const existing = db ? relationKind(db, n.alias) : null;
+          const mode = buildMode({ node: n, existing, context: { ...PARSE_CONTEXT, vars: manifest.vars } });
+          compiledSql = renderModel(manifest, n, { db, existing, incremental: rendersIncremental(mode) }).sql;
         } catch (err) {
           compiledSql = errorText(err);
         }

@@ -1,6 +1,6 @@
 import { nowIso } from '../clock.js';
 import type { Manifest, ModelNode, SeedNode } from '../compile/manifest.js';
-import type { Warehouse } from '../db/open-warehouse.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { Graph } from '../graph/graph-node.js';
 import { loadSeed } from '../materialize/seed.js';
@@ -14,11 +14,12 @@ import { windowAfterLanded } from './window-after-landed.js';
 import type { BatchResults, NodeResult, RunEvent } from '../state/node-result.js';
 import { crashPoint } from '../test-hooks.js';
 import type { StatementOutcome } from './run-statements.js';
-import { buildNodePlan } from './build-node-plan.js';
+import { planNode } from '../plan/plan-node.js';
+import type { RunContext } from '../invocation/run-context.js';
+import { warehouseFacts } from '../state/warehouse-facts.js';
 import { isLedgerRecorded } from './ledger-recorded.js';
 import { publishModel } from './publish-model.js';
 import type { TestNode } from '../compile/test-node.js';
-import { auditStatements, withAudits } from '../data-tests/audit-statements.js';
 import { runTestStep } from './run-test-step.js';
 
 export interface RunNodesOptions {
@@ -27,27 +28,13 @@ export interface RunNodesOptions {
   readonly graph: Graph;
   /** Node ids in execution order (models and seeds; sources are ignored). */
   readonly order: readonly string[];
-  readonly fullRefresh: boolean;
-  readonly invocationId: string;
-  readonly runStartedAt: Date;
+  /** The invocation's facts (flags, backfill range, event-time range, retried batches). */
+  readonly context: RunContext;
   readonly reason?: string;
   readonly onEvent?: (event: RunEvent) => void;
   /** Called with each model's rendered SQL and plan (target/compiled, target/run). */
   readonly onPlanned?: (node: ModelNode, plan: NodePlan) => void;
-  /** --event-time-start/--event-time-end for microbatch models. */
-  readonly eventTime?: { readonly start: Date; readonly end: Date };
-  /** `retry`: the failed batch windows of microbatch models, by unique id. */
-  readonly retryBatches?: ReadonlyMap<string, readonly { readonly start: string; readonly end: string }[]>;
-  /** --store-failures: every data test keeps its failing rows in a table. */
-  readonly storeFailures?: boolean;
-  /** --warn-error: tests and audits that would warn fail. */
-  readonly warnError?: boolean;
-  /** The backfill command's model (unique id): its partitions written must lie in start..end. */
-  readonly rangeGuardOf?: string;
 }
-
-const isBackfill = (vars: Readonly<Record<string, unknown>>) =>
-  vars.start !== undefined && vars.start !== null && vars.end !== undefined && vars.end !== null;
 
 /**
  * Build nodes in order, one transaction per publish. A failed node fails
@@ -68,8 +55,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
   for (const [i, node] of nodes.entries()) {
     const index = i + 1;
     if (node.resourceType === 'test') {
-      const { db: warehouse, invocationId, runStartedAt, storeFailures, warnError } = options;
-      const result = runTestStep(node, { db: warehouse, manifest, invocationId, runStartedAt, storeFailures, warnError, index, total, emit, failed, blocked });
+      const result = runTestStep(node, { db, manifest, run: options.context, index, total, emit, failed, blocked });
       if (result.status === 'skipped' || result.status === 'error') failed.add(node.uniqueId);
       results.push(result);
       continue;
@@ -110,20 +96,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
         });
         outcome = { rowsDeleted: 0, rowsInserted: loaded.rows, partitions: [] };
       } else {
-        plan = buildNodePlan({
-          db,
-          manifest,
-          node,
-          fullRefresh: options.fullRefresh,
-          backfill: isBackfill(manifest.vars),
-          rangeGuard: options.rangeGuardOf === node.uniqueId && isBackfill(manifest.vars) ? { start: String(manifest.vars.start), end: String(manifest.vars.end) } : undefined,
-          invocationId: options.invocationId,
-          runStartedAt: options.runStartedAt,
-          log: (message) => emit({ type: 'log', message }),
-          eventTime: options.eventTime,
-          retryWindows: options.retryBatches?.get(node.uniqueId),
-        });
-        plan = withAudits(plan, auditStatements(manifest, node, plan.mode, { db, invocationId: options.invocationId, runStartedAt: options.runStartedAt }, options.warnError));
+        plan = planNode({ facts: warehouseFacts(db), manifest, node, context: options.context, log: (message) => emit({ type: 'log', message }) });
         options.onPlanned?.(node, plan);
         const idle = plan.mode === 'incremental' ? windowAfterLanded(db, manifest, graph, node) : undefined;
         if (idle) emit({ type: 'log', message: `${node.name}: ${idle}` });
@@ -230,7 +203,7 @@ function ledgerRecord(
 ): NodeRunRecord {
   const partitions = outcome.partitions;
   return {
-    invocation_id: options.invocationId,
+    invocation_id: options.context.invocationId,
     unique_id: node.uniqueId,
     model: node.name,
     resource_type: node.resourceType,

@@ -1,7 +1,8 @@
 import { nowIso } from '../clock.js';
 import type { Manifest } from '../compile/manifest.js';
 import type { TestNode } from '../compile/test-node.js';
-import type { Warehouse } from '../db/open-warehouse.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import type { RunContext } from '../invocation/run-context.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { NodeResult, RunEvent } from '../state/node-result.js';
 import { runTest } from './run-test.js';
@@ -9,11 +10,8 @@ import { runTest } from './run-test.js';
 export interface TestStepContext {
   readonly db: Warehouse;
   readonly manifest: Manifest;
-  readonly invocationId: string;
-  readonly runStartedAt: Date;
-  readonly storeFailures?: boolean;
-  /** --warn-error: a test that would warn fails. */
-  readonly warnError?: boolean;
+  /** The invocation (--store-failures, --warn-error, invocation_id in templates). */
+  readonly run: RunContext;
   readonly index: number;
   readonly total: number;
   readonly emit: (event: RunEvent) => void;
@@ -61,7 +59,7 @@ export function runTestStep(test: TestNode, context: TestStepContext): NodeResul
   emit({ type: 'start', index, total, description, uniqueId: test.uniqueId });
   let out: NodeResult;
   try {
-    const run = runTest(context.db, context.manifest, test, { db: context.db, invocationId: context.invocationId, runStartedAt: context.runStartedAt, storeFailures: context.storeFailures, warnError: context.warnError });
+    const run = runTest(context.db, context.manifest, test, { db: context.db, run: context.run });
     out = result(test, { status: run.status, message: run.message, exitCode: run.status === 'fail' ? 1 : 0, failures: run.failures, compiledCode: run.sql, storedFailures: run.storedFailures }, startedAt, t0);
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));

@@ -1,6 +1,7 @@
 import type { Manifest } from '../compile/manifest.js';
-import type { Warehouse } from '../db/open-warehouse.js';
-import { quoteIdentifier } from '../db/quote-identifier.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { dialect } from '../engine/current-engine.js';
 import { renderTest } from '../data-tests/render-test.js';
 import { failingRowsQuery, testQuery, testStatus, testThresholds, type TestStatus } from '../data-tests/test-query.js';
 import type { TestRenderOptions } from '../data-tests/test-render-state.js';
@@ -28,22 +29,17 @@ export function failuresTable(test: TestNode): string {
  * store_failures (config, or the --store-failures flag) replace the table of
  * its failing rows in one transaction.
  */
-export function runTest(db: Warehouse, manifest: Manifest, test: TestNode, options: TestRenderOptions & { storeFailures?: boolean; warnError?: boolean }): TestRun {
+export function runTest(db: Warehouse, manifest: Manifest, test: TestNode, options: TestRenderOptions): TestRun {
   const thresholds = testThresholds(test.name, test.config);
   const sql = renderTest(manifest, test, options);
   const row = db.prepare(testQuery(sql, thresholds)).get() as { failures: unknown; should_warn: unknown; should_error: unknown };
-  const outcome = testStatus(row, thresholds, options.warnError);
-  const store = test.config.store_failures ?? options.storeFailures ?? false;
+  const outcome = testStatus(row, thresholds, options.run?.warnError);
+  const store = test.config.store_failures ?? options.run?.storeFailures ?? false;
   if (store !== true) return { ...outcome, sql };
   const table = failuresTable(test);
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    db.exec(`drop table if exists ${quoteIdentifier(table)}`);
-    db.exec(`create table ${quoteIdentifier(table)} as\n${failingRowsQuery(sql, thresholds.limit)}`);
-    db.exec('COMMIT');
-  } catch (err) {
-    if (db.inTransaction) db.exec('ROLLBACK');
-    throw err;
-  }
+  db.transaction(() => {
+    db.exec(dialect.dropRelation('table', quoteIdentifier(table), { ifExists: true }));
+    db.exec(dialect.createTableAs(quoteIdentifier(table), failingRowsQuery(sql, thresholds.limit)));
+  });
   return { ...outcome, sql, storedFailures: table };
 }

@@ -1,3 +1,4 @@
+import { PARSE_CONTEXT } from '../invocation/run-context.js';
 import { folderConfigLayers } from '../config/folder-config.js';
 import { mergeConfigs } from '../config/merge-configs.js';
 import { ProjectError, ProjectErrors } from '../errors/project-error.js';
@@ -12,7 +13,7 @@ import type { RenderState } from '../compile/render-state.js';
 import { resolveVars } from '../compile/resolve-vars.js';
 import { captureTests } from '../data-tests/capture-tests.js';
 import type { TestNode } from '../compile/test-node.js';
-import { customStrategyNames, validateModelConfig } from '../compile/validate-model-config.js';
+import { customStrategyNames, validateModelConfig } from './validate-model-config.js';
 import { RenderFailureErrors, skipsOfRenderFailures } from '../compile/render-failure-skips.js';
 import { relationNameProblems } from '../compile/check-relation-names.js';
 
@@ -24,6 +25,8 @@ export interface CaptureOptions {
   readonly macroNames?: readonly string[];
   /** Receives the pass-1 result of every model it renders (to fill the parse cache). */
   readonly onCapture?: (name: string, capture: ModelCapture) => void;
+  /** The environment to render with (an earlier capture's, so its macros are not compiled again). */
+  readonly jinja?: JinjaEnvironment;
 }
 
 /** What pass 1 captures from one model: refs and sources in call order, and its config() calls merged. */
@@ -31,6 +34,8 @@ export interface ModelCapture {
   readonly refs: string[];
   readonly sources: [string, string][];
   readonly config: Record<string, unknown>;
+  /** The vars its render read, by name (set or not): the capture holds only while their values do. */
+  readonly vars?: readonly string[];
 }
 
 const stringList = (v: unknown): string[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
@@ -45,7 +50,7 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
   const errors: ProjectError[] = [];
   // Compiling the macros is only needed to render something: a load served by the parse cache
   // (every capture reused, no tests, macro names known) never builds the environment.
-  let environment: JinjaEnvironment | undefined;
+  let environment: JinjaEnvironment | undefined = options.jinja;
   const jinja = (): JinjaEnvironment => (environment ??= new JinjaEnvironment(project.macros));
   // When anything is rendered, build it first, so a macro error is reported once, from its file.
   if (!options.macroNames || project.models.some((file) => !options.cached?.has(file.name))) jinja();
@@ -112,13 +117,17 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
       continue;
     }
     const base = baseConfigs.get(file.name)!;
-    const record = { refs: [] as string[], sources: [] as [string, string][], config: {} as Record<string, unknown> };
+    const record = { refs: [] as string[], sources: [] as [string, string][], config: {} as Record<string, unknown>, vars: [] as string[] };
+    const readVar = (name: string) => {
+      if (!record.vars.includes(name)) record.vars.push(name);
+      return lookupVar(name);
+    };
     const render = (incremental: boolean): void => {
       const state: RenderState = {
         modelName: file.name,
         modelPath: file.path,
         execute: false,
-        vars: lookupVar,
+        vars: readVar,
         varNames,
         ref: (name) => {
           if (!record.refs.includes(name)) record.refs.push(name);
@@ -132,11 +141,9 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
         isIncremental: () => incremental,
         config: base,
         captured: { refs: [], sources: [], config: record.config },
-        invocationId: '',
-        runStartedAt: new Date(0),
+        run: PARSE_CONTEXT,
         targetName: 'dev',
         databasePath: project.databasePath,
-        fullRefresh: false,
         log: () => undefined,
       };
       jinja().render(file.path, file.rawSql, state);

@@ -1,5 +1,5 @@
 import type { ModelNode } from '../compile/manifest.js';
-import { quoteIdentifier } from '../db/quote-identifier.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { incrementalStatements, type IncrementalRunOptions } from '../materialize/incremental.js';
 import { windowCheck } from '../materialize/incremental/microbatch.js';
 import type { BatchWindow } from '../materialize/incremental/incremental-strategy.js';

@@ -1,11 +1,11 @@
 import type { ModelNode } from '../compile/manifest.js';
-import { shouldFullRefresh } from '../compile/should-full-refresh.js';
 import { effectiveStrategy } from '../config/model-config.js';
-import { quoteIdentifier } from '../db/quote-identifier.js';
-import type { RelationKind } from '../db/relation-kind.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
+import type { RelationKind } from '../engine/relation-kind.js';
 import { incrementalStatements, keyChecks, type IncrementalRunOptions } from '../materialize/incremental.js';
 import { tableStatements } from '../materialize/table.js';
 import { viewStatements } from '../materialize/view.js';
+import type { BuildMode } from './build-mode.js';
 import { keylessAppendNote } from './keyless-append-note.js';
 import type { NodePlan } from './node-plan.js';
 
@@ -13,14 +13,13 @@ export interface PlanModelInput {
   readonly node: ModelNode;
   /** The rendered SELECT (runtime pass). */
   readonly sql: string;
+  /** How the model is built (buildMode; microbatch models are planned by planMicrobatch). */
+  readonly mode: Exclude<BuildMode, { kind: 'microbatch' }>;
   readonly existing: RelationKind | null;
   /** The target's columns when it exists as a table. */
   readonly targetColumns: readonly string[];
-  readonly fullRefresh: boolean;
-  /** A run given both `start` and `end` vars rewrites that range: a backfill. */
+  /** The invocation is a backfill (context.backfill): NULL keys are refused even on a first build. */
   readonly backfill: boolean;
-  /** The backfill command's range, checked on the staged rows (see rangeGuard). */
-  readonly rangeGuard?: IncrementalRunOptions['rangeGuard'];
   /** The target's and the new output's columns (introspected before planning): on_schema_change applies. */
   readonly schema?: IncrementalRunOptions['schema'];
   /** Renders the project's get_incremental_<name>_sql macro, when the strategy is the project's own. */
@@ -35,60 +34,64 @@ export function partitionColumn(node: { config: Readonly<Record<string, unknown>
   return undefined;
 }
 
-/** Pure: decide what a model's build does and the statements it runs. */
+/** Pure: the statements of a model's build in the mode decided for it. */
 export function planModel(input: PlanModelInput): NodePlan {
-  const { node, sql, existing } = input;
+  const { node, sql, existing, mode } = input;
   const materialization = String(node.config.materialized);
   const note = keylessAppendNote(node.config);
   const base = {
     uniqueId: node.uniqueId, name: node.name, relation: quoteIdentifier(node.alias), materialization, sql, partitionColumn: partitionColumn(node),
     ...(note ? { notes: [note] } : {}),
   };
-  if (materialization === 'ephemeral') {
-    return { ...base, mode: 'ephemeral', reason: 'ephemeral models are never built: their SQL is inlined as a CTE into every model that refs them', statements: [] };
+  switch (mode.kind) {
+    case 'ephemeral':
+      return { ...base, mode: 'ephemeral', reason: mode.reason, statements: [] };
+    case 'view':
+      return { ...base, mode: 'view', reason: mode.reason, statements: viewStatements(node.alias, sql, existing, node.config) };
+    case 'full': {
+      const incremental = materialization === 'incremental';
+      const strategy = incremental ? effectiveStrategy(node.config) : undefined;
+      return {
+        ...base,
+        strategy,
+        mode: 'full',
+        reason: mode.reason,
+        statements: tableStatements({
+          alias: node.alias,
+          sql,
+          config: node.config,
+          partitionColumn: base.partitionColumn,
+          checks: incremental ? (staged) => keyChecks(node.name, staged, node.config, { unique: strategy === 'merge', refuseNulls: input.backfill }) : undefined,
+        }),
+      };
+    }
+    case 'incremental':
+    case 'backfill': {
+      const backfill = mode.kind === 'backfill';
+      const incremental = incrementalStatements({
+        model: node.name,
+        alias: node.alias,
+        sql,
+        config: node.config,
+        targetColumns: input.targetColumns,
+        partitionColumn: base.partitionColumn,
+        checkUniqueKey: backfill,
+        rangeGuard: backfill && mode.guarded ? mode.range : undefined,
+        schema: input.schema,
+        renderCustom: input.renderCustom,
+      });
+      return {
+        ...base,
+        strategy: effectiveStrategy(node.config),
+        mode: mode.kind,
+        reason: mode.reason,
+        statements: incremental.statements,
+        ...(incremental.schemaChange ? { schemaChange: incremental.schemaChange } : {}),
+      };
+    }
+    default: {
+      const never: never = mode;
+      return never;
+    }
   }
-  if (materialization === 'view') {
-    return { ...base, mode: 'view', reason: 'views are replaced on every run', statements: viewStatements(node.alias, sql, existing, node.config) };
-  }
-  const full = (reason: string, strategy?: string): NodePlan => ({
-    ...base,
-    strategy,
-    mode: 'full',
-    reason,
-    statements: tableStatements({
-      alias: node.alias,
-      sql,
-      config: node.config,
-      partitionColumn: base.partitionColumn,
-      checks: materialization === 'incremental' ? (staged) => keyChecks(node.name, staged, node.config, { unique: effectiveStrategy(node.config) === 'merge', refuseNulls: input.backfill }) : undefined,
-    }),
-  });
-  if (materialization === 'table') return full('tables are rebuilt on every run');
-  // incremental
-  const strategy = effectiveStrategy(node.config);
-  if (existing === null) return full('first build: the target does not exist yet', strategy);
-  if (existing === 'view') return full('the existing relation is a view', strategy);
-  if (shouldFullRefresh(node.config, input.fullRefresh)) {
-    return full(node.config.full_refresh === true ? 'config full_refresh: true' : '--full-refresh', strategy);
-  }
-  const incremental = incrementalStatements({
-    model: node.name,
-    alias: node.alias,
-    sql,
-    config: node.config,
-    targetColumns: input.targetColumns,
-    partitionColumn: base.partitionColumn,
-    checkUniqueKey: input.backfill,
-    rangeGuard: input.backfill ? input.rangeGuard : undefined,
-    schema: input.schema,
-    renderCustom: input.renderCustom,
-  });
-  return {
-    ...base,
-    strategy,
-    mode: input.backfill ? 'backfill' : 'incremental',
-    reason: input.backfill ? 'is_incremental() with start/end vars: rewrite that range' : 'is_incremental(): the target exists as a table',
-    statements: incremental.statements,
-    ...(incremental.schemaChange ? { schemaChange: incremental.schemaChange } : {}),
-  };
 }

@@ -1,3 +1,4 @@
+import { PARSE_CONTEXT } from '../../src/invocation/run-context.js';
 import { Relation } from '../../src/compile/relation.js';
 import type { RenderState } from '../../src/compile/render-state.js';
 
@@ -26,11 +27,9 @@ export function stubState(incremental: boolean): RenderState & { refs: string[];
     isIncremental: () => incremental,
     config: { materialized: 'incremental' },
     captured: { refs: [], sources: [], config: {} },
-    invocationId: 'inv',
-    runStartedAt: new Date(0),
+    run: { ...PARSE_CONTEXT, invocationId: 'inv' },
     targetName: 'dev',
     databasePath: 'warehouse.db',
-    fullRefresh: false,
     log: () => undefined,
   };
 }

@@ -14,7 +14,7 @@ export function dbtRuntimeContext(state: RenderState, lookupGlobal: (name: strin
     ...statementFunctions(state),
     ...adapterContext(state, lookupGlobal),
     modules: { datetime: datetimeModule(), re: reModule() },
-    run_started_at: toPyDateTime(state.runStartedAt ?? new Date(0)),
+    run_started_at: toPyDateTime(state.run.startedAt),
     dbt_version: '1.8.0',
     thread_id: 'Thread-1',
     should_store_failures: () => Boolean(state.config?.store_failures),

@@ -3,6 +3,7 @@ import { jinjaExpression, jinjaWording } from '../../../src/compile/jinja-error-
 import { templateError } from '../../../src/compile/template-error.js';
 import { JinjaEnvironment } from '../../../src/compile/jinja-environment.js';
 import { Relation } from '../../../src/compile/relation.js';
+import { PARSE_CONTEXT } from '../../../src/invocation/run-context.js';
 import type { RenderState } from '../../../src/compile/render-state.js';
 
 const state = (): RenderState => ({
@@ -17,11 +18,9 @@ const state = (): RenderState => ({
   isIncremental: () => false,
   config: {},
   captured: { refs: [], sources: [], config: {} },
-  invocationId: 'inv',
-  runStartedAt: new Date(0),
+  run: { ...PARSE_CONTEXT, invocationId: 'inv' },
   targetName: 'dev',
   databasePath: 'w.db',
-  fullRefresh: false,
   log: () => undefined,
 });
 

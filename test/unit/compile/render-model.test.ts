@@ -1,9 +1,12 @@
-import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSession } from '../../../src/api/session.js';
 import { renderModel } from '../../../src/compile/render-model.js';
 import type { ModelNode } from '../../../src/compile/manifest.js';
+import { openWarehouse } from '../../../src/engine/open-warehouse.js';
+import { PARSE_CONTEXT } from '../../../src/invocation/run-context.js';
+import { planNode } from '../../../src/plan/plan-node.js';
+import { warehouseFacts } from '../../../src/state/warehouse-facts.js';
 import { ProjectError } from '../../../src/errors/project-error.js';
 import { writeProject } from '../../support/example-project.js';
 
@@ -37,19 +40,19 @@ describe('rendering models', () => {
       'models/b.sql': "select * from {{ ref('a') }} join {{ source('raw', 'events') }} -- {{ this }} {{ this.name }}",
       'models/sources.yml': 'sources:\n  - name: raw\n    tables:\n      - name: events\n        identifier: raw_events\n',
     });
-    expect(renderModel(s.manifest, model(s, 'b')).sql).toBe('select * from "a" join "raw_events" -- "b" b');
+    expect(renderModel(s.manifest, model(s, 'b'), { incremental: false }).sql).toBe('select * from "a" join "raw_events" -- "b" b');
     expect(model(s, 'b').dependsOn).toEqual(['model.shop.a', 'source.shop.raw.events']);
   });
 
   it('resolves vars: --vars over project-scoped over project globals, defaults, and a clear error naming the file', () => {
     const files = { 'models/v.sql': "select '{{ var('region') }}', '{{ var('scoped') }}', '{{ var('missing', 'dflt') }}'", 'models/w.sql': "select {{ var('nope') }}" };
     const plain = session(files);
-    expect(renderModel(plain.manifest, model(plain, 'v')).sql).toBe("select 'eu', 'from-project-scope', 'dflt'");
+    expect(renderModel(plain.manifest, model(plain, 'v'), { incremental: false }).sql).toBe("select 'eu', 'from-project-scope', 'dflt'");
     const overridden = session(files, { region: 'us', scoped: 'cli' });
-    expect(renderModel(overridden.manifest, model(overridden, 'v')).sql).toBe("select 'us', 'cli', 'dflt'");
-    expect(() => renderModel(plain.manifest, model(plain, 'w'))).toThrow(/Required var 'nope' not found for model 'w' \(models\/w\.sql\)/);
+    expect(renderModel(overridden.manifest, model(overridden, 'v'), { incremental: false }).sql).toBe("select 'us', 'cli', 'dflt'");
+    expect(() => renderModel(plain.manifest, model(plain, 'w'), { incremental: false })).toThrow(/Required var 'nope' not found for model 'w' \(models\/w\.sql\)/);
     try {
-      renderModel(plain.manifest, model(plain, 'w'));
+      renderModel(plain.manifest, model(plain, 'w'), { incremental: false });
     } catch (err) {
       expect((err as ProjectError).location).toMatchObject({ file: 'models/w.sql', line: 1 });
     }
@@ -66,21 +69,24 @@ describe('rendering models', () => {
     expect(model(s, 'n').config.materialized).toBe('incremental');
   });
 
-  it('answers is_incremental() as dbt does: a table exists, the model is incremental, no full refresh applies', () => {
+  it('answers is_incremental() as dbt does: a table exists, the model is incremental, no full refresh applies (decided by the build mode)', () => {
     const s = session({
       'models/inc.sql': "{{ config(materialized='incremental') }}select {% if is_incremental() %}'inc'{% else %}'full'{% endif %} as k",
       'models/guarded.sql': "{{ config(materialized='incremental', full_refresh=false) }}select {% if is_incremental() %}'inc'{% else %}'full'{% endif %} as k",
       'models/tbl.sql': "{{ config(materialized='table') }}select {% if is_incremental() %}'inc'{% else %}'full'{% endif %} as k",
     });
-    const db = new Database(join(s.dir, 'w.db'));
-    expect(renderModel(s.manifest, model(s, 'inc'), { db }).sql).toBe("select 'full' as k");
+    const db = openWarehouse(join(s.dir, 'w.db'));
+    const planned = (name: string, fullRefresh = false) =>
+      planNode({ facts: warehouseFacts(db), manifest: s.manifest, node: model(s, name), context: { ...PARSE_CONTEXT, fullRefresh, vars: s.manifest.vars } });
+    expect(planned('inc').sql).toBe("select 'full' as k");
     db.exec('create view inc as select 1 as k');
-    expect(renderModel(s.manifest, model(s, 'inc'), { db }).isIncremental).toBe(false);
+    expect(planned('inc')).toMatchObject({ sql: "select 'full' as k", mode: 'full', reason: 'the existing relation is a view' });
     db.exec('drop view inc; create table inc (k); create table guarded (k); create table tbl (k)');
-    expect(renderModel(s.manifest, model(s, 'inc'), { db }).sql).toBe("select 'inc' as k");
-    expect(renderModel(s.manifest, model(s, 'inc'), { db, fullRefresh: true }).sql).toBe("select 'full' as k");
-    expect(renderModel(s.manifest, model(s, 'guarded'), { db, fullRefresh: true }).sql).toBe("select 'inc' as k");
-    expect(renderModel(s.manifest, model(s, 'tbl'), { db }).sql).toBe("select 'full' as k");
+    expect(planned('inc')).toMatchObject({ sql: "select 'inc' as k", mode: 'incremental' });
+    expect(planned('inc', true)).toMatchObject({ sql: "select 'full' as k", mode: 'full', reason: '--full-refresh' });
+    expect(planned('guarded', true)).toMatchObject({ sql: "select 'inc' as k", mode: 'incremental' });
+    expect(planned('tbl').sql).toBe("select 'full' as k");
+    db.close();
   });
 
   it('captures a ref used only inside is_incremental() as a dependency', () => {
@@ -99,7 +105,7 @@ describe('rendering models', () => {
       'macros/other.sql': "{% macro both(c) %}{{ cents(c, scale=10) }}{% endmacro %}",
       'models/p.sql': "select {{ cents('amount') }}, {{ both('x') }}, {{ me() }}",
     });
-    expect(renderModel(s.manifest, model(s, 'p')).sql).toBe('select round(amount * 100), round(x * 10), "p"');
+    expect(renderModel(s.manifest, model(s, 'p'), { incremental: false }).sql).toBe('select round(amount * 100), round(x * 10), "p"');
   });
 
   it('supports the Jinja dbt projects write: set lists and dicts, loop.last, ~, is none, whitespace control, Python methods', () => {
@@ -117,7 +123,7 @@ describe('rendering models', () => {
         " -- {{ 'stg_orders'.startswith('stg_') }} {{ '  pad '.strip() }} {{ 'a,b'.split(',') | join('|') }} {{ '{}_{}'.format('x', 1) }} {{ labels.get('bank', 'n/a') }}",
       ].join('\n'),
     });
-    expect(renderModel(s.manifest, model(s, 'j')).sql).toBe([
+    expect(renderModel(s.manifest, model(s, 'j'), { incremental: false }).sql).toBe([
       'select',
       "  sum(case when method = 'card' then amount else 0 end) as card_amount,",
       "  sum(case when method = 'bank_transfer' then amount else 0 end) as bank_transfer_amount,",
@@ -139,7 +145,7 @@ describe('rendering models', () => {
   it('reads env_var with a default and fails clearly without one', () => {
     process.env.MINI_DBT_TEST_SCHEMA = 'analytics';
     const s = session({ 'models/e.sql': "select '{{ env_var('MINI_DBT_TEST_SCHEMA') }}', '{{ env_var('MINI_DBT_UNSET_X', 'fallback') }}'" });
-    expect(renderModel(s.manifest, model(s, 'e')).sql).toBe("select 'analytics', 'fallback'");
+    expect(renderModel(s.manifest, model(s, 'e'), { incremental: false }).sql).toBe("select 'analytics', 'fallback'");
     // Like dbt, a missing env var is a parse-time error: the project does not load.
     expect(() => session({ 'models/f.sql': "select\n'{{ env_var('MINI_DBT_UNSET_Y') }}'" })).toThrow(/Env var required but not provided: 'MINI_DBT_UNSET_Y'/);
   });

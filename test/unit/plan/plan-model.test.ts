@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelNode } from '../../../src/compile/manifest.js';
 import { planScript } from '../../../src/plan/node-plan.js';
+import { PARSE_CONTEXT } from '../../../src/invocation/run-context.js';
+import { buildMode } from '../../../src/plan/build-mode.js';
 import { planModel } from '../../../src/plan/plan-model.js';
 
 function node(config: Record<string, unknown>, name = 'daily'): ModelNode {
@@ -19,8 +21,15 @@ function node(config: Record<string, unknown>, name = 'daily'): ModelNode {
 }
 
 const INC = { materialized: 'incremental', incremental_strategy: 'delete+insert', unique_key: 'day', partition_by: 'day' };
+/** planModel in the mode buildMode decides for this target and these flags (a backfill of 2026-09-01..03; `guarded` names the guarded model). */
+function planned(n: ModelNode, sql: string, existing: 'table' | 'view' | null, targetColumns: string[], extra: { fullRefresh?: boolean; backfill?: boolean; guarded?: string } = {}) {
+  const backfill = extra.backfill ? { start: '2026-09-01', end: '2026-09-03', ...(extra.guarded ? { guarded: extra.guarded } : {}) } : undefined;
+  const mode = buildMode({ node: n, existing, context: { ...PARSE_CONTEXT, fullRefresh: extra.fullRefresh ?? false, backfill } });
+  if (mode.kind === 'microbatch') throw new Error('microbatch models are planned by planMicrobatch');
+  return planModel({ node: n, sql, mode, existing, targetColumns, backfill: backfill !== undefined });
+}
 const plan = (config: Record<string, unknown>, existing: 'table' | 'view' | null, extra: { fullRefresh?: boolean; backfill?: boolean } = {}) =>
-  planModel({ node: node(config), sql: 'select day, n from src', existing, targetColumns: ['day', 'n'], fullRefresh: extra.fullRefresh ?? false, backfill: extra.backfill ?? false });
+  planned(node(config), 'select day, n from src', existing, ['day', 'n'], extra);
 
 describe('planModel', () => {
   it('builds an incremental model as a full table on its first run, with the reason', () => {
@@ -61,7 +70,7 @@ describe('planModel', () => {
   });
 
   it('a backfill checks the key is unique, and the backfill command\'s model that every partition is in the range', () => {
-    const guarded = planModel({ node: node(INC), sql: 'select day, n from src', existing: 'table', targetColumns: ['day', 'n'], fullRefresh: false, backfill: true, rangeGuard: { start: '2026-09-01', end: '2026-09-03' } });
+    const guarded = planned(node(INC), 'select day, n from src', 'table', ['day', 'n'], { backfill: true, guarded: 'model.p.daily' });
     const checks = guarded.statements.filter((s) => s.kind === 'assert-none').map((s) => s.message);
     expect(checks).toEqual([
       "model 'daily' produced NULL in unique_key column 'day'",
@@ -71,7 +80,7 @@ describe('planModel', () => {
     expect(planScript(guarded)).toContain(`where "day" is null or coalesce(date("day"), cast("day" as text)) not between '2026-09-01' and '2026-09-03'`);
     // The same run for another model, or a nightly run, has no range check; a nightly run warns about NULL keys.
     expect(plan(INC, 'table', { backfill: true }).statements.filter((s) => s.kind === 'assert-none')).toHaveLength(2);
-    const nightly = planModel({ node: node(INC), sql: 'select 1', existing: 'table', targetColumns: [], fullRefresh: false, backfill: false, rangeGuard: { start: 'a', end: 'b' } });
+    const nightly = planned(node(INC), 'select 1', 'table', [], { backfill: false, guarded: 'model.p.daily' });
     expect(nightly.statements.filter((s) => s.kind === 'assert-none')).toHaveLength(0);
     expect(nightly.statements.filter((s) => s.kind === 'warn-count')).toHaveLength(1);
   });
@@ -109,7 +118,7 @@ describe('planModel', () => {
   });
 
   it('quotes identifiers with quotes and spaces', () => {
-    const p = planModel({ node: { ...node(INC, 'we"ird name'), alias: 'we"ird name' }, sql: 'select 1', existing: 'table', targetColumns: ['da"y'], fullRefresh: false, backfill: false });
+    const p = planned({ ...node(INC, 'we"ird name'), alias: 'we"ird name' }, 'select 1', 'table', ['da"y']);
     expect(planScript(p)).toContain('insert into "we""ird name" ("da""y")');
   });
 });

@@ -1,18 +1,19 @@
-import Database from 'better-sqlite3';
+import { openWarehouse, type Warehouse } from '../../../../src/engine/open-warehouse.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSession } from '../../../../src/api/session.js';
+import { PARSE_CONTEXT } from '../../../../src/invocation/run-context.js';
 import { renderModel } from '../../../../src/compile/render-model.js';
 import { writeProject } from '../../../support/example-project.js';
 
 /** Render `sql` as model `m` of a one-model project (with `macros`), optionally against a warehouse. */
-function render(sql: string, options: { macros?: string; warehouse?: (db: Database.Database) => void } = {}): string {
+function render(sql: string, options: { macros?: string; warehouse?: (db: Warehouse) => void } = {}): string {
   const dir = writeProject({ 'project.yml': 'name: p\n', 'models/m.sql': sql, ...(options.macros ? { 'macros/m.sql': options.macros } : {}) });
   const session = loadSession({ projectDir: dir });
-  const db = new Database(join(dir, 'warehouse.db'));
+  const db = openWarehouse(join(dir, 'warehouse.db'));
   try {
     options.warehouse?.(db);
-    return renderModel(session.manifest, session.manifest.models.get('m')!, { db, runStartedAt: new Date('2026-09-02T03:04:05.678Z') }).sql;
+    return renderModel(session.manifest, session.manifest.models.get('m')!, { db, incremental: false, run: { ...PARSE_CONTEXT, startedAt: new Date('2026-09-02T03:04:05.678Z') } }).sql;
   } finally {
     db.close();
   }

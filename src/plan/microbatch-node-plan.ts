@@ -1,0 +1,39 @@
+import { renderModel } from '../compile/render-model.js';
+import type { RelationKind } from '../engine/relation-kind.js';
+import type { BuildMode } from './build-mode.js';
+import type { NodePlan } from './node-plan.js';
+import { planMicrobatch } from './plan-microbatch.js';
+import { schemaOf, withRenderedHooks, type PlanNodeInput } from './plan-inputs.js';
+
+/**
+ * A microbatch model's plan, its batches chosen by the build mode: render
+ * the model once per batch with its refs filtered to the batch, and plan
+ * one publish per batch.
+ */
+export function microbatchNodePlan(input: PlanNodeInput, mode: Extract<BuildMode, { kind: 'microbatch' }>, existing: RelationKind | null): NodePlan {
+  const { facts, manifest, node, context } = input;
+  const { incremental, windows } = mode;
+  const rendered = windows.batches.map((batch, i) =>
+    renderModel(manifest, node, {
+      db: facts?.db,
+      existing,
+      incremental: incremental || i > 0,
+      run: context,
+      log: input.log,
+      batch: { label: batch.label, start: batch.startText, end: batch.endText },
+    }));
+  const first = rendered[0];
+  // A first build: later batches insert the first batch's columns (unknown when an upstream is not built yet: select *).
+  const sourceColumns = facts && first && !incremental ? facts.selectColumns(first.sql)?.map((c) => c.name) : undefined;
+  return planMicrobatch({
+    node: first ? withRenderedHooks(node, first.hooks) : node,
+    incremental,
+    reason: mode.reason,
+    batches: windows.batches.map((batch, i) => ({ batch, sql: rendered[i]!.sql })),
+    source: windows.source,
+    gaps: windows.gaps,
+    targetColumns: facts && existing === 'table' ? facts.columns(node.alias).map((c) => c.name) : [],
+    schema: facts && incremental && first ? schemaOf(facts, node.alias, first.sql) : undefined,
+    sourceColumns,
+  });
+}

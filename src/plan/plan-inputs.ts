@@ -1,0 +1,33 @@
+import type { Manifest, ModelNode } from '../compile/manifest.js';
+import type { RenderedModel } from '../compile/render-model.js';
+import type { RunContext } from '../invocation/run-context.js';
+import type { WarehouseFacts } from './warehouse-facts.js';
+
+export interface PlanNodeInput {
+  readonly manifest: Manifest;
+  readonly node: ModelNode;
+  /** The warehouse as planning sees it; without it (compile before any run) every target is taken as absent. */
+  readonly facts?: WarehouseFacts;
+  readonly context: RunContext;
+  /** Where templates' log() calls go. */
+  readonly log?: (message: string) => void;
+  /** The model already rendered both ways (compile shows both): the plan takes the one its mode needs; microbatch models ignore them. */
+  readonly renderings?: { readonly full: RenderedModel; readonly incremental?: RenderedModel };
+}
+
+/** The node with its hooks as rendered (templates in hooks see `this`, `var`, ...). */
+export function withRenderedHooks(node: ModelNode, hooks: RenderedModel['hooks']): ModelNode {
+  return { ...node, config: { ...node.config, pre_hook: hooks.pre_hook, post_hook: hooks.post_hook } };
+}
+
+/**
+ * The target's columns and indexes and the new output's columns: what
+ * on_schema_change compares. Undefined when the SELECT cannot be described
+ * (an upstream is missing): the run then fails on that SQL at its stage
+ * step, before writing anything, and compile still shows the plan.
+ */
+export function schemaOf(facts: WarehouseFacts, alias: string, sql: string) {
+  const source = facts.selectColumns(sql);
+  if (source === undefined) return undefined;
+  return { target: facts.columns(alias), source, indexes: facts.indexes(alias) };
+}

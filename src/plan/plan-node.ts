@@ -1,0 +1,58 @@
+import { renderModel } from '../compile/render-model.js';
+import { renderStrategyMacro } from '../compile/render-strategy-macro.js';
+import { effectiveStrategy } from '../config/model-config.js';
+import { BUILTIN_STRATEGIES } from '../materialize/incremental/strategy-registry.js';
+import { auditStatements } from '../data-tests/audit-statements.js';
+import type { AuditStatement } from '../materialize/planned-statement.js';
+import { strategyMacroName } from '../materialize/incremental/custom-macro.js';
+import { buildMode, rendersIncremental } from './build-mode.js';
+import { microbatchNodePlan } from './microbatch-node-plan.js';
+import type { NodePlan } from './node-plan.js';
+import { schemaOf, withRenderedHooks, type PlanNodeInput } from './plan-inputs.js';
+import { planModel } from './plan-model.js';
+
+export type { PlanNodeInput } from './plan-inputs.js';
+
+/**
+ * Everything a model's build does, decided before anything runs: read the
+ * warehouse (does the target exist, as what), decide the build mode once,
+ * render the model in that mode (per batch for microbatch models), read the
+ * columns on_schema_change compares, render a project strategy macro, plan
+ * the statements (pure), and append the tests that audit the publish.
+ * `run` executes this plan; `compile`, `--dry-run` style output and the
+ * backfill preview read it.
+ */
+export function planNode(input: PlanNodeInput): NodePlan {
+  const { facts, manifest, node, context } = input;
+  const existing = facts && node.config.materialized !== 'ephemeral' ? facts.relationKind(node.alias) : null;
+  const mode = buildMode({ node, existing, context, builtBatches: facts ? () => facts.builtBatches(node.name) : undefined });
+  const plan = mode.kind === 'microbatch' ? microbatchNodePlan(input, mode, existing) : (() => {
+    const renderOptions = { db: facts?.db, existing, incremental: rendersIncremental(mode), run: context, log: input.log };
+    const rendered = (rendersIncremental(mode) ? input.renderings?.incremental : input.renderings?.full) ?? renderModel(manifest, node, renderOptions);
+    const incremental = facts !== undefined && rendersIncremental(mode);
+    const strategy = effectiveStrategy(node.config);
+    const macro = strategyMacroName(strategy);
+    const custom = !(BUILTIN_STRATEGIES as readonly string[]).includes(strategy) && manifest.jinja.macroNames.includes(macro);
+    return planModel({
+      node: withRenderedHooks(node, rendered.hooks),
+      sql: rendered.sql,
+      mode,
+      existing,
+      targetColumns: facts && existing === 'table' ? facts.columns(node.alias).map((c) => c.name) : [],
+      backfill: context.backfill !== undefined,
+      schema: incremental && facts ? schemaOf(facts, node.alias, rendered.sql) : undefined,
+      renderCustom: custom ? (args) => renderStrategyMacro(manifest, node, macro, args, renderOptions) : undefined,
+    });
+  })();
+  return withAudits(plan, auditStatements(manifest, node, plan.mode, { db: facts?.db, run: context }));
+}
+
+/** The plan with its audits run last inside the publish transaction (each batch's, for microbatch plans). */
+export function withAudits(plan: NodePlan, audits: readonly AuditStatement[]): NodePlan {
+  if (audits.length === 0 || plan.mode === 'ephemeral') return plan;
+  return {
+    ...plan,
+    statements: plan.batches ? plan.statements : [...plan.statements, ...audits],
+    ...(plan.batches ? { batches: plan.batches.map((b) => ({ ...b, statements: [...b.statements, ...audits] })) } : {}),
+  };
+}
