@@ -2,14 +2,14 @@
  * Per-model overhead of `run`: a generated project of 200 trivial table
  * models, run through the engine (one loaded session, as `run` does after
  * loading), interleaved with executing exactly the SQL statements its plans
- * hold, straight on better-sqlite3, one transaction per model. The
+ * hold, straight on a warehouse connection, one transaction per model. The
  * difference, divided by 200, is what the engine adds per model (rendering,
  * planning, introspection, the ledger rows, artifacts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { swapRelation } from '../src/db/swap-relation.js';
+import { openWarehouse, type Warehouse } from '../src/engine/open-warehouse.js';
+import { swapRelation } from '../src/engine/swap-relation.js';
 import { compile, loadSession, run, type PlannedStatement } from '../src/index.js';
 import type { BenchContext } from './bench-context.js';
 import { formatMs, type Figure } from './figure.js';
@@ -30,12 +30,11 @@ function writeTrivialProject(dir: string): void {
 }
 
 /** The SQL of one statement, as the engine runs it. */
-function runStatement(db: Database.Database, statement: PlannedStatement): void {
+function runStatement(db: Warehouse, statement: PlannedStatement): void {
   switch (statement.kind) {
     case 'exec':
-      if (statement.legacyAlter) db.pragma('legacy_alter_table = on');
-      db.exec(statement.sql);
-      if (statement.legacyAlter) db.pragma('legacy_alter_table = off');
+      if (statement.legacyAlter) db.withViewsUntouched(() => db.exec(statement.sql));
+      else db.exec(statement.sql);
       return;
     case 'swap':
       swapRelation(db, statement.staged, statement.target);
@@ -57,8 +56,7 @@ export async function runOverheadFigure(ctx: BenchContext): Promise<Figure> {
   mustSucceed(await run({ session }), 'first build of the trivial project');
   const plans = compile({ projectDir: dir }).map((m) => m.plan);
   if (plans.length !== MODELS) throw new Error(`compiled ${plans.length} models, expected ${MODELS}`);
-  const db = new Database(session.project.databasePath);
-  db.pragma('journal_mode = WAL');
+  const db = openWarehouse(session.project.databasePath);
   try {
     const { medians } = await sideBySide(
       {
@@ -66,9 +64,9 @@ export async function runOverheadFigure(ctx: BenchContext): Promise<Figure> {
         sql: () =>
           timed(() => {
             for (const plan of plans) {
-              db.exec('BEGIN IMMEDIATE');
+              db.begin();
               for (const statement of plan.statements) runStatement(db, statement);
-              db.exec('COMMIT');
+              db.commit();
             }
           }),
       },

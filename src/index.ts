@@ -10,7 +10,7 @@ export type { NodeResult, RunEvent } from './state/node-result.js';
 export type { NodePlan } from './plan/node-plan.js';
 export type { PlannedStatement } from './materialize/planned-statement.js';
 export { planScript } from './plan/node-plan.js';
-export { openWarehouse } from './db/open-warehouse.js';
+export { openWarehouse } from './engine/open-warehouse.js';
 export { generateDocs, type DocsOptions, type GeneratedDocs } from './api/docs.js';
 export { serveDocs } from './docs/serve-docs.js';
 export type { TestNode } from './compile/test-node.js';

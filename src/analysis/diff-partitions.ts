@@ -1,5 +1,5 @@
-import type { Warehouse } from '../db/open-warehouse.js';
-import { quoteIdentifier } from '../db/quote-identifier.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
 
 export interface DiffTarget {
   /** Qualified, quoted relation, e.g. "daily_revenue" or temp."x". */
@@ -48,13 +48,13 @@ export function diffPartitions(
   const part = partitionColumn && columns.includes(partitionColumn) ? `cast(${quoteIdentifier(partitionColumn)} as text)` : `'${WHOLE_TABLE}'`;
   const cols = columns.map(quoteIdentifier).join(', ');
   const grouped = (relation: string) => `select ${part} as p, ${cols}, count(*) as n from ${relation} group by ${part}, ${cols}`;
-  const stale = db.prepare(
+  const stale = db.values(
     `select p from (${grouped(live.relation)} except ${grouped(rebuilt.relation)})
      union
      select p from (${grouped(rebuilt.relation)} except ${grouped(live.relation)})
      order by 1`,
-  ).pluck().all().map((v) => String(v));
-  const partitionsChecked = Number(db.prepare(`select count(*) from (select ${part} from ${live.relation} union select ${part} from ${rebuilt.relation})`).pluck().get());
+  ).map((v) => String(v));
+  const partitionsChecked = Number(db.value(`select count(*) from (select ${part} from ${live.relation} union select ${part} from ${rebuilt.relation})`));
   const limit = options.detailRows ?? 20;
   const rowsOf = (relation: string, p: string) =>
     db.prepare(`select ${cols} from ${relation} where ${part} = ? order by ${cols} limit ?`).all(p, limit) as Record<string, unknown>[];

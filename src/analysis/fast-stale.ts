@@ -1,7 +1,8 @@
 import type { Manifest, ModelNode } from '../compile/manifest.js';
-import type { Warehouse } from '../db/open-warehouse.js';
-import { quoteIdentifier } from '../db/quote-identifier.js';
-import { relationKind } from '../db/relation-kind.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { dialect } from '../engine/current-engine.js';
+import { relationKind } from '../engine/relation-kind.js';
 import { ProjectError } from '../errors/project-error.js';
 import { timeSourcesOf } from '../execute/effective-as-of.js';
 import type { Graph } from '../graph/graph-node.js';
@@ -48,12 +49,12 @@ export function fastStale(db: Warehouse, manifest: Manifest, graph: Graph, node:
   }
   // A model built but never given a row (every row landed later) still has a
   // ledger: its partitions with raw rows are then all stale, not unknown.
-  const built = Number(db.prepare("select count(*) from _mini_dbt_node_runs where model = ? and status = 'success'").pluck().get(node.name));
+  const built = Number(db.value("select count(*) from _mini_dbt_node_runs where model = ? and status = 'success'", node.name));
   if (built === 0) {
     throw new ProjectError(`the run ledger has no successful run of '${node.name}'`, { hint: 'build it with mini-dbt run first, or drop --fast' });
   }
   const byPartition = new Map<string, FastStalePartition>();
-  const checked = new Set<string>((db.prepare('select distinct partition from _mini_dbt_partitions where model = ?').pluck().all(node.name) as unknown[]).map(String));
+  const checked = new Set<string>((db.values('select distinct partition from _mini_dbt_partitions where model = ?', node.name) as unknown[]).map(String));
   for (const source of sources) {
     if (relationKind(db, source.alias) === null) continue;
     const { eventTime, loadedAt } = timeColumns(source);
@@ -69,7 +70,7 @@ export function fastStale(db: Warehouse, manifest: Manifest, graph: Graph, node:
         where p.model = @model
       ),
       raw as (
-        select coalesce(date(${event}), cast(${event} as text)) as partition, cast(${loaded} as text) as loaded_at
+        select ${dialect.dayOrText(event)} as partition, ${dialect.castText(loaded)} as loaded_at
         from ${quoteIdentifier(source.alias)}
       )
       select raw.partition as partition, lw.as_of as last_as_of, count(*) as late_rows,
@@ -86,7 +87,7 @@ export function fastStale(db: Warehouse, manifest: Manifest, graph: Graph, node:
         ? { ...seen, late_rows: seen.late_rows + r.late_rows, first_loaded: min(seen.first_loaded, r.first_loaded), last_loaded: max(seen.last_loaded, r.last_loaded) }
         : { ...r, late_rows: Number(r.late_rows) });
     }
-    const partitions = indexed?.partitions ?? (db.prepare(`select distinct coalesce(date(${event}), cast(${event} as text)) from ${quoteIdentifier(source.alias)} where cast(${loaded} as text) <= ?`).pluck().all(asOf) as unknown[]);
+    const partitions = indexed?.partitions ?? (db.values(`select distinct ${dialect.dayOrText(event)} from ${quoteIdentifier(source.alias)} where cast(${loaded} as text) <= ?`, asOf) as unknown[]);
     for (const p of partitions) checked.add(String(p));
   }
   const details = [...byPartition.values()].sort((a, b) => a.partition.localeCompare(b.partition));

@@ -17,10 +17,11 @@
  * not a TEXT column (the comparisons are on its text), or an event time is
  * NULL.
  */
-import type { Warehouse } from '../db/open-warehouse.js';
-import { columnLeadsIndex } from '../db/column-leads-index.js';
-import { quoteIdentifier } from '../db/quote-identifier.js';
-import { hasTextAffinity } from '../db/text-affinity.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import { columnLeadsIndex } from '../engine/column-leads-index.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { dialect } from '../engine/current-engine.js';
+import { hasTextAffinity } from '../engine/text-affinity.js';
 import type { FastStalePartition } from './fast-stale.js';
 
 export interface IndexedLateRows {
@@ -34,7 +35,7 @@ export function indexedLateRows(db: Warehouse, table: string, eventTime: string,
   const t = quoteIdentifier(table);
   const e = quoteIdentifier(eventTime);
   const l = quoteIdentifier(loadedAt);
-  if (db.prepare(`select exists (select 1 from ${t} where ${e} is null)`).pluck().get() === 1) return null;
+  if (db.value(`select exists (select 1 from ${t} where ${e} is null)`) === 1) return null;
 
   const lastWrite = `last_write as (
     select p.partition, p.as_of
@@ -45,11 +46,11 @@ export function indexedLateRows(db: Warehouse, table: string, eventTime: string,
   )`;
   const params = { model, asOf };
   // Written partitions with an as-of: the rows between that as-of and the one asked about.
-  const floor = db.prepare(`with ${lastWrite} select min(min(as_of, @asOf)) from last_write where as_of is not null`).pluck().get(params) as string | null;
+  const floor = db.value(`with ${lastWrite} select min(min(as_of, @asOf)) from last_write where as_of is not null`, params) as string | null;
   const late = floor === null ? [] : (db.prepare(`
     with ${lastWrite},
     raw as (
-      select coalesce(date(${e}), cast(${e} as text)) as partition, cast(${l} as text) as loaded_at
+      select ${dialect.dayOrText(e)} as partition, ${dialect.castText(l)} as loaded_at
       from ${t} where ${l} > @floor
     )
     select raw.partition as partition, lw.as_of as last_as_of, count(*) as late_rows,
@@ -65,7 +66,7 @@ export function indexedLateRows(db: Warehouse, table: string, eventTime: string,
     union all
     select (select min(${e}) from ${t} where ${e} > values_.v) from values_ where values_.v is not null
   ),
-  parts as (select v, coalesce(date(v), cast(v as text)) as partition from values_ where v is not null)`;
+  parts as (select v, ${dialect.dayOrText('v')} as partition from values_ where v is not null)`;
   // Partitions never written, or written with no as-of: every row landed by the as-of.
   // (Materialized first, so only their rows are joined, through the event-time index.)
   const open = db.prepare(`
@@ -80,9 +81,8 @@ export function indexedLateRows(db: Warehouse, table: string, eventTime: string,
     where cast(r.${l} as text) <= @asOf
     group by o.partition
     order by 1`).all(params) as FastStalePartition[];
-  const partitions = db.prepare(`
+  const partitions = db.values(`
     with recursive ${values}
-    select distinct partition from parts where exists (select 1 from ${t} where ${e} = parts.v and cast(${l} as text) <= @asOf)`)
-    .pluck().all({ asOf }) as string[];
+    select distinct partition from parts where exists (select 1 from ${t} where ${e} = parts.v and cast(${l} as text) <= @asOf)`, { asOf }) as string[];
   return { rows: [...late, ...open], partitions };
 }

@@ -1,6 +1,7 @@
-import type { Warehouse } from '../db/open-warehouse.js';
-import { quoteIdentifier } from '../db/quote-identifier.js';
-import { relationColumns, relationKind } from '../db/relation-kind.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { dialect } from '../engine/current-engine.js';
+import { relationColumns, relationKind } from '../engine/relation-kind.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import { ProjectError } from '../errors/project-error.js';
 import { previewValue } from '../errors/value-preview.js';
@@ -49,8 +50,8 @@ export const MAX_FILLED_DAYS = 1000;
 
 /** A column's day as a Julian day number, or NULL when it is not a date within years 1000-9999. */
 function dayNumber(column: string): string {
-  const day = `date(${quoteIdentifier(column)})`;
-  return `(case when ${day} between '1000-01-01' and '9999-12-31' then julianday(${day}) end)`;
+  const day = dialect.dateOf(quoteIdentifier(column));
+  return `(case when ${day} between '1000-01-01' and '9999-12-31' then ${dialect.dayNumber(day)} end)`;
 }
 
 /**
@@ -80,10 +81,10 @@ export function latenessReport(db: Warehouse, options: LatenessOptions): Latenes
     if (bins[i]?.days === d) histogram.push(bins[i++]!);
     else histogram.push({ days: d, rows: 0 });
   }
-  const total = Number(db.prepare(`select count(*) from ${table}`).pluck().get());
+  const total = Number(db.value(`select count(*) from ${table}`));
   const rows = histogram.reduce((sum, b) => sum + b.rows, 0);
   const maxDays = histogram.length > 0 ? histogram[histogram.length - 1]!.days : null;
-  const missedRow = db.prepare(`select count(*) as rows, count(distinct date(${quoteIdentifier(columns.eventTime)})) as days from ${table} where ${lateness} > ?`).get(lookback) as { rows: number; days: number };
+  const missedRow = db.prepare(`select count(*) as rows, count(distinct ${dialect.dateOf(quoteIdentifier(columns.eventTime))}) as days from ${table} where ${lateness} > ?`).get(lookback) as { rows: number; days: number };
   let groups: Record<string, number> | undefined;
   if (options.by !== undefined) {
     const grouped = db.prepare(`select ${quoteIdentifier(options.by)} as value, count(*) as rows from ${table} where ${lateness} > ? group by 1 order by 2 desc, 1`).all(lookback) as { value: unknown; rows: number }[];

@@ -1,4 +1,4 @@
-import type { Warehouse } from '../db/open-warehouse.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
 import { ledgerQueries as q, allRows } from '../state/query-builder.js';
 
 export interface HistoryEntry {

@@ -1,5 +1,5 @@
-import type { Warehouse } from '../db/open-warehouse.js';
-import { quoteIdentifier } from '../db/quote-identifier.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
 
 export interface Totals {
   readonly rows: number;

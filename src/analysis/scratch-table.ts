@@ -1,5 +1,6 @@
-import type { Warehouse } from '../db/open-warehouse.js';
-import { quoteIdentifier } from '../db/quote-identifier.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { dialect } from '../engine/current-engine.js';
 
 /**
  * Run a model's SELECT into a temp table of this connection (allowed on a
@@ -7,17 +8,17 @@ import { quoteIdentifier } from '../db/quote-identifier.js';
  * happens. A failing SELECT becomes `failed(message)`.
  */
 export function withScratchTable<T>(db: Warehouse, name: string, sql: string, failed: (message: string) => Error, use: (relation: string) => T): T {
-  const relation = `temp.${quoteIdentifier(name)}`;
-  db.exec(`drop table if exists ${relation}`);
+  const relation = dialect.tempRelation(name);
+  db.exec(dialect.dropRelation('table', relation, { ifExists: true }));
   try {
     try {
       // prepare() refuses a text holding a second statement: only the model's one SELECT can run here.
-      db.prepare(`create temp table ${quoteIdentifier(name)} as\n${sql}`).run();
+      db.prepare(dialect.createTableAs(quoteIdentifier(name), sql, { temp: true })).run();
     } catch (err) {
       throw failed(err instanceof Error ? err.message : String(err));
     }
     return use(relation);
   } finally {
-    db.exec(`drop table if exists ${relation}`);
+    db.exec(dialect.dropRelation('table', relation, { ifExists: true }));
   }
 }

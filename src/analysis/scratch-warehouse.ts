@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Manifest } from '../compile/manifest.js';
-import { openWarehouse } from '../db/open-warehouse.js';
+import { openProjectWarehouse } from '../engine/open-warehouse.js';
 import type { Project } from '../project/project.js';
 
 /** What a scratch copy needs of a session (the api's Session has these). */
@@ -39,9 +39,9 @@ export function scratchWarehouse<S extends SessionLike>(session: S): ScratchWare
   const live = session.project.databasePath;
   const copied = existsSync(live);
   if (copied) {
-    const db = openWarehouse(live, { readonly: true, busyTimeoutMs: session.project.busyTimeoutMs });
+    const db = openProjectWarehouse(session.project, { readonly: true });
     try {
-      db.prepare('vacuum into ?').run(path);
+      db.copyTo(path);
     } finally {
       db.close();
     }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { openWarehouse, type Warehouse } from '../db/open-warehouse.js';
+import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
 import { collectDocs } from '../docs/collect-docs.js';
 import type { DocsSite } from '../docs/docs-data.js';
 import { renderDocsHtml } from '../docs/render-docs-html.js';
@@ -42,7 +42,7 @@ function lastTestStatuses(path: string, shown: string): Map<string, string> {
 export function generateDocs(options: DocsOptions = {}): GeneratedDocs {
   const { project, manifest, graph } = loadSession(options);
   const target = join(project.root, project.paths.target);
-  const db: Warehouse | undefined = existsSync(project.databasePath) ? openWarehouse(project.databasePath, { readonly: true, busyTimeoutMs: project.busyTimeoutMs }) : undefined;
+  const db: Warehouse | undefined = existsSync(project.databasePath) ? openProjectWarehouse(project, { readonly: true }) : undefined;
   try {
     const site = collectDocs({ manifest, graph, db, testStatuses: lastTestStatuses(join(target, 'run_results.json'), `${project.paths.target}/run_results.json`), compile: options.compile });
     const indexPath = join(target, 'index.html');

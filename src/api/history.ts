@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { openWarehouse } from '../db/open-warehouse.js';
+import { openProjectWarehouse } from '../engine/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
 import { findModel } from '../analysis/find-node.js';
 import { modelHistory, partitionHistory, type HistoryEntry } from '../analysis/partition-history.js';
@@ -35,9 +35,9 @@ export function history(options: HistoryOptions): HistoryResult {
   }
   const path = session.project.databasePath;
   if (!existsSync(path)) throw new ProjectError(`warehouse ${path} does not exist yet`, { hint: 'run `mini-dbt seed` and `mini-dbt run` first' });
-  const db = openWarehouse(path, { readonly: true, busyTimeoutMs: session.project.busyTimeoutMs });
+  const db = openProjectWarehouse(session.project, { readonly: true });
   try {
-    const hasLedger = db.prepare("select 1 from sqlite_master where type = 'table' and name = '_mini_dbt_node_runs'").get();
+    const hasLedger = db.hasTable('_mini_dbt_node_runs');
     const entries = !hasLedger ? [] : partition !== undefined ? partitionHistory(db, node.name, partition) : modelHistory(db, node.name, options.limit ?? 50);
     const lastWritten = entries.find((e) => e.status === 'success' && (partition === undefined || e.partitions_written > 0)) ?? null;
     return { model: node.name, partition: partition ?? null, entries, last_written: lastWritten };

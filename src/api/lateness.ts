@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { openWarehouse } from '../db/open-warehouse.js';
+import { openProjectWarehouse } from '../engine/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
 import { findSeedOrSource } from '../analysis/find-node.js';
 import { latenessReport, type LatenessReport } from '../analysis/lateness-report.js';
@@ -28,7 +28,7 @@ export function lateness(options: LatenessOptions): LatenessReport & { name: str
   const lookback = options.lookback ?? (session.manifest.vars.lookback_days == null ? 0 : requireWholeDays(session.manifest.vars.lookback_days, "var 'lookback_days'"));
   const path = session.project.databasePath;
   if (!existsSync(path)) throw new ProjectError(`warehouse ${path} does not exist yet`, { hint: 'load the raw rows first: mini-dbt seed' });
-  const db = openWarehouse(path, { readonly: true, busyTimeoutMs: session.project.busyTimeoutMs });
+  const db = openProjectWarehouse(session.project, { readonly: true });
   try {
     return { name: node.name, ...latenessReport(db, { relation: node.alias, columns, lookback, by: options.by }) };
   } finally {

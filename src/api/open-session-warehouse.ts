@@ -1,4 +1,4 @@
-import { openWarehouse, type Warehouse } from '../db/open-warehouse.js';
+import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
 import { migrateLedger } from '../state/migrate-ledger.js';
 import type { Session, SessionOptions } from './session.js';
 
@@ -8,7 +8,7 @@ import type { Session, SessionOptions } from './session.js';
  * SQLite and the ledger's query builder at start-up.
  */
 export function openSessionWarehouse(session: Session, options: SessionOptions): Warehouse {
-  const db = openWarehouse(session.project.databasePath, { busyTimeoutMs: options.busyTimeoutMs ?? session.project.busyTimeoutMs });
+  const db = openProjectWarehouse(session.project, { busyTimeoutMs: options.busyTimeoutMs });
   migrateLedger(db);
   return db;
 }

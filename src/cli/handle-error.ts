@@ -1,3 +1,4 @@
+import { isBusyError } from '../engine/open-warehouse.js';
 import { isProjectError } from '../errors/project-error.js';
 import { colors } from './terminal.js';
 
@@ -8,7 +9,7 @@ export function handleError(err: unknown): number {
     return err.exitCode;
   }
   const e = err instanceof Error ? err : new Error(String(err));
-  if (/SQLITE_BUSY|database is locked/i.test(e.message)) {
+  if (isBusyError(e)) {
     process.stderr.write(`${colors.red('Error:')} the warehouse is locked by another process (${e.message}); try again, or raise --busy-timeout\n`);
     return 2;
   }

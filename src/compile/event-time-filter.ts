@@ -1,4 +1,4 @@
-import { quoteIdentifier, quoteLiteral } from '../db/quote-identifier.js';
+import { quoteIdentifier, quoteLiteral } from '../engine/quote-identifier.js';
 import { Relation, type RelationType } from './relation.js';
 
 /** The batch a microbatch render is for: bounds as SQL text (bare dates at midnight). */

@@ -1,4 +1,4 @@
-import { quoteIdentifier } from '../db/quote-identifier.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
 
 export type RelationType = 'table' | 'view' | 'ephemeral' | null;
 

@@ -1,8 +1,8 @@
-import type { Warehouse } from '../db/open-warehouse.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
 import type { DocsLastRun, DocsPartition } from './docs-data.js';
 
 const hasLedger = (db: Warehouse) =>
-  db.prepare("select count(*) from sqlite_master where type = 'table' and name in ('_mini_dbt_node_runs', '_mini_dbt_partitions', '_mini_dbt_runs')").pluck().get() === 3;
+  ['_mini_dbt_node_runs', '_mini_dbt_partitions', '_mini_dbt_runs'].every((table) => db.hasTable(table));
 
 /** A node's latest build from the run ledger (_mini_dbt_node_runs), or null. */
 export function lastNodeRun(db: Warehouse | undefined, uniqueId: string): DocsLastRun | null {

@@ -1,4 +1,4 @@
-import type { Warehouse } from '../db/open-warehouse.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import type { PlannedStatement } from '../materialize/planned-statement.js';
 import { crashPoint, injectedFailure } from '../test-hooks.js';
@@ -18,16 +18,16 @@ export function publishPlan(db: Warehouse, plan: NodePlan, beforeCommit: (outcom
   const inside = plan.statements.filter((s) => !outside(s, 'before') && !outside(s, 'after'));
   if (before.length > 0) runStatements(db, { ...plan, statements: before });
   let outcome: StatementOutcome;
-  db.exec('BEGIN IMMEDIATE');
+  db.begin();
   try {
     outcome = runStatements(db, { ...plan, statements: inside });
     beforeCommit(outcome);
     crashPoint();
     injectedFailure(plan.name, 'commit');
-    db.exec('COMMIT');
+    db.commit();
     crashPoint();
   } catch (err) {
-    if (db.inTransaction) db.exec('ROLLBACK');
+    db.rollback();
     throw err;
   }
   if (after.length > 0) runStatements(db, { ...plan, statements: after });

@@ -1,4 +1,4 @@
-import type { Warehouse } from '../db/open-warehouse.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { AuditStatement } from '../materialize/planned-statement.js';
 import type { StatementOutcome, StatementsToRun } from './run-statements.js';

@@ -1,4 +1,4 @@
-import type { Warehouse } from '../db/open-warehouse.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { BatchPlan, NodePlan } from '../plan/node-plan.js';
 import { recordNodeRun, type NodeRunRecord } from '../state/ledger.js';

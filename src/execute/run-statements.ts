@@ -1,6 +1,7 @@
-import type { Warehouse } from '../db/open-warehouse.js';
-import { relationColumns } from '../db/relation-kind.js';
-import { swapRelation } from '../db/swap-relation.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import { relationColumns } from '../engine/relation-kind.js';
+import { swapRelation } from '../engine/swap-relation.js';
+import { MultipleStatementsError } from '../engine/connection.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import { crashPoint, injectedFailure } from '../test-hooks.js';
@@ -46,7 +47,7 @@ export function runStatements(db: Warehouse, plan: StatementsToRun): StatementOu
         const name = statement.relation.replace(/^temp\./, '').replace(/^"|"$/g, '').replace(/""/g, '"');
         const schema = statement.relation.startsWith('temp.') ? 'temp' : 'main';
         const have = schema === 'temp'
-          ? (db.prepare('select name from temp.pragma_table_info(?)').all(name) as { name: string }[]).map((r) => r.name)
+          ? relationColumns(db, name, { temp: true }).map((c) => c.name)
           : relationColumns(db, name).map((c) => c.name);
         const missing = statement.columns.filter((c) => !have.includes(c));
         if (missing.length > 0) {
@@ -57,25 +58,25 @@ export function runStatements(db: Warehouse, plan: StatementsToRun): StatementOu
         break;
       }
       case 'assert-none': {
-        const count = Number(db.prepare(statement.sql).pluck().get());
+        const count = Number(db.value(statement.sql));
         if (count > 0) {
           const unit = statement.unit ?? 'row';
-          const sample = statement.sampleSql ? (db.prepare(statement.sampleSql).pluck().all() as unknown[]).map((v) => (v === null ? 'NULL' : String(v))) : [];
+          const sample = statement.sampleSql ? (db.values(statement.sampleSql) as unknown[]).map((v) => (v === null ? 'NULL' : String(v))) : [];
           const listed = sample.length > 0 ? `: ${sample.join(', ')}${count > sample.length ? ', ...' : ''}` : '';
           throw new ProjectError(`${statement.message} (${count} ${unit}${count === 1 ? '' : 's'}${listed})`, { hint: statement.hint });
         }
         break;
       }
       case 'warn-count': {
-        const count = Number(db.prepare(statement.sql).pluck().get());
+        const count = Number(db.value(statement.sql));
         if (count > 0) (outcome.warnings ??= []).push(`${count} ${count === 1 ? 'row has' : 'rows have'} ${statement.message}`);
         break;
       }
       case 'collect-partitions':
-        outcome.partitions = (db.prepare(statement.sql).pluck().all() as unknown[]).map((v) => String(v));
+        outcome.partitions = (db.values(statement.sql) as unknown[]).map((v) => String(v));
         break;
       case 'count-rows':
-        outcome.rowsWritten = Number(db.prepare(statement.sql).pluck().get());
+        outcome.rowsWritten = Number(db.value(statement.sql));
         break;
       case 'fail':
         throw new ProjectError(statement.message);
@@ -107,26 +108,18 @@ export function runSql(db: Warehouse, sql: string, several: true | string): numb
   try {
     statement = db.prepare(sql);
   } catch (err) {
-    if (!(err instanceof RangeError) || !/more than one statement/.test(err.message)) throw err;
+    if (!(err instanceof MultipleStatementsError)) throw err;
     if (several !== true) {
       throw new ProjectError(`${several} holds more than one SQL statement; only hooks and a project's strategy macro may, so none of it was run`, {
         hint: 'a `;` in the model SQL or a config spliced into it (incremental_predicates) ends the statement early',
       });
     }
-    const before = Number(db.prepare('select total_changes()').pluck().get());
-    db.exec(sql);
-    return Number(db.prepare('select total_changes()').pluck().get()) - before;
+    return db.runScript(sql);
   }
-  return statement.reader ? (statement.all(), 0) : statement.run().changes;
+  return statement.returnsRows ? (statement.all(), 0) : statement.run().changes;
 }
 
-/** ALTER TABLE with legacy_alter_table on: SQLite leaves views naming the table alone. */
+/** ALTER TABLE leaving views that name the table alone (SQLite: legacy_alter_table). */
 export function withLegacyAlter<T>(db: Warehouse, fn: () => T): T {
-  const legacy = db.pragma('legacy_alter_table', { simple: true });
-  db.pragma('legacy_alter_table = ON');
-  try {
-    return fn();
-  } finally {
-    db.pragma(`legacy_alter_table = ${legacy ? 'ON' : 'OFF'}`);
-  }
+  return db.withViewsUntouched(fn);
 }

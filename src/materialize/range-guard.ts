@@ -1,4 +1,5 @@
-import { quoteIdentifier } from '../db/quote-identifier.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { dialect } from '../engine/current-engine.js';
 import type { AssertNoneStatement } from './planned-statement.js';
 
 export interface GuardedRange {
@@ -14,7 +15,7 @@ export interface GuardedRange {
  */
 export function rangeGuard(model: string, newRows: string, partitionColumn: string, range: GuardedRange): AssertNoneStatement {
   const column = quoteIdentifier(partitionColumn);
-  const day = `coalesce(date(${column}), cast(${column} as text))`;
+  const day = dialect.dayOrText(column);
   const outside = `select distinct ${column} as p from ${newRows} where ${column} is null or ${day} not between ${sqlText(range.start)} and ${sqlText(range.end)}`;
   return {
     kind: 'assert-none',

@@ -12,7 +12,7 @@
  * is touched, like the two-pass load.
  */
 import { statSync, type Stats } from 'node:fs';
-import type { Warehouse } from '../db/open-warehouse.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
 import { blankHeaderError, checkIndexes, headerColumns, isWhitespaceRecord, type ResolvedIndex, type SeedColumn } from './seed-header.js';
 import { withLine } from './seed-record-error.js';
 import { SeedRowChecker } from './seed-row-checker.js';

@@ -5,10 +5,12 @@
  * old table is left exactly as it was.
  */
 import { crashPoint } from '../test-hooks.js';
-import type { Warehouse } from '../db/open-warehouse.js';
-import { quoteIdentifier } from '../db/quote-identifier.js';
-import { relationKind } from '../db/relation-kind.js';
-import { swapRelation } from '../db/swap-relation.js';
+import type { PreparedStatement } from '../engine/connection.js';
+import { dialect } from '../engine/current-engine.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { relationKind } from '../engine/relation-kind.js';
+import { swapRelation } from '../engine/swap-relation.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { ResolvedIndex } from './seed-header.js';
 import { numberParamFor, type SeedParam } from './seed-number-param.js';
@@ -19,15 +21,15 @@ import type { LoadSeedOptions, SeedLoadResult } from './seed.js';
 
 /** Rows per prepared multi-row INSERT (fewer for very wide tables). */
 const ROWS_PER_INSERT = 200;
-/** SQLite's default SQLITE_MAX_VARIABLE_NUMBER since 3.32. */
-const MAX_BOUND_PARAMETERS = 32766;
+/** The most parameters one statement may bind (SQLite: SQLITE_MAX_VARIABLE_NUMBER). */
+const MAX_BOUND_PARAMETERS = dialect.maxBindParameters;
 
 export class SeedStaging {
   private readonly statements: string[] = [];
   private readonly staging: string;
   private readonly width: number;
   private readonly rowsPerInsert: number;
-  private readonly batchInsert: ReturnType<Warehouse['prepare']>;
+  private readonly batchInsert: PreparedStatement;
   private readonly params: (SeedParam | null)[];
   /** Per column: bind its values as numbers (numeric affinity), or as text. */
   private readonly converters: (((value: string) => SeedParam) | undefined)[];
@@ -46,10 +48,10 @@ export class SeedStaging {
     this.rowsPerInsert = Math.max(1, Math.min(ROWS_PER_INSERT, Math.floor(MAX_BOUND_PARAMETERS / this.width)));
     this.params = new Array<SeedParam | null>(this.rowsPerInsert * this.width).fill(null);
     this.converters = columns.map((c) => numberParamFor(c.type));
-    db.exec('BEGIN IMMEDIATE');
+    db.begin();
     try {
       const leftover = relationKind(db, this.staging);
-      if (leftover) this.exec(`drop ${leftover} ${quoteIdentifier(this.staging)}`);
+      if (leftover) this.exec(dialect.dropRelation(leftover, quoteIdentifier(this.staging)));
       for (const index of indexes) this.dropIndexOfOldTable(index.name);
       this.exec(`create table ${quoteIdentifier(this.staging)} (${columns.map((c) => `${quoteIdentifier(c.name)} ${c.type}`).join(', ')})`);
       this.batchInsert = db.prepare(this.insertSql(this.rowsPerInsert));
@@ -110,7 +112,7 @@ export class SeedStaging {
       this.statements.push(...swapRelation(db, this.staging, options.table));
       crashPoint();
       options.beforeCommit?.(db);
-      db.exec('COMMIT');
+      db.commit();
       return { rows: this.inserted, columns: this.columns.map((c) => ({ name: c.name, type: c.type })), statements: this.statements };
     } catch (err) {
       this.rollback();
@@ -119,7 +121,7 @@ export class SeedStaging {
   }
 
   rollback(): void {
-    if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    this.db.rollback();
   }
 
   private exec(sql: string): void {
@@ -139,16 +141,14 @@ export class SeedStaging {
    * rollback restores it). A same-named object on another table is an error.
    */
   private dropIndexOfOldTable(name: string): void {
-    const row = this.db.prepare('select type, tbl_name from main.sqlite_master where name = ? collate nocase').get(name) as
-      | { type: string; tbl_name: string }
-      | undefined;
+    const row = this.db.schemaObject(name);
     if (!row) return;
-    if (row.type === 'index' && foldIdentifier(row.tbl_name) === foldIdentifier(this.options.table)) {
+    if (row.type === 'index' && foldIdentifier(row.table) === foldIdentifier(this.options.table)) {
       this.exec(`drop index ${quoteIdentifier(name)}`);
       return;
     }
     throw new ProjectError(
-      `cannot create index ${quoteForMessage(name)}: the name is already used by ${row.type} on ${quoteForMessage(row.tbl_name)}`,
+      `cannot create index ${quoteForMessage(name)}: the name is already used by ${row.type} on ${quoteForMessage(row.table)}`,
       { location: { file: this.options.displayPath } },
     );
   }

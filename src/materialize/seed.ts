@@ -1,5 +1,5 @@
 import { statSync, type Stats } from 'node:fs';
-import type { Warehouse } from '../db/open-warehouse.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
 import { seedDelimiter } from './seed-delimiter.js';
 import { seedEncoding } from './seed-encoding.js';

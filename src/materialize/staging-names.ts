@@ -1,4 +1,4 @@
-import { quoteIdentifier } from '../db/quote-identifier.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { scratchTableName } from '../project/reserved-names.js';
 
 /** The table a full build is written to before it is swapped in. */

@@ -1,4 +1,4 @@
-import type { Warehouse } from '../db/open-warehouse.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
 import { allRows, ledgerQueries as q } from './query-builder.js';
 
 /**
@@ -7,7 +7,7 @@ import { allRows, ledgerQueries as q } from './query-builder.js';
  * when the ledger does not exist yet (a read-only compile of a new warehouse).
  */
 export function builtBatches(db: Warehouse, model: string): Set<string> {
-  const ledger = db.prepare("select 1 from sqlite_master where type = 'table' and name = '_mini_dbt_partitions'").get();
+  const ledger = db.hasTable('_mini_dbt_partitions');
   if (!ledger) return new Set();
   const rows = allRows(db, q
     .selectFrom('_mini_dbt_partitions as p')

@@ -1,4 +1,4 @@
-import type { Warehouse } from '../db/open-warehouse.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
 import { nowIso } from '../clock.js';
 import type { NodeRunsTable, RunsTable } from './ledger-tables.js';
 import { allRows, ledgerQueries as q, runQuery } from './query-builder.js';

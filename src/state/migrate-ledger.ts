@@ -1,4 +1,4 @@
-import type { Warehouse } from '../db/open-warehouse.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
 import { allRows, ledgerQueries as q, runQuery } from './query-builder.js';
 
 interface Migration {
@@ -66,7 +66,7 @@ const MIGRATIONS: readonly Migration[] = [
 
 /** Bring the ledger tables up to date, in one transaction. Idempotent. */
 export function migrateLedger(db: Warehouse): void {
-  const hasTable = db.prepare("select 1 from sqlite_master where type = 'table' and name = '_mini_dbt_migrations'").get();
+  const hasTable = db.hasTable('_mini_dbt_migrations');
   const applied = new Set<number>();
   if (hasTable) {
     for (const row of allRows(db, q.selectFrom('_mini_dbt_migrations').select('version'))) applied.add(row.version);
@@ -81,5 +81,5 @@ export function migrateLedger(db: Warehouse): void {
       for (const step of migration.up()) runQuery(db, step as never);
       runQuery(db, q.insertInto('_mini_dbt_migrations').values({ version: migration.version, name: migration.name }));
     }
-  }).immediate();
+  });
 }

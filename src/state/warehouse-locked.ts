@@ -1,13 +1,10 @@
-import type { Warehouse } from '../db/open-warehouse.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { RunsTable } from './ledger-tables.js';
 import { isRunOwnerAlive, type RunOwner } from './run-owner.js';
 
-/** Whether an error is SQLite saying another connection holds the lock. */
-export function isBusyError(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || (err instanceof Error && /database is locked/.test(err.message));
-}
+/** Whether an error is the engine saying another connection holds the lock. */
+export { isBusyError } from '../engine/open-warehouse.js';
 
 /**
  * A clear error for a busy warehouse, naming the mini-dbt command that holds

@@ -1,5 +1,5 @@
-import { quoteIdentifier } from '../../db/quote-identifier.js';
-import { relationColumns, relationKind } from '../../db/relation-kind.js';
+import { quoteIdentifier } from '../../engine/quote-identifier.js';
+import { relationColumns, relationKind } from '../../engine/relation-kind.js';
 import { splitKeywordArgs } from '../keyword-args.js';
 import { Relation } from '../relation.js';
 import type { RenderState } from '../render-state.js';

@@ -1,4 +1,4 @@
-import type { Warehouse } from '../../db/open-warehouse.js';
+import type { Warehouse } from '../../engine/open-warehouse.js';
 import { AgateTable } from './agate-table.js';
 
 export interface QueryResult {
@@ -10,12 +10,12 @@ export interface QueryResult {
 /** Run one statement synchronously on the warehouse; rows as an agate-like table. */
 export function executeQuery(db: Warehouse, sql: string): QueryResult {
   const statement = db.prepare(sql);
-  if (!statement.reader) {
+  if (!statement.returnsRows) {
     const info = statement.run();
     const code = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? 'OK';
     return { response: { _message: `${code} ${info.changes}`, code, rows_affected: info.changes }, data: [], table: new AgateTable([], []) };
   }
-  const names = statement.columns().map((c) => c.name);
-  const data = statement.raw(true).all() as unknown[][];
+  const names = statement.columnNames();
+  const data = statement.rows();
   return { response: { _message: `SELECT ${data.length}`, code: 'SELECT', rows_affected: data.length }, data, table: new AgateTable(names, data) };
 }

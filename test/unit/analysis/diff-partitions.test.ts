@@ -1,10 +1,10 @@
-import Database from 'better-sqlite3';
+import { openWarehouse } from '../../../src/engine/open-warehouse.js';
 import { describe, expect, it } from 'vitest';
 import { diffPartitions, WHOLE_TABLE } from '../../../src/analysis/diff-partitions.js';
 import { partitionTotals } from '../../../src/analysis/range-totals.js';
 
 function db() {
-  const d = new Database(':memory:');
+  const d = openWarehouse(':memory:');
   d.exec(`
     create table live (day text, orders integer, revenue real);
     create temp table truth (day text, orders integer, revenue real);

@@ -1,11 +1,11 @@
-import Database from 'better-sqlite3';
+import { openWarehouse } from '../../../src/engine/open-warehouse.js';
 import { describe, expect, it } from 'vitest';
 import { latenessReport } from '../../../src/analysis/lateness-report.js';
 import { generateFeed, type FeedRow } from '../../../src/feed/generate-feed.js';
 import { daysBetween } from '../../../src/feed/iso-date.js';
 
 function warehouse(rows: readonly Partial<FeedRow>[]) {
-  const db = new Database(':memory:');
+  const db = openWarehouse(':memory:');
   db.exec('create table raw (load_date text, order_id integer, order_date text, status text, amount real)');
   const insert = db.prepare('insert into raw values (@load_date, @order_id, @order_date, @status, @amount)');
   for (const r of rows) insert.run({ load_date: null, order_id: 1, order_date: null, status: 'delivered', amount: 1, ...r });

@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { rawRowsInRange, rawRowsLanded } from '../../../src/analysis/raw-read-counts.js';
+import { openWarehouse, type Warehouse } from '../../../src/engine/open-warehouse.js';
 
 /** Event and loaded-at values of every kind a raw table may hold: ISO dates, timestamps with offsets, numbers, blobs, NULLs. */
 const EVENTS: unknown[] = [
@@ -10,7 +10,7 @@ const EVENTS: unknown[] = [
 const LOADED: unknown[] = ['2026-09-01', '2026-09-03', '2026-09-05', '2026-09-04 08:00', null, 20260902, Buffer.from('x')];
 
 function table(indexed: boolean, eventType: string, loadedType: string) {
-  const db = new Database(':memory:');
+  const db = openWarehouse(':memory:');
   db.exec(`create table raw (e ${eventType}, l ${loadedType})`);
   const insert = db.prepare('insert into raw values (?, ?)');
   // A TEXT column stores a number as its text, which date() would read as a Julian day: event
@@ -22,12 +22,12 @@ function table(indexed: boolean, eventType: string, loadedType: string) {
 }
 
 /** The plain full-scan definitions the seekable queries must agree with. */
-function oracle(db: Database.Database, range: { start: string; end: string }, asOf: string | null) {
+function oracle(db: Warehouse, range: { start: string; end: string }, asOf: string | null) {
   const landed = asOf === null ? '1 = 1' : 'cast(l as text) <= @asOf';
   const p = asOf === null ? {} : { asOf };
   return {
-    inRange: Number(db.prepare(`select count(*) from raw where coalesce(date(e), cast(e as text)) between @start and @end and ${landed}`).pluck().get({ ...range, ...p })),
-    landed: Number(db.prepare(`select count(*) from raw where ${landed}`).pluck().get(p)),
+    inRange: Number(db.value(`select count(*) from raw where coalesce(date(e), cast(e as text)) between @start and @end and ${landed}`, { ...range, ...p })),
+    landed: Number(db.value(`select count(*) from raw where ${landed}`, p)),
   };
 }
 
@@ -50,11 +50,11 @@ describe('raw read counts of a backfill', () => {
   it('seeks the indexes instead of scanning the table', () => {
     const db = table(true, 'TEXT', 'TEXT');
     const plans: string[] = [];
-    const spy = db.prepare.bind(db);
-    db.prepare = ((sql: string) => {
-      if (/^select count\(\*\) from "raw" where/.test(sql)) plans.push(...(spy(`explain query plan ${sql}`).all({ lo: 'a', hi: 'b', start: 'a', end: 'b', asOf: 'c' }) as { detail: string }[]).map((r) => r.detail));
-      return spy(sql);
-    }) as typeof db.prepare;
+    const value = db.value.bind(db);
+    db.value = ((sql: string, ...params: unknown[]) => {
+      if (/^select count\(\*\) from "raw" where/.test(sql)) plans.push(...db.all<{ detail: string }>(`explain query plan ${sql}`, { lo: 'a', hi: 'b', start: 'a', end: 'b', asOf: 'c' }).map((r) => r.detail));
+      return value(sql, ...params);
+    }) as typeof db.value;
     rawRowsInRange(db, 'raw', 'e', 'l', { start: '2026-09-02', end: '2026-09-03' }, '2026-09-04');
     rawRowsLanded(db, 'raw', 'l', '2026-09-04');
     expect(plans.length).toBeGreaterThan(0);

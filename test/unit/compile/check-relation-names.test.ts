@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openWarehouse } from '../../../src/engine/open-warehouse.js';
 import { describe, expect, it } from 'vitest';
 import { loadSession } from '../../../src/api/session.js';
 import { ProjectError } from '../../../src/errors/project-error.js';
@@ -33,9 +33,9 @@ describe('the reserved namespace', () => {
   });
 
   it('holds every table and index the ledger migration creates, and every scratch name derived from an alias', () => {
-    const db = new Database(':memory:');
+    const db = openWarehouse(':memory:');
     migrateLedger(db);
-    const names = db.prepare("select name from sqlite_master where name not like 'sqlite_%'").pluck().all() as string[];
+    const names = db.values("select name from sqlite_master where name not like 'sqlite_%'") as string[];
     expect(names.length).toBeGreaterThanOrEqual(4);
     for (const name of names) expect(isReservedName(name), name).toBe(true);
     db.close();

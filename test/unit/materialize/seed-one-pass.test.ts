@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openWarehouse, type Warehouse } from '../../../src/db/open-warehouse.js';
+import { openWarehouse, type Warehouse } from '../../../src/engine/open-warehouse.js';
 import { ProjectError } from '../../../src/errors/project-error.js';
 import { loadSeed, type LoadSeedOptions } from '../../../src/materialize/seed.js';
 
@@ -51,14 +51,14 @@ describe('one-pass seed loads of long plain files', () => {
       { code: 'x', t: 'text', ratio: 1000, r: 'real', late_null: null },
       { code: '007', t: 'text', ratio: 0.5, r: 'real', late_null: 3 },
     ]);
-    expect(db.prepare("select typeof(code) from big where id = 5").pluck().get()).toBe('text');
+    expect(db.prepare("select typeof(code) from big where id = 5").value()).toBe('text');
   });
 
   it('falls back to parsing when a quote shows up after the sample', async () => {
     const lines = ['id,note', ...body(SAMPLE + 10, (i) => `${i},n${i}`), '-1,"a, b"'];
     const result = await loadSeed(db, seedFile(lines));
     expect(result.rows).toBe(SAMPLE + 11);
-    expect(db.prepare('select note from big where id = -1').pluck().get()).toBe('a, b');
+    expect(db.prepare('select note from big where id = -1').value()).toBe('a, b');
   });
 
   it('reports a late bad value or ragged row at its line and keeps the old table', async () => {

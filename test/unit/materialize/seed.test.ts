@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openWarehouse, type Warehouse } from '../../../src/db/open-warehouse.js';
+import { openWarehouse, type Warehouse } from '../../../src/engine/open-warehouse.js';
 import { ProjectError } from '../../../src/errors/project-error.js';
 import { indexName, loadSeed, type LoadSeedOptions } from '../../../src/materialize/seed.js';
 
@@ -32,7 +32,7 @@ function rows(table: string): Record<string, unknown>[] {
 
 function typedRows(table: string, columns: string[]): unknown[][] {
   const list = columns.map((c) => `"${c}", typeof("${c}")`).join(', ');
-  return (db.prepare(`select ${list} from "${table}" order by rowid`).raw().all() as unknown[][]);
+  return db.prepare(`select ${list} from "${table}" order by rowid`).rows();
 }
 
 function tableInfo(table: string): { name: string; type: string }[] {
@@ -106,8 +106,11 @@ describe('type inference', () => {
     ].join('\n');
     const result = await loadSeed(db, seedFile('lossless.csv', csv));
     expect(result.columns.map((c) => c.type)).toEqual(['TEXT', 'TEXT', 'TEXT', 'INTEGER', 'TEXT', 'TEXT']);
-    const big = db.prepare('select big_ok from lossless order by rowid').safeIntegers().pluck().all();
-    expect(big).toEqual([9223372036854775807n, -9223372036854775808n]);
+    // Exact 64-bit integers, read back as their text (a JavaScript number would round them).
+    expect(db.all('select typeof(big_ok) as kind, cast(big_ok as text) as value from lossless order by rowid')).toEqual([
+      { kind: 'integer', value: '9223372036854775807' },
+      { kind: 'integer', value: '-9223372036854775808' },
+    ]);
     expect(rows('lossless')[0]).toMatchObject({ plus: '+5', huge: '12345678901234567890', neg_zero_lead: '-01', upper_null: 'NULL' });
   });
 
@@ -289,7 +292,7 @@ describe('replacing the table', () => {
     writeFileSync(options.csvPath, 'id,amount\n1,10\n2,20\n3,30\n');
     await loadSeed(db, options);
     expect(db.prepare('select * from totals').get()).toEqual({ n: 3, total: 60 });
-    expect(db.prepare("select sql from sqlite_master where name = 'totals'").pluck().get()).toContain('from raw');
+    expect(db.prepare("select sql from sqlite_master where name = 'totals'").value()).toContain('from raw');
   });
 
   it('drops a leftover staging table first', async () => {
@@ -331,7 +334,7 @@ describe('replacing the table', () => {
     expect(rows('my "odd" table')).toEqual([{ 'order id': 1, select: '2', 'say "hi"': 3, "'single'": 4 }]);
     // and again, to go through the swap and index re-creation
     await loadSeed(db, seedFile('odd.csv', csv, { table: 'my "odd" table', indexes: [{ columns: ['order id', 'say "hi"'] }] }));
-    const indexes = db.prepare('select name from pragma_index_list(?)').pluck().all('my "odd" table');
+    const indexes = db.prepare('select name from pragma_index_list(?)').values('my "odd" table');
     expect(indexes).toEqual(['my "odd" table__idx__order id__say "hi"']);
   });
 
@@ -386,7 +389,7 @@ describe('indexes', () => {
       { name: 'orders__idx__customer__day', unique: 0 },
       { name: 'orders__idx__id', unique: 1 },
     ]);
-    expect(db.prepare('select name from pragma_index_info(?)').pluck().all('orders__idx__customer__day')).toEqual(['customer', 'day']);
+    expect(db.prepare('select name from pragma_index_info(?)').values('orders__idx__customer__day')).toEqual(['customer', 'day']);
     await loadSeed(db, options);
     expect(list()).toHaveLength(2);
   });
@@ -420,7 +423,7 @@ describe('transaction', () => {
       seedFile('led.csv', 'a\n1\n2\n', {
         beforeCommit: (conn) => {
           expect(conn.inTransaction).toBe(true);
-          seen = conn.prepare('select count(*) from led').pluck().get();
+          seen = conn.prepare('select count(*) from led').value();
           conn.prepare('insert into ledger values (?, ?)').run('led', seen);
         },
       }),

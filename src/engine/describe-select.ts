@@ -1,3 +1,4 @@
+import { dialect } from './current-engine.js';
 import type { Warehouse } from './open-warehouse.js';
 import type { ColumnInfo } from './relation-kind.js';
 import { scratchTableName } from '../project/reserved-names.js';
@@ -12,13 +13,13 @@ const PROBE = scratchTableName('', 'probe');
  * before anything runs.
  */
 export function describeSelect(db: Warehouse, sql: string): ColumnInfo[] {
-  db.exec(`drop table if exists temp."${PROBE}"`);
+  const probe = dialect.tempRelation(PROBE);
+  db.exec(dialect.dropRelation('table', probe, { ifExists: true }));
   // prepare() refuses a text holding a second statement: only the model's one SELECT can run here.
-  db.prepare(`create temp table "${PROBE}" as select * from (\n${sql}\n) limit 0`).run();
+  db.prepare(dialect.createTableAs(probe, `select * from (\n${sql}\n) limit 0`)).run();
   try {
-    const rows = db.prepare('select name, type from temp.pragma_table_info(?)').all(PROBE) as { name: string; type: string | null }[];
-    return rows.map((r) => ({ name: r.name, type: r.type ?? '' }));
+    return db.relationColumns(PROBE, { temp: true });
   } finally {
-    db.exec(`drop table if exists temp."${PROBE}"`);
+    db.exec(dialect.dropRelation('table', probe, { ifExists: true }));
   }
 }

@@ -1,0 +1,108 @@
+/**
+ * One open connection to the warehouse, engine-neutral (see engine.ts for
+ * why it is synchronous). Parameters bind as with better-sqlite3: values in
+ * order for `?`, an array of them, or one object for named `@name` / `:name`
+ * parameters. A statement text holds one statement, except for `exec` and
+ * `runScript`.
+ */
+export type BindParameters = readonly unknown[];
+
+export interface RunResult {
+  /** Rows the statement inserted, updated or deleted. */
+  readonly changes: number;
+  readonly lastInsertRowid: number;
+}
+
+/** A statement compiled once and run many times (seed batches, ledger rows): no per-run re-prepare. */
+export interface PreparedStatement<Row = unknown> {
+  /** Whether it yields rows (a SELECT, or a statement with RETURNING). */
+  readonly returnsRows: boolean;
+  /** The names of the columns it yields (only when `returnsRows`). */
+  columnNames(): string[];
+  run(...params: BindParameters): RunResult;
+  get(...params: BindParameters): Row | undefined;
+  all(...params: BindParameters): Row[];
+  iterate(...params: BindParameters): IterableIterator<Row>;
+  /** The first column of the first row (undefined without rows). */
+  value(...params: BindParameters): unknown;
+  /** The first column of every row. */
+  values(...params: BindParameters): unknown[];
+  /** Every row as an array of its values, in column order. */
+  rows(...params: BindParameters): unknown[][];
+}
+
+/** Thrown by `prepare` (and the one-statement helpers) for a text holding several statements; nothing of it ran. */
+export class MultipleStatementsError extends Error {
+  constructor(message = 'the SQL text holds more than one statement') {
+    super(message);
+    this.name = 'MultipleStatementsError';
+  }
+}
+
+export interface OpenOptions {
+  /** Milliseconds a connection waits for another process's lock before giving up. */
+  readonly busyTimeoutMs: number;
+  readonly readonly?: boolean;
+}
+
+/** The busy timeout used when neither the project nor the command line sets one. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+export interface Connection {
+  /** The warehouse this connection opened. */
+  readonly path: string;
+  readonly readonly: boolean;
+  /** Whether a transaction is open (after `begin`, or inside `transaction`). */
+  readonly inTransaction: boolean;
+
+  /** Run SQL text (one statement or several) and discard any rows. */
+  exec(sql: string): void;
+  /** Run a script of one or more statements; returns the rows they changed together. */
+  runScript(sql: string): number;
+  /** Compile one statement (throws MultipleStatementsError for several). */
+  prepare<Row = unknown>(sql: string): PreparedStatement<Row>;
+  run(sql: string, ...params: BindParameters): RunResult;
+  get<Row = unknown>(sql: string, ...params: BindParameters): Row | undefined;
+  all<Row = unknown>(sql: string, ...params: BindParameters): Row[];
+  /** The first column of the first row (undefined without rows). */
+  value(sql: string, ...params: BindParameters): unknown;
+  /** The first column of every row. */
+  values(sql: string, ...params: BindParameters): unknown[];
+
+  /** Start a write transaction, taking the write lock now (waiting up to the busy timeout). */
+  begin(): void;
+  commit(): void;
+  /** Roll back the open transaction, if any. */
+  rollback(): void;
+  /** Run `fn` in a write transaction: committed when it returns, rolled back when it throws. */
+  transaction<T>(fn: () => T): T;
+
+  /** Change how long this connection waits for another process's lock. */
+  setBusyTimeout(ms: number): void;
+  /**
+   * Run DDL that renames or alters a table so that views naming the table
+   * keep naming it (and see the new table), instead of being rewritten or
+   * refusing the change.
+   */
+  withViewsUntouched<T>(fn: () => T): T;
+  /** Write a consistent copy of the whole warehouse to a new file at `path` (a read-only connection may do it). */
+  copyTo(path: string): void;
+  close(): void;
+
+  // Introspection of the main schema (what `temp: true` reads: the connection's own temporary schema).
+
+  /** Whether `name` exists, and as what. */
+  relationKind(name: string): 'table' | 'view' | null;
+  /** Columns of a table or view in declaration order (declared types, '' when none). */
+  relationColumns(name: string, options?: { readonly temp?: boolean }): { name: string; type: string }[];
+  /**
+   * The named indexes of a table (columns in order, '' for an expression), not
+   * the automatic ones behind UNIQUE / PRIMARY KEY constraints unless
+   * `withConstraints`.
+   */
+  relationIndexes(name: string, options?: { readonly withConstraints?: boolean }): { name: string; columns: string[]; unique: boolean }[];
+  /** What owns a schema object name (an index, a table...), matched case-insensitively. */
+  schemaObject(name: string): { type: string; table: string } | undefined;
+  /** Whether a table of this name exists in the main schema (ledger tables, ...). */
+  hasTable(name: string): boolean;
+}

@@ -1,0 +1,57 @@
+/**
+ * The SQL an engine speaks, as far as the tool writes SQL itself (models'
+ * own SQL is the user's): quoting, the type names it declares, the date
+ * arithmetic of its own queries, and the DDL and strategy fragments that
+ * differ between engines. Pure string building: no connection needed.
+ */
+export interface Dialect {
+  readonly name: string;
+  /** "name", with embedded double quotes doubled. */
+  quoteIdentifier(name: string): string;
+  /** 'text', with embedded single quotes doubled. */
+  quoteLiteral(value: string): string;
+
+  /** The column types the tool declares (seeds, ledger). */
+  readonly types: { readonly integer: string; readonly real: string; readonly text: string };
+  /** Whether a declared column type compares as text (SQLite: TEXT affinity). */
+  isTextType(declared: string): boolean;
+  /** How many bound parameters one statement may carry (multi-row INSERTs size their batches by it). */
+  readonly maxBindParameters: number;
+
+  /** `expr` as text. */
+  castText(expr: string): string;
+  /** The calendar day (YYYY-MM-DD) of a date or time value, NULL when it is not one. */
+  dateOf(expr: string): string;
+  /** The partition key of a value: its calendar day when it is a date or time, else the value as text. */
+  dayOrText(expr: string): string;
+  /** A day number of a YYYY-MM-DD text (subtracting two gives whole days between them). */
+  dayNumber(dayExpr: string): string;
+
+  /** CREATE TABLE ... AS SELECT (`temp`: in the connection's own temporary schema). */
+  createTableAs(relation: string, select: string, options?: { readonly temp?: boolean }): string;
+  createView(relation: string, select: string): string;
+  /** DROP TABLE / DROP VIEW (if exists). */
+  dropRelation(kind: 'table' | 'view', relation: string, options?: { readonly ifExists?: boolean }): string;
+  /** Rename a table (`to` is a bare quoted name: the table stays in its schema). */
+  renameTable(from: string, to: string): string;
+  /** A relation of the connection's temporary schema, by bare name. */
+  tempRelation(name: string): string;
+
+  /**
+   * The merge strategy's upsert: insert `columns` of `source` into `target`
+   * (aliased `targetAlias`), and for a row whose `keys` exist update `update`
+   * (nothing when empty) where every predicate holds. In predicates, `newRow`
+   * names the incoming row.
+   */
+  upsert(options: {
+    readonly target: string;
+    readonly targetAlias: string;
+    readonly columns: string;
+    readonly source: string;
+    readonly keys: string;
+    readonly update: readonly string[];
+    readonly predicates: readonly string[];
+  }): string;
+  /** How an upsert's predicates name the incoming row. */
+  readonly upsertNewRow: string;
+}

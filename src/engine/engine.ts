@@ -1,0 +1,28 @@
+import type { Connection, OpenOptions } from './connection.js';
+import type { Dialect } from './dialect.js';
+
+/**
+ * A warehouse engine: the SQL dialect the tool writes for it and the way to
+ * open a connection to it. Everything that speaks an engine's SQL dialect or
+ * its driver's API goes through this seam (src/engine/sqlite/ is the first
+ * implementation, chosen in current-engine.ts); the rest of the code never
+ * imports a driver.
+ *
+ * The interface is synchronous, on purpose. Templates call `run_query` and
+ * `statement` synchronously (as dbt does), and a publish (its statements,
+ * checks and ledger write) is one synchronous transaction. An engine whose
+ * driver is asynchronous (PostgreSQL, next) runs the driver on a worker
+ * thread and blocks on Atomics.wait for each answer (the synckit pattern),
+ * so callers keep this synchronous interface.
+ */
+export interface Engine {
+  /** 'sqlite', ... */
+  readonly name: string;
+  readonly dialect: Dialect;
+  /** Open (or create, unless read-only) the warehouse at `path`; errors are the driver's own. */
+  open(path: string, options: OpenOptions): Connection;
+  /** Whether an error says another connection holds the lock this one waited for (the busy timeout ran out). */
+  isBusyError(err: unknown): boolean;
+  /** Whether `path` names a warehouse that lives in memory only (nothing to create on disk). */
+  isInMemory(path: string): boolean;
+}

@@ -1,0 +1,32 @@
+import type { Dialect } from '../dialect.js';
+
+const quoteIdentifier = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** SQLite's dialect of what the tool writes itself. */
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+  quoteIdentifier,
+  quoteLiteral: (value) => `'${value.replace(/'/g, "''")}'`,
+  types: { integer: 'INTEGER', real: 'REAL', text: 'TEXT' },
+  /** SQLite's affinity rule for TEXT: a declared type containing CHAR, CLOB or TEXT (and not INT). */
+  isTextType: (declared) => /CHAR|CLOB|TEXT/i.test(declared) && !/INT/i.test(declared),
+  /** SQLite's default SQLITE_MAX_VARIABLE_NUMBER since 3.32. */
+  maxBindParameters: 32766,
+  castText: (expr) => `cast(${expr} as text)`,
+  dateOf: (expr) => `date(${expr})`,
+  dayOrText: (expr) => `coalesce(date(${expr}), cast(${expr} as text))`,
+  dayNumber: (dayExpr) => `julianday(${dayExpr})`,
+  createTableAs: (relation, select, options) => `create ${options?.temp ? 'temp ' : ''}table ${relation} as\n${select}`,
+  createView: (relation, select) => `create view ${relation} as\n${select}`,
+  dropRelation: (kind, relation, options) => `drop ${kind} ${options?.ifExists ? 'if exists ' : ''}${relation}`,
+  renameTable: (from, to) => `alter table ${from} rename to ${to}`,
+  tempRelation: (name) => `temp.${quoteIdentifier(name)}`,
+  upsert: ({ target, targetAlias, columns, source, keys, update, predicates }) => {
+    const action = update.length === 0
+      ? 'do nothing'
+      : `do update set\n  ${update.map((c) => `${quoteIdentifier(c)} = excluded.${quoteIdentifier(c)}`).join(',\n  ')}${predicates.length > 0 ? `\n  where ${predicates.map((p) => `(${p})`).join('\n    and ')}` : ''}`;
+    // `where true` keeps SQLite's parser from reading ON CONFLICT as a join constraint of the SELECT.
+    return `insert into ${target} as ${targetAlias} (${columns})\nselect ${columns} from ${source} where true\non conflict (${keys}) ${action}`;
+  },
+  upsertNewRow: 'excluded',
+};
