@@ -4,6 +4,8 @@
  * arithmetic of its own queries, and the DDL and strategy fragments that
  * differ between engines. Pure string building: no connection needed.
  */
+export type TypeAffinity = 'INTEGER' | 'TEXT' | 'BLOB' | 'REAL' | 'NUMERIC';
+
 export interface Dialect {
   readonly name: string;
   /** "name", with embedded double quotes doubled. */
@@ -13,8 +15,12 @@ export interface Dialect {
 
   /** The column types the tool declares (seeds, ledger). */
   readonly types: { readonly integer: string; readonly real: string; readonly text: string };
-  /** Whether a declared column type compares as text (SQLite: TEXT affinity). */
-  isTextType(declared: string): boolean;
+  /**
+   * The family of a declared column type: how values in it compare and
+   * convert (SQLite: its type affinity). Schema changes compare families,
+   * seeds bind numbers to numeric ones, range seeks need text.
+   */
+  typeAffinity(declared: string): TypeAffinity;
   /** How many bound parameters one statement may carry (multi-row INSERTs size their batches by it). */
   readonly maxBindParameters: number;
 

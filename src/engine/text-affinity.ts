@@ -5,5 +5,5 @@ import type { Warehouse } from './open-warehouse.js';
 export function hasTextAffinity(db: Warehouse, table: string, column: string): boolean {
   const lower = column.toLowerCase();
   const type = db.relationColumns(table).find((c) => c.name.toLowerCase() === lower)?.type;
-  return type !== undefined && dialect.isTextType(type);
+  return type !== undefined && dialect.typeAffinity(type) === 'TEXT';
 }

@@ -1,3 +1,6 @@
+import { dialect } from '../engine/current-engine.js';
+import type { TypeAffinity } from '../engine/dialect.js';
+
 /** A column as SQLite declares it (CREATE TABLE AS gives TEXT, NUM, INT, REAL or no type). */
 export interface ColumnSpec {
   readonly name: string;
@@ -13,14 +16,9 @@ export interface SchemaDiff {
   readonly changed: readonly { readonly name: string; readonly from: string; readonly to: string }[];
 }
 
-/** SQLite's type affinity rules (section 3.1 of "Datatypes In SQLite"). */
-export function typeAffinity(declared: string): 'INTEGER' | 'TEXT' | 'BLOB' | 'REAL' | 'NUMERIC' {
-  const t = declared.toUpperCase();
-  if (t.includes('INT')) return 'INTEGER';
-  if (t.includes('CHAR') || t.includes('CLOB') || t.includes('TEXT')) return 'TEXT';
-  if (t === '' || t.includes('BLOB')) return 'BLOB';
-  if (t.includes('REAL') || t.includes('FLOA') || t.includes('DOUB')) return 'REAL';
-  return 'NUMERIC';
+/** The engine's family of a declared type (SQLite: its type affinity). */
+export function typeAffinity(declared: string): TypeAffinity {
+  return dialect.typeAffinity(declared);
 }
 
 /** How a column type reads in messages: its declaration, or "no type". */

@@ -9,20 +9,17 @@
  * SQLite converts it as before. A property test compares both on random
  * values.
  */
+import { dialect } from '../engine/current-engine.js';
+import type { TypeAffinity } from '../engine/dialect.js';
 
 /** A bound value: the CSV text, or the number SQLite would have made of it. */
 export type SeedParam = string | number;
 
 const SHORT_DECIMAL = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)$/;
 
-/** SQLite's affinity of a declared column type (datatype3.html, section 3.1). */
-export function columnAffinity(type: string): 'INTEGER' | 'TEXT' | 'BLOB' | 'REAL' | 'NUMERIC' {
-  const upper = type.toUpperCase();
-  if (upper.includes('INT')) return 'INTEGER';
-  if (upper.includes('CHAR') || upper.includes('CLOB') || upper.includes('TEXT')) return 'TEXT';
-  if (upper.includes('BLOB') || upper.trim() === '') return 'BLOB';
-  if (upper.includes('REAL') || upper.includes('FLOA') || upper.includes('DOUB')) return 'REAL';
-  return 'NUMERIC';
+/** The engine's family of a declared column type (SQLite: its affinity, datatype3.html section 3.1). */
+export function columnAffinity(type: string): TypeAffinity {
+  return dialect.typeAffinity(type);
 }
 
 /** How a column's non-null values are bound: as numbers when the affinity converts them anyway. */

@@ -1,4 +1,4 @@
-import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { dialect } from '../engine/current-engine.js';
 import { scratchTableName } from '../project/reserved-names.js';
 
 /** The table a full build is written to before it is swapped in. */
@@ -13,7 +13,7 @@ export function newRowsName(alias: string): string {
 
 /** The temp table holding an incremental run's new rows, qualified. */
 export function newRowsTable(alias: string): string {
-  return `temp.${quoteIdentifier(newRowsName(alias))}`;
+  return dialect.tempRelation(newRowsName(alias));
 }
 
 export function indexName(table: string, columns: readonly string[], unique: boolean): string {

@@ -8,8 +8,15 @@ export const sqliteDialect: Dialect = {
   quoteIdentifier,
   quoteLiteral: (value) => `'${value.replace(/'/g, "''")}'`,
   types: { integer: 'INTEGER', real: 'REAL', text: 'TEXT' },
-  /** SQLite's affinity rule for TEXT: a declared type containing CHAR, CLOB or TEXT (and not INT). */
-  isTextType: (declared) => /CHAR|CLOB|TEXT/i.test(declared) && !/INT/i.test(declared),
+  /** SQLite's type affinity rules (section 3.1 of "Datatypes In SQLite"), in their order. */
+  typeAffinity: (declared) => {
+    const t = declared.toUpperCase();
+    if (t.includes('INT')) return 'INTEGER';
+    if (t.includes('CHAR') || t.includes('CLOB') || t.includes('TEXT')) return 'TEXT';
+    if (t.trim() === '' || t.includes('BLOB')) return 'BLOB';
+    if (t.includes('REAL') || t.includes('FLOA') || t.includes('DOUB')) return 'REAL';
+    return 'NUMERIC';
+  },
   /** SQLite's default SQLITE_MAX_VARIABLE_NUMBER since 3.32. */
   maxBindParameters: 32766,
   castText: (expr) => `cast(${expr} as text)`,

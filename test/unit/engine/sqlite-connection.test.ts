@@ -278,7 +278,6 @@ describe('DDL', () => {
     expect(day('2026-09-02T23:30:00')).toBe('2026-09-02');
     expect(day('not a date')).toBe('not a date');
     expect(db.value(`select ${dialect.dayNumber(dialect.dateOf("'2026-09-03'"))} - ${dialect.dayNumber(dialect.dateOf("'2026-09-01 10:00'"))}`)).toBe(2);
-    expect(dialect.isTextType('VARCHAR(10)')).toBe(true);
-    expect(dialect.isTextType('INTEGER')).toBe(false);
+    expect(['VARCHAR(10)', 'BIGINT', 'CHARINT', '', 'DOUBLE', 'FLOATING POINT', 'DECIMAL(10,2)', 'BLOB'].map(dialect.typeAffinity)).toEqual(['TEXT', 'INTEGER', 'INTEGER', 'BLOB', 'REAL', 'INTEGER', 'NUMERIC', 'BLOB']);
   });
 });
