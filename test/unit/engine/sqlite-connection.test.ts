@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MultipleStatementsError } from '../../../src/engine/connection.js';
 import { dialect, engine } from '../../../src/engine/current-engine.js';
 import { describeSelect } from '../../../src/engine/describe-select.js';
-import { isBusyError, openWarehouse, type Warehouse } from '../../../src/engine/open-warehouse.js';
+import { isBusyError, openProjectWarehouse, openWarehouse, type Warehouse } from '../../../src/engine/open-warehouse.js';
 import { quoteIdentifier, quoteLiteral } from '../../../src/engine/quote-identifier.js';
 import { relationIndexes } from '../../../src/engine/relation-indexes.js';
 import { relationColumns, relationKind } from '../../../src/engine/relation-kind.js';
@@ -153,6 +153,21 @@ describe('transactions', () => {
     other.begin();
     other.commit();
     expect(isBusyError(new Error('no such table: x'))).toBe(false);
+  });
+
+  it("a project's warehouse is opened with the project's busy timeout, unless one is given", () => {
+    db.begin();
+    const timed = (open: () => Warehouse) => {
+      const other = open();
+      others.push(other);
+      const t0 = performance.now();
+      expect(() => other.begin()).toThrow(/database is locked/);
+      return performance.now() - t0;
+    };
+    const project = { databasePath: path, busyTimeoutMs: 300 };
+    expect(timed(() => openProjectWarehouse(project))).toBeGreaterThanOrEqual(250);
+    expect(timed(() => openProjectWarehouse(project, { busyTimeoutMs: 0 }))).toBeLessThan(250);
+    db.rollback();
   });
 
   it('setBusyTimeout changes the wait: 0 gives up at once', () => {
