@@ -1,3 +1,4 @@
+import { engine } from '../engine/current-engine.js';
 import { ProjectError } from '../errors/project-error.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import { internals } from './jinja/nunjucks-internals.js';
@@ -105,7 +106,7 @@ export function contextFunctions(state: RenderState): Record<string, unknown> {
     execute: state.execute,
     invocation_id: state.run.invocationId,
     run_started_at: state.run.startedAt,
-    target: { name: state.targetName, type: 'sqlite', schema: 'main', database: 'main', path: state.databasePath, threads: 1 },
+    target: { name: state.targetName, type: engine.name, schema: 'main', database: 'main', path: state.databasePath, threads: 1 },
     model: {
       name: state.modelName,
       original_file_path: state.modelPath,

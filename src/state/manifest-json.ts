@@ -1,3 +1,4 @@
+import { engine } from '../engine/current-engine.js';
 import { nowIso } from '../clock.js';
 import type { Manifest, ManifestNode } from '../compile/manifest.js';
 import type { Graph } from '../graph/graph-node.js';
@@ -58,7 +59,7 @@ export function manifestJson(manifest: Manifest, graph: Graph, invocationId: str
       generated_at: nowIso(),
       invocation_id: invocationId,
       project_name: manifest.project.name,
-      adapter_type: 'sqlite',
+      adapter_type: engine.name,
     },
     nodes,
     sources,

@@ -1,3 +1,4 @@
+import { engine } from '../../engine/current-engine.js';
 import { quoteIdentifier } from '../../engine/quote-identifier.js';
 import { relationColumns, relationKind } from '../../engine/relation-kind.js';
 import { splitKeywordArgs } from '../keyword-args.js';
@@ -34,7 +35,7 @@ export function adapterContext(state: RenderState, lookupGlobal: (name: string) 
     return relationColumns(state.db, identifierOf(relation)).map((c) => ({ name: c.name, column: c.name, data_type: c.type, dtype: c.type, quoted: quoteIdentifier(c.name) }));
   };
   const adapter = {
-    type: () => 'sqlite',
+    type: () => engine.name,
     get_relation: getRelation,
     get_columns_in_relation: columns,
     get_missing_columns: (from: unknown, to: unknown) => {
@@ -46,11 +47,11 @@ export function adapterContext(state: RenderState, lookupGlobal: (name: string) 
     dispatch: (...args: unknown[]) => {
       const { positional, keywords } = splitKeywordArgs(args);
       const name = String(positional[0] ?? keywords.macro_name);
-      for (const candidate of [`sqlite__${name}`, `default__${name}`, name]) {
+      for (const candidate of [`${engine.name}__${name}`, `default__${name}`, name]) {
         const found = lookupGlobal(candidate);
         if (typeof found === 'function') return found;
       }
-      throw new Error(`In dispatch: No macro named '${name}' found (looked for sqlite__${name} and default__${name})`);
+      throw new Error(`In dispatch: No macro named '${name}' found (looked for ${engine.name}__${name} and default__${name})`);
     },
   };
   return {
