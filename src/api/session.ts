@@ -1,5 +1,5 @@
 import { loadWithParseCache } from '../parse/parse-cache.js';
-import { resolveVars } from '../compile/resolve-vars.js';
+import { manifestWithVars } from '../parse/capture-vars.js';
 import type { Manifest } from '../compile/manifest.js';
 import { buildGraph } from '../graph/build-graph.js';
 import type { Graph } from '../graph/graph-node.js';
@@ -33,11 +33,12 @@ export function loadSession(options: SessionOptions): Session {
 }
 
 /**
- * The same session with other --vars: models are not captured again (vars
- * only change what the runtime pass renders), so replaying many nights or
- * backfills in one process costs one load.
+ * The same session with other --vars: only the models whose capture read a
+ * var that changes value are captured again (parse/capture-vars.ts); the
+ * others, and the graph while no capture changed, are reused, so replaying
+ * many nights or backfills in one process costs one load.
  */
 export function withVars(session: Session, vars: Readonly<Record<string, unknown>>): Session {
-  const { project } = session;
-  return { ...session, manifest: { ...session.manifest, vars: resolveVars(project.vars, project.name, vars) } };
+  const manifest = manifestWithVars(session.manifest, vars);
+  return { ...session, manifest, graph: manifest.models === session.manifest.models ? session.graph : buildGraph(manifest.graphNodes) };
 }

@@ -14,7 +14,7 @@ export function parseCacheProblem(value: unknown, format: number): string | unde
   if (typeof value.projectKey !== 'string') return "no 'projectKey'";
   if (!isRecord(value.models)) return "no 'models' object";
   for (const [name, entry] of Object.entries(value.models)) {
-    if (!isRecord(entry) || typeof entry.key !== 'string' || !isCapture(entry.capture)) return `model '${name}' has a malformed entry`;
+    if (!isRecord(entry) || typeof entry.key !== 'string' || !isCapture(entry.capture) || !isVarsRead(entry.vars)) return `model '${name}' has a malformed entry`;
   }
   if (value.macroNames !== undefined && !isStringList(value.macroNames)) return "'macroNames' is not a list of names";
   if (!isRecord(value.yaml)) return "no 'yaml' object";
@@ -30,6 +30,12 @@ function isCapture(v: unknown): boolean {
     isStringList(v.refs) &&
     Array.isArray(v.sources) &&
     v.sources.every((s) => Array.isArray(s) && s.length === 2 && typeof s[0] === 'string' && typeof s[1] === 'string') &&
-    isRecord(v.config)
+    isRecord(v.config) &&
+    (v.vars === undefined || isStringList(v.vars))
   );
+}
+
+/** The values of the vars a capture read: absent, or name -> a JSON text (or '-', not set). */
+function isVarsRead(v: unknown): boolean {
+  return v === undefined || (isRecord(v) && Object.values(v).every((fingerprint) => typeof fingerprint === 'string'));
 }

@@ -4,13 +4,17 @@
  * its result only depends on the inputs. They are hashed on every load:
  *
  * - once for the whole project: the tool itself (its version and build), the
- *   project file's settings, every macro, every property yml, the resolved
- *   vars, and the environment variables templates read with env_var();
- * - once per model: its path and SQL text.
+ *   project file's settings (its vars among them), every macro, every
+ *   property yml, and the environment variables templates read with env_var();
+ * - once per model: its path and SQL text; and, stored with its capture, the
+ *   value of every var its render read (--vars included, set or not:
+ *   capture-vars.ts).
  *
  * When the project hash matches the one in target/partial_parse.json, a
- * model whose own hash matches reuses its stored capture; the others are
- * rendered (dbt's partial parsing, but keyed on content, so never stale).
+ * model whose own hash matches, and whose vars have the values it was
+ * captured with, reuses its stored capture; the others are rendered (dbt's
+ * partial parsing, but keyed on content, so never stale). A model that reads
+ * no var is reused under any --vars.
  * Captures that are not plain JSON, and models or macros that reach for the
  * clock or the outside world (`modules.`), are never stored. The yml files
  * parsed on the way are stored too, by content (src/project/yaml-memo.ts).
@@ -26,17 +30,22 @@ import { isPlainJson } from '../project/is-plain-json.js';
 import { loadProject, type LoadProjectOptions } from '../project/load-project.js';
 import type { Project } from '../project/project.js';
 import { primeYaml, withYamlTracking, type MemoizedYaml } from '../project/yaml-memo.js';
-import { captureProject, type CaptureOptions, type ModelCapture } from './capture-project.js';
+import { resolveVars } from '../compile/resolve-vars.js';
+import { type CaptureOptions, type ModelCapture } from './capture-project.js';
+import { captureRemembered, fingerprintsOf, sameVars, varsRead, type VarFingerprint } from './capture-vars.js';
 import type { Manifest } from '../compile/manifest.js';
 import { parseCacheProblem } from './parse-cache-shape.js';
 
+// Entries carry the values of the vars their capture read; a file written before they did has another
+// projectKey (--vars were among its inputs), so none of its entries is trusted: the format stays 3.
 const FORMAT = 3;
 const UNCACHEABLE = /\bmodules\s*\./;
 
 interface CacheFile {
   readonly format: number;
   readonly projectKey: string;
-  readonly models: Record<string, { readonly key: string; readonly capture: ModelCapture }>;
+  /** key: the hash of the model's path and SQL; vars: the value of each var its capture read, then. */
+  readonly models: Record<string, { readonly key: string; readonly capture: ModelCapture; readonly vars?: Record<string, VarFingerprint> }>;
   /** The project's macro names (valid with projectKey, which covers every macro's text). */
   readonly macroNames: readonly string[];
   /** The parsed property and project yml files, by content (yaml-memo.ts). */
@@ -62,17 +71,18 @@ export function loadWithParseCache(projectDir: string, options: LoadOptions = {}
   const { result: project, used: yaml } = withYamlTracking(() => loadProject(projectDir, { database: options.database }));
   const path = parseCachePath(project);
   const stored = path === join(resolve(projectDir), 'target', 'partial_parse.json') ? guess : readCache(path, projectDir);
-  const projectKey = projectHash(project, options.vars ?? {});
-  if (projectKey === null) return { project, manifest: captureProject(project, options) };
+  const projectKey = projectHash(project);
+  if (projectKey === null) return { project, manifest: captureRemembered(project, options) };
 
   const modelKeys = new Map(project.models.map((m) => [m.name, hash(`${m.path}\0${m.rawSql}`)]));
+  const varNow = fingerprintsOf(resolveVars(project.vars, project.name, options.vars ?? {}));
   const cached = new Map<string, ModelCapture>();
   const storedModels = stored?.projectKey === projectKey ? stored.models : {};
   for (const [name, entry] of Object.entries(storedModels)) {
-    if (modelKeys.get(name) === entry.key) cached.set(name, entry.capture);
+    if (modelKeys.get(name) === entry.key && sameVars(entry.vars ?? {}, varNow)) cached.set(name, entry.capture);
   }
   const fresh = new Map<string, ModelCapture>();
-  const manifest = captureProject(project, {
+  const manifest = captureRemembered(project, {
     ...options,
     cached,
     macroNames: stored?.projectKey === projectKey && Array.isArray(stored.macroNames) ? stored.macroNames : undefined,
@@ -85,7 +95,10 @@ export function loadWithParseCache(projectDir: string, options: LoadOptions = {}
     const models: CacheFile['models'] = {};
     for (const m of project.models) {
       const capture = cached.get(m.name) ?? fresh.get(m.name);
-      if (capture && !UNCACHEABLE.test(m.rawSql)) models[m.name] = { key: modelKeys.get(m.name)!, capture };
+      if (!capture || UNCACHEABLE.test(m.rawSql)) continue;
+      const vars = varsRead(capture, varNow);
+      // A var whose value is not plain JSON cannot be compared on the next load: not stored.
+      if (Object.values(vars).every((v) => v !== null)) models[m.name] = { key: modelKeys.get(m.name)!, capture, ...(capture.vars?.length ? { vars } : {}) };
     }
     writeCache(path, { format: FORMAT, projectKey, models, macroNames: manifest.macroNames, yaml });
   }
@@ -133,7 +146,7 @@ function writeCache(path: string, file: CacheFile): void {
 }
 
 /** Everything but the model files that pass 1 depends on; null when a macro makes the capture uncacheable. */
-function projectHash(project: Project, cliVars: Readonly<Record<string, unknown>>): string | null {
+function projectHash(project: Project): string | null {
   if (project.macros.some((m) => UNCACHEABLE.test(m.source))) return null;
   const templates = [...project.macros.map((m) => m.source), ...project.models.map((m) => m.rawSql)];
   const inputs = {
@@ -143,7 +156,6 @@ function projectHash(project: Project, cliVars: Readonly<Record<string, unknown>
     paths: project.paths,
     databasePath: project.databasePath,
     vars: project.vars,
-    cliVars,
     modelFolderConfigs: project.modelFolderConfigs,
     seedFolderConfigs: project.seedFolderConfigs,
     macros: project.macros.map((m) => [m.path, m.source]),

@@ -1,4 +1,4 @@
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { captureProject } from '../../../src/parse/capture-project.js';
@@ -89,12 +89,49 @@ describe('the parse cache', () => {
     expect(load().rendered).toEqual(ALL);
   });
 
-  it('renders everything again under other --vars, and keys the stored captures on them', () => {
+  it('under other --vars renders again only the models whose render read a var that changed (through a macro too)', () => {
     dir = writeProject(FILES);
     load();
-    expect(load({ region: 'us' }).rendered).toEqual(ALL);
+    // stg_orders reads var('region') through the region() macro; daily and other read no var.
+    expect(load({ region: 'us' }).rendered).toEqual(['models/staging/stg_orders.sql']);
     expect(load({ region: 'us' }).rendered).toEqual([]);
-    expect(load().rendered).toEqual(ALL);
+    expect(load({ region: 'us', unrelated: 1 }).rendered).toEqual([]);
+    expect(load().rendered).toEqual(['models/staging/stg_orders.sql']);
+    expect(load({ region: 'eu' }).rendered).toEqual([]); // the project's value, given on the command line: the same value
+  });
+
+  it('a config() that reads var() follows the var, and keys its stored capture on the values read (set or not)', () => {
+    dir = writeProject({ ...FILES, 'models/m.sql': "{{ config(materialized=var('mat', 'table'), alias=var('m_alias', none)) }}select 1 as x" });
+    const materialized = (manifest: Manifest) => manifest.models.get('m')?.config.materialized;
+    const first = load({ mat: 'view' });
+    expect(materialized(first.manifest)).toBe('view');
+    const second = load({ mat: 'table' });
+    expect(second.rendered).toEqual(['models/m.sql']);
+    expect(materialized(second.manifest)).toBe('table');
+    const third = load({ mat: 'table' });
+    expect(third.rendered).toEqual([]);
+    expect(materialized(third.manifest)).toBe('table');
+    expect(load({ mat: 'view' }).rendered).toEqual(['models/m.sql']);
+    // A var read but not set is part of the key: setting it renders the model again.
+    const aliased = load({ mat: 'view', m_alias: 'mm' });
+    expect(aliased.rendered).toEqual(['models/m.sql']);
+    expect(aliased.manifest.models.get('m')?.alias).toBe('mm');
+    expect(load({ mat: 'view', m_alias: 'mm' }).manifest.models.get('m')?.alias).toBe('mm');
+    const stored = JSON.parse(readFileSync(parseCachePath(loadProject(dir)), 'utf8')) as { models: Record<string, { vars?: Record<string, string> }> };
+    expect(stored.models.m?.vars).toEqual({ mat: '"view"', m_alias: '"mm"' });
+    expect(stored.models.stg_orders?.vars).toEqual({ region: '"eu"' });
+    expect(stored.models.daily?.vars).toBeUndefined();
+  });
+
+  it('a var read only under is_incremental() keys the capture too (incremental models are captured both ways)', () => {
+    dir = writeProject({
+      ...FILES,
+      'models/inc.sql': "{{ config(materialized='incremental') }}select 1 as x{% if is_incremental() %} from {{ ref(var('upstream', 'daily')) }}{% endif %}",
+    });
+    expect(load().manifest.models.get('inc')?.refs).toEqual(['daily']);
+    const changed = load({ upstream: 'other' });
+    expect(changed.rendered).toEqual(['models/inc.sql']);
+    expect(changed.manifest.models.get('inc')?.refs).toEqual(['other']);
   });
 
   it('never stores a model that reaches for modules.*, and ignores a broken cache file', () => {

@@ -1,0 +1,105 @@
+import Database from 'better-sqlite3';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadSession, run, withVars } from '../../src/index.js';
+import { JinjaEnvironment } from '../../src/compile/jinja-environment.js';
+import type { RenderState } from '../../src/compile/render-state.js';
+import { writeProject } from '../support/example-project.js';
+import { runCli } from '../support/run-cli.js';
+
+/**
+ * A model whose config() reads var() follows the var, in one process (a
+ * session reused under other --vars, as backfill and replay do) and from the
+ * CLI through the parse cache; models that read no var are not captured again.
+ */
+const FILES = {
+  'project.yml': 'name: p\n',
+  'models/m.sql': "{{ config(materialized=var('mat', 'table')) }}select 1 as x",
+  'models/plain.sql': "{{ config(materialized='table') }}select 2 as y",
+  'models/downstream.sql': "select * from {{ ref(var('upstream', 'plain')) }}",
+};
+
+let dir: string;
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** 'table' or 'view': what the warehouse holds under `name`. */
+function kind(name: string): string | undefined {
+  const db = new Database(join(dir, 'warehouse.db'), { readonly: true });
+  try {
+    return (db.prepare('select type from sqlite_master where name = ?').get(name) as { type: string } | undefined)?.type;
+  } finally {
+    db.close();
+  }
+}
+
+/** The model files pass 1 renders (execute false) while `fn` runs; pass 2 renders are not counted. */
+async function captured<T>(fn: () => T | Promise<T>): Promise<{ result: T; files: string[] }> {
+  const spy = vi.spyOn(JinjaEnvironment.prototype, 'render');
+  try {
+    const result = await fn();
+    const files = spy.mock.calls.filter((call) => (call[2] as RenderState).execute === false).map((call) => call[0] as string);
+    return { result, files: [...new Set(files)].sort() };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe('a capture that reads var() follows the var', () => {
+  it('one session under other --vars (withVars, run({session, vars})): the right relation kind each time; only the model reading the var is captured again', async () => {
+    dir = writeProject(FILES);
+    const session = loadSession({ projectDir: dir });
+    expect(session.manifest.models.get('m')?.config.materialized).toBe('table');
+
+    const asView = await captured(() => run({ session, vars: { mat: 'view' } }));
+    expect(asView.result.exitCode).toBe(0);
+    expect(asView.files).toEqual(['models/m.sql']);
+    expect(kind('m')).toBe('view');
+    expect(kind('plain')).toBe('table');
+
+    const asTable = await captured(() => run({ session, vars: { mat: 'table' } }));
+    expect(asTable.result.exitCode).toBe(0);
+    expect(asTable.files).toEqual(['models/m.sql']);
+    expect(kind('m')).toBe('table');
+
+    // A var no capture read: nothing captured again, the same models and graph.
+    const unrelated = await captured(() => withVars(session, { as_of: '2026-09-01' }));
+    expect(unrelated.files).toEqual([]);
+    expect(unrelated.result.manifest.models).toBe(session.manifest.models);
+    expect(unrelated.result.graph).toBe(session.graph);
+  });
+
+  it('withVars follows a ref() that reads var(): the dependency and the graph change with it', async () => {
+    dir = writeProject(FILES);
+    const session = loadSession({ projectDir: dir });
+    expect(session.manifest.models.get('downstream')?.dependsOn).toEqual(['model.p.plain']);
+    const { result: other, files } = await captured(() => withVars(session, { upstream: 'm' }));
+    expect(files).toEqual(['models/downstream.sql']);
+    expect(other.manifest.models.get('downstream')?.dependsOn).toEqual(['model.p.m']);
+    expect(other.graph.parents.get('model.p.downstream')).toEqual(['model.p.m']);
+    expect(other.graph.children.get('model.p.m')).toEqual(['model.p.downstream']);
+    expect(session.graph.parents.get('model.p.downstream')).toEqual(['model.p.plain']);
+    // and back: the session itself never changed
+    expect(withVars(other, {}).manifest.models.get('downstream')?.dependsOn).toEqual(['model.p.plain']);
+    expect(session.manifest.models.get('downstream')?.dependsOn).toEqual(['model.p.plain']);
+  });
+
+  it('the CLI: --vars {mat: view} then {mat: table} (the second load served by the parse cache, m captured again) builds the right kind each time', () => {
+    dir = writeProject(FILES);
+    const cli = (vars: string) => runCli(['run', '--vars', vars, '--project-dir', dir]);
+    const stored = () => (JSON.parse(readFileSync(join(dir, 'target/partial_parse.json'), 'utf8')) as { models: Record<string, { vars?: Record<string, string> }> }).models;
+
+    expect(cli('{mat: view}').code).toBe(0);
+    expect(kind('m')).toBe('view');
+    expect(stored().m?.vars).toEqual({ mat: '"view"' });
+    expect(stored().plain?.vars).toBeUndefined();
+
+    expect(cli('{mat: table}').code).toBe(0);
+    expect(kind('m')).toBe('table');
+    expect(stored().m?.vars).toEqual({ mat: '"table"' });
+
+    expect(cli('{mat: view, upstream: m}').code).toBe(0);
+    expect(kind('m')).toBe('view');
+    expect(stored().downstream?.vars).toEqual({ upstream: '"m"' });
+  });
+});
