@@ -6,10 +6,11 @@
  * seeks, not two scans of the history.
  */
 import type { Manifest, ModelNode } from '../compile/manifest.js';
-import { columnLeadsIndex } from '../db/column-leads-index.js';
-import type { Warehouse } from '../db/open-warehouse.js';
-import { quoteIdentifier } from '../db/quote-identifier.js';
-import { relationKind } from '../db/relation-kind.js';
+import { columnLeadsIndex } from '../engine/column-leads-index.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { dialect } from '../engine/current-engine.js';
+import { relationKind } from '../engine/relation-kind.js';
 import { timeSourcesOf } from '../execute/effective-as-of.js';
 import { addDays } from '../feed/iso-date.js';
 import type { Graph } from '../graph/graph-node.js';
@@ -26,9 +27,9 @@ export function rawReadCounts(db: Warehouse, manifest: Manifest, graph: Graph, n
   let rawRows = 0;
   let fullReloadRawRows = 0;
   for (const source of timeSourcesOf(manifest, graph, node.uniqueId)) {
-    if (relationKind(db, source.alias) === null || typeof source.config.event_time !== 'string') continue;
-    const loadedAt = String(source.config.loaded_at);
-    rawRows += rawRowsInRange(db, source.alias, source.config.event_time, loadedAt, range, asOf);
+    const { eventTime, loadedAt } = source.settings;
+    if (relationKind(db, source.alias) === null || eventTime === undefined || loadedAt === undefined) continue;
+    rawRows += rawRowsInRange(db, source.alias, eventTime, loadedAt, range, asOf);
     fullReloadRawRows += rawRowsLanded(db, source.alias, loadedAt, asOf);
   }
   return { rawRows, fullReloadRawRows };
@@ -47,11 +48,11 @@ export function rawRowsInRange(db: Warehouse, alias: string, eventTime: string, 
   const table = quoteIdentifier(alias);
   const event = quoteIdentifier(eventTime);
   const loaded = quoteIdentifier(loadedAt);
-  const day = `coalesce(date(${event}), cast(${event} as text))`;
+  const day = dialect.dayOrText(event);
   const seekable = `(${event} >= @lo and ${event} < @hi or ${event} < '' or ${event} >= x'')`;
   const landed = asOf === null ? '' : ` and cast(${loaded} as text) <= @asOf`;
   const params = { lo: addDays(range.start, -1), hi: addDays(range.end, 2), start: range.start, end: range.end, ...(asOf === null ? {} : { asOf }) };
-  return Number(db.prepare(`select count(*) from ${table} where ${seekable} and ${day} between @start and @end${landed}`).pluck().get(params));
+  return Number(db.value(`select count(*) from ${table} where ${seekable} and ${day} between @start and @end${landed}`, params));
 }
 
 /**
@@ -61,7 +62,7 @@ export function rawRowsInRange(db: Warehouse, alias: string, eventTime: string, 
 export function rawRowsLanded(db: Warehouse, alias: string, loadedAt: string, asOf: string | null): number {
   const table = quoteIdentifier(alias);
   const loaded = quoteIdentifier(loadedAt);
-  const count = (sql: string, params: object = {}) => Number(db.prepare(sql).pluck().get(params));
+  const count = (sql: string, params: object = {}) => Number(db.value(sql, params));
   if (asOf === null) return count(`select count(*) from ${table}`);
   if (!columnLeadsIndex(db, alias, loadedAt)) return count(`select count(*) from ${table} where cast(${loaded} as text) <= @asOf`, { asOf });
   const later = count(`select count(*) from ${table} where (${loaded} > @asOf or ${loaded} < '' or ${loaded} >= x'') and cast(${loaded} as text) > @asOf`, { asOf });

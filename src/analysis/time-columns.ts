@@ -14,8 +14,8 @@ export interface TimeColumns {
  * taking precedence.
  */
 export function timeColumns(node: ManifestNode, overrides: { eventTime?: string; loadedAt?: string } = {}): TimeColumns {
-  const eventTime = overrides.eventTime ?? stringConfig(node, 'event_time');
-  const loadedAt = overrides.loadedAt ?? stringConfig(node, 'loaded_at');
+  const eventTime = overrides.eventTime ?? nonBlank(node.settings.eventTime);
+  const loadedAt = overrides.loadedAt ?? nonBlank(node.settings.loadedAt);
   const missing = [eventTime ? undefined : 'event_time', loadedAt ? undefined : 'loaded_at'].filter(Boolean);
   if (!eventTime || !loadedAt) {
     throw new ProjectError(`${node.resourceType} '${node.name}' does not declare ${missing.join(' and ')}`, {
@@ -25,7 +25,6 @@ export function timeColumns(node: ManifestNode, overrides: { eventTime?: string;
   return { eventTime, loadedAt };
 }
 
-function stringConfig(node: ManifestNode, key: string): string | undefined {
-  const value = node.config[key];
-  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+function nonBlank(value: string | undefined): string | undefined {
+  return value !== undefined && value.trim() !== '' ? value : undefined;
 }

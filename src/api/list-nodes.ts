@@ -23,17 +23,18 @@ export interface ListedNode {
 
 /** `ls`: the selected nodes in build order. */
 export function listNodes(options: ListOptions = {}): ListedNode[] {
-  const { graph } = loadSession(options);
+  const { graph, manifest } = loadSession(options);
   // Data tests come along with what they test (dbt's indirect selection).
   const selected = selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.resourceTypes, indirectSelection: options.indirectSelection });
   return topologicalOrder(graph, selected).map((id) => {
     const n = graph.nodes.get(id)!;
+    const node = manifest.nodes.get(id);
     return {
       uniqueId: n.uniqueId,
       name: n.name,
       resourceType: n.resourceType,
       path: n.path,
-      materialized: n.resourceType === 'model' ? String(n.config?.materialized) : undefined,
+      materialized: node?.resourceType === 'model' ? node.settings.materialized : undefined,
       tags: n.tags,
       dependsOn: n.dependsOn,
     };

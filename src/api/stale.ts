@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { effectiveStrategy } from '../config/model-config.js';
-import { openWarehouse } from '../db/open-warehouse.js';
+import { openProjectWarehouse } from '../engine/open-warehouse.js';
+import { strategyRules } from '../materialize/incremental/strategy-registry.js';
 import { ProjectError } from '../errors/project-error.js';
 import { effectiveAsOf } from '../execute/effective-as-of.js';
 import { dateRange, isIsoDate } from '../feed/iso-date.js';
@@ -11,7 +11,7 @@ import { minimalRanges, type PartitionRange } from '../analysis/minimal-ranges.j
 import type { PartitionDiff } from '../analysis/diff-partitions.js';
 import type { Totals } from '../analysis/range-totals.js';
 import { requireIsoDate } from '../analysis/require-iso-date.js';
-import type { Warehouse } from '../db/open-warehouse.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
 import { warnUnusedVars } from './warn-unused-vars.js';
 
@@ -61,7 +61,7 @@ export function stale(options: StaleOptions): StaleReport {
   if (!options.db && !existsSync(project.databasePath)) {
     throw new ProjectError(`warehouse ${project.databasePath} does not exist yet`, { hint: 'run `mini-dbt seed` and `mini-dbt run` first' });
   }
-  const db = options.db ?? openWarehouse(project.databasePath, { readonly: true, busyTimeoutMs: project.busyTimeoutMs });
+  const db = options.db ?? openProjectWarehouse(project, { readonly: true });
   try {
     const asOf = effectiveAsOf(db, session.manifest, graph, node.uniqueId);
     const mode = options.mode ?? 'exact';
@@ -86,9 +86,10 @@ export function stale(options: StaleOptions): StaleReport {
       : null;
     let command: string | null = null;
     if (report.stale.length > 0) {
-      const incremental = node.config.materialized === 'incremental';
-      command = !incremental ? `mini-dbt run --select ${node.name}`
-        : report.partition_column && effectiveStrategy(node.config) !== 'append' ? `mini-dbt backfill ${node.name} --stale --reason "<why>"`
+      const { settings } = node;
+      command = settings.materialized !== 'incremental' ? `mini-dbt run --select ${node.name}`
+        // A strategy that never deletes (append) would insert the range a second time.
+        : report.partition_column && strategyRules(settings.strategy).deletes ? `mini-dbt backfill ${node.name} --stale --reason "<why>"`
         : `mini-dbt run --select ${node.name} --full-refresh`;
     }
     return { ...report, ranges, covering_range: covering, backfill_command: command };

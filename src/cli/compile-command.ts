@@ -1,5 +1,4 @@
 import { compile, type CompiledModel } from '../api/compile.js';
-import { partitionColumn } from '../plan/plan-model.js';
 import { planScript } from '../plan/node-plan.js';
 import { sessionOptions, type CommonFlags } from './common-options.js';
 import { colors } from './terminal.js';
@@ -29,7 +28,7 @@ export function compileCommand(flags: CompileFlags): number {
   }
   const out: string[] = [];
   for (const c of compiled) {
-    out.push(colors.bold(`-- ${c.node.name} (${c.node.file.path}): ${String(c.node.config.materialized)}`));
+    out.push(colors.bold(`-- ${c.node.name} (${c.node.file.path}): ${c.node.settings.materialized}`));
     if (flags.planOnly) {
       // nothing: the plan below is the answer
     } else if (c.incrementalSql !== undefined) {
@@ -47,8 +46,8 @@ export function compileCommand(flags: CompileFlags): number {
 
 /** The partitions the incremental branch rewrites, in words. */
 function describeWindow(c: CompiledModel): string {
-  if (c.plan.batches) return `microbatch: each batch replaces its own [start, end) window of ${String(c.node.config.event_time)} (batches below)`;
-  const part = partitionColumn(c.node);
+  if (c.plan.batches) return `microbatch: each batch replaces its own [start, end) window of ${String(c.node.settings.eventTime)} (batches below)`;
+  const part = c.node.settings.partitionColumn;
   const w = c.window;
   if (!w) return part ? `the incremental run rewrites the ${part} values its SELECT returns (no warehouse to compute them from yet)` : 'no partition_by: the incremental run rewrites the rows its SELECT returns';
   if (w.first === null) return `the incremental run would rewrite nothing now (its SELECT returns no rows)`;

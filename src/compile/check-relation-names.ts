@@ -39,7 +39,7 @@ export function relationNameProblems(
   const problems: ProjectError[] = [];
   const modelList = [...models];
   const seedList = [...seeds].map(seedEntry);
-  const writers = [...seedList, ...modelList.filter((m) => m.config.materialized !== 'ephemeral').map(modelEntry)];
+  const writers = [...seedList, ...modelList.filter((m) => m.settings.materialized !== 'ephemeral').map(modelEntry)];
   const named = [
     ...seedList,
     ...modelList.map(modelEntry),

@@ -2,6 +2,7 @@ import type { TestNode } from './test-node.js';
 import type { GraphNode } from '../graph/graph-node.js';
 import type { ModelFile, NodeProperties, Project, SeedFile, SourceTable } from '../project/project.js';
 import type { JinjaEnvironment } from './jinja-environment.js';
+import type { ModelSettings, SeedSettings, SourceSettings } from '../config/model-settings.js';
 
 export type NodeConfig = Readonly<Record<string, unknown>>;
 
@@ -13,7 +14,10 @@ export interface ModelNode {
   readonly alias: string;
   readonly file: ModelFile;
   readonly fqn: readonly string[];
+  /** The merged config as written (templates' config.get(), manifest.json); code reads `settings`. */
   readonly config: NodeConfig;
+  /** The config parsed once after capture (src/config/model-settings.ts). */
+  readonly settings: ModelSettings;
   readonly properties?: NodeProperties;
   readonly refs: readonly string[];
   readonly sources: readonly [string, string][];
@@ -28,6 +32,7 @@ export interface SeedNode {
   readonly file: SeedFile;
   readonly fqn: readonly string[];
   readonly config: NodeConfig;
+  readonly settings: SeedSettings;
   readonly properties?: NodeProperties;
 }
 
@@ -39,6 +44,7 @@ export interface SourceNode {
   readonly table: SourceTable;
   readonly fqn: readonly string[];
   readonly config: NodeConfig;
+  readonly settings: SourceSettings;
 }
 
 export type ManifestNode = ModelNode | SeedNode | SourceNode;

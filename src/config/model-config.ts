@@ -3,6 +3,7 @@ export const MATERIALIZATIONS = ['view', 'table', 'incremental', 'ephemeral'] as
 export type Materialization = (typeof MATERIALIZATIONS)[number];
 
 export const ON_SCHEMA_CHANGE = ['ignore', 'fail', 'append_new_columns', 'sync_all_columns'] as const;
+export type OnSchemaChange = (typeof ON_SCHEMA_CHANGE)[number];
 
 /** The unique_key config as a list of column names (dbt accepts a string or a list). */
 export function uniqueKeyColumns(config: Readonly<Record<string, unknown>>): string[] {

@@ -1,6 +1,6 @@
 import type { Manifest } from '../compile/manifest.js';
 import { Relation } from '../compile/relation.js';
-import { quoteIdentifier } from '../db/quote-identifier.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { ProjectError } from '../errors/project-error.js';
 import { findLine } from '../compile/find-line.js';
 import { requireOneStatement } from '../compile/single-statement.js';
@@ -29,7 +29,7 @@ function renderTestSql(manifest: Manifest, test: TestNode, options: TestRenderOp
   if (test.testType === 'singular') return jinja.render(test.path, test.rawSql, state).trim();
   const target = test.attachedTo ? manifest.nodes.get(test.attachedTo) : undefined;
   if (!target) throw new ProjectError(`test '${test.name}' is declared on a node that no longer exists`, { location: { file: test.path, line: test.line } });
-  const type = target.resourceType === 'model' ? (target.config.materialized as 'table' | 'view') : 'table';
+  const type = target.resourceType === 'model' ? (target.settings.materialized as 'table' | 'view') : 'table';
   const where = test.config.where;
   let model = new Relation(target.alias, type);
   if (where !== undefined && where !== null && String(where).trim() !== '') {

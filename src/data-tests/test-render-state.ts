@@ -76,7 +76,7 @@ export function runtimeTestState(manifest: Manifest, test: TestNode, options: Te
       if (pkg !== undefined && pkg !== manifest.project.name) throw new ProjectError(`ref('${pkg}', '${name}'): package '${pkg}' is not installed`);
       const target = manifest.models.get(name) ?? manifest.seeds.get(name);
       if (!target) throw new ProjectError(`test '${test.name}' depends on a node named '${name}' which was not found`);
-      return new Relation(target.alias, target.resourceType === 'seed' ? 'table' : (target.config.materialized as 'table' | 'view'));
+      return new Relation(target.alias, target.resourceType === 'seed' ? 'table' : (target.settings.materialized as 'table' | 'view'));
     },
     source: (s, t) => {
       const source = manifest.sources.get(`${s}.${t}`);

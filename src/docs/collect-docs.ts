@@ -65,10 +65,10 @@ export function collectDocs(input: CollectDocsInput): DocsSite {
         }
       }
       nodes.push({
-        ...common(n), kind: String(n.config.materialized), path: n.file.path, description: n.properties?.description ?? '',
+        ...common(n), kind: n.settings.materialized, path: n.file.path, description: n.properties?.description ?? '',
         columns: columnsOf(db, n.alias, n.properties?.columns ?? [], tests), tests, rawSql: n.file.rawSql, compiledSql,
         lastRun: lastNodeRun(db, n.uniqueId),
-        partitions: n.config.materialized === 'incremental' ? partitionWrites(db, n.name) : null,
+        partitions: n.settings.materialized === 'incremental' ? partitionWrites(db, n.name) : null,
         stale: stalePartitions(db, manifest, graph, n),
       });
     } else if (n.resourceType === 'seed') {

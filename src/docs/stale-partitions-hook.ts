@@ -1,6 +1,6 @@
 import { fastStale } from '../analysis/fast-stale.js';
 import type { Manifest, ModelNode } from '../compile/manifest.js';
-import type { Warehouse } from '../db/open-warehouse.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
 import { effectiveAsOf } from '../execute/effective-as-of.js';
 import type { Graph } from '../graph/graph-node.js';
 import type { DocsStale } from './docs-data.js';
@@ -12,7 +12,7 @@ import type { DocsStale } from './docs-data.js';
  * why when the analysis cannot answer (no ledger rows, no loaded_at upstream).
  */
 export function stalePartitions(db: Warehouse | undefined, manifest: Manifest, graph: Graph, node: ModelNode): DocsStale | null {
-  if (!db || node.config.materialized !== 'incremental' || node.config.partition_by === undefined) return null;
+  if (!db || node.settings.materialized !== 'incremental' || node.settings.partitionColumn === undefined) return null;
   let asOf: string | null = null;
   try {
     asOf = effectiveAsOf(db, manifest, graph, node.uniqueId);

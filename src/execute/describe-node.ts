@@ -4,7 +4,7 @@ import type { ManifestNode } from '../compile/manifest.js';
 export function describeNode(node: ManifestNode): string {
   if (node.resourceType === 'seed') return `seed file main.${node.alias}`;
   if (node.resourceType === 'source') return `source main.${node.alias}`;
-  return `sql ${String(node.config.materialized)} model main.${node.alias}`;
+  return `sql ${node.settings.materialized} model main.${node.alias}`;
 }
 
 /** The bracketed status of a result line: DELETE 4, INSERT 4 / SELECT 61 / CREATE VIEW / INSERT 1124. */

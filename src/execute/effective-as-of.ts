@@ -1,15 +1,15 @@
-import type { Manifest, ManifestNode } from '../compile/manifest.js';
-import type { Warehouse } from '../db/open-warehouse.js';
-import { quoteIdentifier } from '../db/quote-identifier.js';
-import { relationKind } from '../db/relation-kind.js';
+import type { Manifest, SeedNode, SourceNode } from '../compile/manifest.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { relationKind } from '../engine/relation-kind.js';
 import { ancestors } from '../graph/walk-graph.js';
 import type { Graph } from '../graph/graph-node.js';
 
 /** Seeds and sources upstream of a node that declare a loaded_at column. */
-export function timeSourcesOf(manifest: Manifest, graph: Graph, uniqueId: string): ManifestNode[] {
+export function timeSourcesOf(manifest: Manifest, graph: Graph, uniqueId: string): (SeedNode | SourceNode)[] {
   return [...ancestors(graph, uniqueId)]
     .map((id) => manifest.nodes.get(id))
-    .filter((n): n is ManifestNode => n !== undefined && n.resourceType !== 'model' && typeof n.config.loaded_at === 'string');
+    .filter((n): n is SeedNode | SourceNode => n !== undefined && n.resourceType !== 'model' && n.settings.loadedAt !== undefined);
 }
 
 /**
@@ -23,7 +23,7 @@ export function effectiveAsOf(db: Warehouse, manifest: Manifest, graph: Graph, u
   let latest: string | null = null;
   for (const source of timeSourcesOf(manifest, graph, uniqueId)) {
     if (relationKind(db, source.alias) === null) continue;
-    const value = db.prepare(`select max(${quoteIdentifier(String(source.config.loaded_at))}) from ${quoteIdentifier(source.alias)}`).pluck().get();
+    const value = db.value(`select max(${quoteIdentifier(source.settings.loadedAt!)}) from ${quoteIdentifier(source.alias)}`);
     if (value !== null && value !== undefined && (latest === null || String(value) > latest)) latest = String(value);
   }
   return latest;

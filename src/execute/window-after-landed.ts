@@ -1,7 +1,7 @@
 import type { Manifest, ModelNode } from '../compile/manifest.js';
-import type { Warehouse } from '../db/open-warehouse.js';
-import { quoteIdentifier } from '../db/quote-identifier.js';
-import { relationKind } from '../db/relation-kind.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { relationKind } from '../engine/relation-kind.js';
 import { addDays, EARLIEST_DATE, isIsoDate } from '../feed/iso-date.js';
 import type { Graph } from '../graph/graph-node.js';
 import { timeSourcesOf } from './effective-as-of.js';
@@ -23,8 +23,8 @@ export function windowAfterLanded(db: Warehouse, manifest: Manifest, graph: Grap
   let newest: { value: string; column: string } | undefined;
   for (const source of timeSourcesOf(manifest, graph, node.uniqueId)) {
     if (relationKind(db, source.alias) !== 'table') continue;
-    const column = String(typeof source.config.event_time === 'string' ? source.config.event_time : source.config.loaded_at);
-    const value: unknown = db.prepare(`select max(${quoteIdentifier(column)}) from ${quoteIdentifier(source.alias)}`).pluck().get();
+    const column = source.settings.eventTime ?? source.settings.loadedAt!;
+    const value: unknown = db.value(`select max(${quoteIdentifier(column)}) from ${quoteIdentifier(source.alias)}`);
     if (typeof value !== 'string' || !DATE_LIKE.test(value)) continue;
     if (newest === undefined || value > newest.value) newest = { value, column };
   }

@@ -1,10 +1,9 @@
-import type { NodeConfig } from '../compile/manifest.js';
-import { configHooks } from '../config/hook-config.js';
+import type { ModelSettings } from '../config/model-settings.js';
 import type { PlannedStatement } from './planned-statement.js';
 
 /** pre_hook / post_hook entries as statements: inside the publish transaction unless `transaction: false`. */
-export function hookStatements(config: NodeConfig, which: 'pre_hook' | 'post_hook'): PlannedStatement[] {
+export function hookStatements(settings: ModelSettings, which: 'pre_hook' | 'post_hook'): PlannedStatement[] {
   const role = which === 'pre_hook' ? 'pre-hook' : 'post-hook';
   const outside = which === 'pre_hook' ? 'before' : 'after';
-  return configHooks(config, which).map((h) => (h.transaction ? { kind: 'exec', role, sql: h.sql } as const : { kind: 'exec', role, sql: h.sql, outsideTransaction: outside } as const));
+  return (which === 'pre_hook' ? settings.hooks.pre : settings.hooks.post).map((h) => (h.transaction ? { kind: 'exec', role, sql: h.sql } as const : { kind: 'exec', role, sql: h.sql, outsideTransaction: outside } as const));
 }

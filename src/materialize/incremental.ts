@@ -1,6 +1,6 @@
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import type { NodeConfig } from '../compile/manifest.js';
-import { effectiveStrategy, uniqueKeyColumns } from '../config/model-config.js';
+import { toModelSettings, type IncrementalModelSettings, type ModelSettings } from '../config/model-settings.js';
 import type { SchemaChange } from './schema-diff.js';
 import type { PlannedStatement } from './planned-statement.js';
 import type { ColumnSpec } from './schema-diff.js';
@@ -26,7 +26,10 @@ export interface IncrementalRunOptions {
   readonly model: string;
   readonly alias: string;
   readonly sql: string;
-  readonly config: NodeConfig;
+  /** The model's settings (node.settings, hooks rendered). */
+  readonly settings?: ModelSettings;
+  /** @deprecated the raw config, parsed here: for plan/ until it passes `settings`. */
+  readonly config?: NodeConfig;
   /** The target's current columns (on_schema_change: ignore writes these). */
   readonly targetColumns: readonly string[];
   readonly partitionColumn?: string;
@@ -66,13 +69,14 @@ export interface IncrementalPlan {
  * config `unique_key_nulls: error` refuses them instead. `unique` also
  * refuses a key (without NULLs) produced twice.
  */
-export function keyChecks(model: string, relation: string, config: NodeConfig, options: { unique?: boolean; refuseNulls?: boolean } = {}): PlannedStatement[] {
-  const key = uniqueKeyColumns(config);
+export function keyChecks(model: string, relation: string, settings: ModelSettings | NodeConfig, options: { unique?: boolean; refuseNulls?: boolean } = {}): PlannedStatement[] {
+  const parsed = toModelSettings(settings);
+  const key = parsed.uniqueKeyColumns;
   if (key.length === 0) return [];
   const keys = key.map(quoteIdentifier).join(', ');
-  const byConfig = config.unique_key_nulls === 'error';
+  const byConfig = parsed.uniqueKeyNulls === 'error';
   const refuse = options.refuseNulls === true || byConfig;
-  const consequence = strategyRules(effectiveStrategy(config)).nullKeyConsequence;
+  const consequence = parsed.materialized === 'incremental' ? strategyRules(parsed.strategy).nullKeyConsequence : undefined;
   const nullChecks = key.flatMap((column): PlannedStatement[] => {
     const sql = `select count(*) from ${relation} where ${quoteIdentifier(column)} is null`;
     if (refuse) {
@@ -103,30 +107,29 @@ export function keyChecks(model: string, relation: string, config: NodeConfig, o
   ];
 }
 
-/** incremental_predicates as a list (a bare string is one predicate, not a list of characters). */
-export function predicateList(config: NodeConfig): string[] {
-  const raw = config.incremental_predicates ?? config.predicates;
-  if (raw === undefined || raw === null) return [];
-  return (Array.isArray(raw) ? raw : [raw]).map(String).filter((p) => p.trim() !== '');
+function incrementalSettings(options: IncrementalRunOptions): IncrementalModelSettings {
+  const settings = toModelSettings(options.settings ?? options.config ?? {});
+  if (settings.materialized !== 'incremental') throw new Error(`internal: model '${options.model}' planned as incremental but materialized as ${settings.materialized}`);
+  return settings;
 }
 
 /** An incremental run: new rows into a temp table, checked, schema reconciled, then the strategy's statements. */
 export function incrementalStatements(options: IncrementalRunOptions): IncrementalPlan {
   const newRows = newRowsTable(options.alias);
   const newRowsName = newRowsTableName(options.alias);
-  const name = effectiveStrategy(options.config);
-  const strategy = getStrategy(name, options.renderCustom !== undefined);
-  const predicates = predicateList(options.config);
+  const settings = incrementalSettings(options);
+  const strategy = getStrategy(settings.strategy, options.renderCustom !== undefined);
+  const predicates = settings.incrementalPredicates;
   const change = options.schema && !options.destColumns
     ? schemaChangeStatements({
       model: options.model,
       alias: options.alias,
       newRows,
-      mode: typeof options.config.on_schema_change === 'string' ? options.config.on_schema_change : 'ignore',
+      mode: settings.onSchemaChange,
       target: options.schema.target,
       source: options.schema.source,
       targetIndexes: options.schema.indexes,
-      config: options.config,
+      settings,
     })
     : undefined;
   const destColumns = options.destColumns ?? change?.destColumns ?? options.targetColumns;
@@ -135,7 +138,7 @@ export function incrementalStatements(options: IncrementalRunOptions): Increment
     alias: options.alias,
     newRowsName,
     newRows,
-    uniqueKey: options.config.unique_key,
+    uniqueKey: settings.uniqueKey,
     destColumns: destColumns.map((n) => specs.find((c) => c.name === n) ?? { name: n, type: '' }),
     predicates,
   });
@@ -143,9 +146,9 @@ export function incrementalStatements(options: IncrementalRunOptions): Increment
   const statements: PlannedStatement[] = [
     ...refusal,
     { kind: 'exec', role: 'drop', sql: `drop table if exists ${newRows}` },
-    ...(options.hooks?.pre === false ? [] : hookStatements(options.config, 'pre_hook')),
+    ...(options.hooks?.pre === false ? [] : hookStatements(settings, 'pre_hook')),
     { kind: 'exec', role: 'stage', sql: `create temp table ${quoteIdentifier(newRowsName)} as\n${options.sql}` },
-    ...keyChecks(options.model, newRows, options.config, { unique: options.checkUniqueKey, refuseNulls: options.checkUniqueKey }),
+    ...keyChecks(options.model, newRows, settings, { unique: options.checkUniqueKey, refuseNulls: options.checkUniqueKey }),
     ...(options.rangeGuard && options.partitionColumn ? [rangeGuard(options.model, newRows, options.partitionColumn, options.rangeGuard)] : []),
   ];
   if (options.partitionColumn && !options.window) {
@@ -157,15 +160,15 @@ export function incrementalStatements(options: IncrementalRunOptions): Increment
       model: options.model,
       target: quoteIdentifier(options.alias),
       newRows,
-      uniqueKey: uniqueKeyColumns(options.config),
+      uniqueKey: settings.uniqueKeyColumns,
       destColumns: destColumns.map(quoteIdentifier),
       predicates,
-      config: options.config,
+      settings,
       partitionBy: options.partitionColumn,
       window: options.window,
       customSql,
     }),
-    ...(options.hooks?.post === false ? [] : hookStatements(options.config, 'post_hook')),
+    ...(options.hooks?.post === false ? [] : hookStatements(settings, 'post_hook')),
     { kind: 'exec', role: 'drop', sql: `drop table ${newRows}` },
   );
   return { statements, schemaChange: change?.change, destColumns };

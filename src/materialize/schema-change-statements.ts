@@ -1,5 +1,5 @@
-import { quoteIdentifier } from '../db/quote-identifier.js';
-import type { NodeConfig } from '../compile/manifest.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
+import type { ModelSettings } from '../config/model-settings.js';
 import type { SchemaChange } from './schema-diff.js';
 import type { PlannedStatement } from './planned-statement.js';
 import { diffSchemas, isEmptyDiff, listColumns, type ColumnSpec, type SchemaDiff } from './schema-diff.js';
@@ -17,7 +17,7 @@ export interface SchemaChangeInput {
   readonly source: readonly ColumnSpec[];
   /** The target's indexes (an index on a dropped column is dropped first). */
   readonly targetIndexes: readonly { readonly name: string; readonly columns: readonly string[] }[];
-  readonly config: NodeConfig;
+  readonly settings: ModelSettings;
 }
 
 export interface SchemaChangeResult {
@@ -55,7 +55,7 @@ function rebuildStatements(input: SchemaChangeInput): PlannedStatement[] {
     { kind: 'exec', role: 'schema-change', sql: `create table ${q} as select * from ${input.newRows} where 0` },
     ...(kept ? [{ kind: 'exec', role: 'schema-change', sql: `insert into ${q} (${kept})\nselect ${kept} from ${quoteIdentifier(input.alias)}` } as const] : []),
     { kind: 'swap', role: 'swap', staged, target: input.alias, sql: `drop table ${quoteIdentifier(input.alias)}; alter table ${q} rename to ${quoteIdentifier(input.alias)}` },
-    ...indexStatements(input.alias, input.config).map((sql) => ({ kind: 'exec', role: 'index', sql }) as const),
+    ...indexStatements(input.alias, input.settings).map((sql) => ({ kind: 'exec', role: 'index', sql }) as const),
   ];
 }
 

@@ -1,5 +1,7 @@
-import { quoteIdentifier } from '../db/quote-identifier.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { dialect } from '../engine/current-engine.js';
 import type { NodeConfig } from '../compile/manifest.js';
+import { toModelSettings, type ModelSettings } from '../config/model-settings.js';
 import type { PlannedStatement } from './planned-statement.js';
 import { hookStatements } from './hook-statements.js';
 import { indexStatements } from './model-indexes.js';
@@ -8,7 +10,10 @@ import { stagedTableName } from './staging-names.js';
 export interface TableBuildOptions {
   readonly alias: string;
   readonly sql: string;
-  readonly config: NodeConfig;
+  /** The model's settings (node.settings, hooks rendered). */
+  readonly settings?: ModelSettings;
+  /** @deprecated the raw config, parsed here: for plan/ until it passes `settings`. */
+  readonly config?: NodeConfig;
   /** Extra checks on the staged table before it is swapped in. */
   readonly checks?: (staged: string) => PlannedStatement[];
   readonly partitionColumn?: string;
@@ -22,10 +27,11 @@ export interface TableBuildOptions {
 export function tableStatements(options: TableBuildOptions): PlannedStatement[] {
   const staged = stagedTableName(options.alias);
   const q = quoteIdentifier(staged);
+  const settings = toModelSettings(options.settings ?? options.config ?? {});
   const statements: PlannedStatement[] = [
-    { kind: 'exec', role: 'drop', sql: `drop table if exists ${q}` },
-    ...hookStatements(options.config, 'pre_hook'),
-    { kind: 'exec', role: 'stage', sql: `create table ${q} as\n${options.sql}` },
+    { kind: 'exec', role: 'drop', sql: dialect.dropRelation('table', q, { ifExists: true }) },
+    ...hookStatements(settings, 'pre_hook'),
+    { kind: 'exec', role: 'stage', sql: dialect.createTableAs(q, options.sql) },
     ...(options.checks?.(q) ?? []),
     { kind: 'count-rows', sql: `select count(*) from ${q}` },
   ];
@@ -34,8 +40,8 @@ export function tableStatements(options: TableBuildOptions): PlannedStatement[] 
   }
   statements.push(
     { kind: 'swap', role: 'swap', staged, target: options.alias, sql: `drop <old ${quoteIdentifier(options.alias)}> if it exists; alter table ${q} rename to ${quoteIdentifier(options.alias)}` },
-    ...indexStatements(options.alias, options.config).map((sql) => ({ kind: 'exec', role: 'index', sql }) as const),
-    ...hookStatements(options.config, 'post_hook'),
+    ...indexStatements(options.alias, settings).map((sql) => ({ kind: 'exec', role: 'index', sql }) as const),
+    ...hookStatements(settings, 'post_hook'),
   );
   return statements;
 }

@@ -1,6 +1,8 @@
-import { quoteIdentifier } from '../db/quote-identifier.js';
-import type { RelationKind } from '../db/relation-kind.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { dialect } from '../engine/current-engine.js';
+import type { RelationKind } from '../engine/relation-kind.js';
 import type { NodeConfig } from '../compile/manifest.js';
+import { toModelSettings, type ModelSettings } from '../config/model-settings.js';
 import type { PlannedStatement } from './planned-statement.js';
 import { hookStatements } from './hook-statements.js';
 
@@ -8,10 +10,11 @@ import { hookStatements } from './hook-statements.js';
  * A view: SQLite cannot rename views, so the old relation is dropped and the
  * view created in the same transaction (atomic: readers never see neither).
  */
-export function viewStatements(alias: string, sql: string, existing: RelationKind | null, config: NodeConfig): PlannedStatement[] {
+export function viewStatements(alias: string, sql: string, existing: RelationKind | null, model: ModelSettings | NodeConfig): PlannedStatement[] {
   const q = quoteIdentifier(alias);
-  const statements: PlannedStatement[] = [...hookStatements(config, 'pre_hook')];
-  if (existing) statements.push({ kind: 'exec', role: 'drop', sql: `drop ${existing} ${q}` });
-  statements.push({ kind: 'exec', role: 'create-view', sql: `create view ${q} as\n${sql}` }, ...hookStatements(config, 'post_hook'));
+  const settings = toModelSettings(model);
+  const statements: PlannedStatement[] = [...hookStatements(settings, 'pre_hook')];
+  if (existing) statements.push({ kind: 'exec', role: 'drop', sql: dialect.dropRelation(existing, q) });
+  statements.push({ kind: 'exec', role: 'create-view', sql: dialect.createView(q, sql) }, ...hookStatements(settings, 'post_hook'));
   return statements;
 }

@@ -1,6 +1,7 @@
 import { PARSE_CONTEXT } from '../invocation/run-context.js';
 import { folderConfigLayers } from '../config/folder-config.js';
 import { mergeConfigs } from '../config/merge-configs.js';
+import { parseModelSettings, parseSeedSettings, parseSourceSettings } from '../config/model-settings.js';
 import { ProjectError, ProjectErrors } from '../errors/project-error.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import type { GraphNode } from '../graph/graph-node.js';
@@ -70,6 +71,7 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
       file,
       fqn: [project.name, ...file.folders, file.name],
       config,
+      settings: parseSeedSettings(config),
       properties,
     });
   }
@@ -91,6 +93,7 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
       table,
       fqn: [project.name, table.sourceName, table.tableName],
       config: table.config,
+      settings: parseSourceSettings(table.config),
     });
   }
 
@@ -174,7 +177,7 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
   const disabled = new Map<string, ModelNode>();
   for (const c of captured) {
     const config = mergeConfigs(baseConfigs.get(c.file.name)!, c.config);
-    const node: ModelNode = {
+    const unparsed: Omit<ModelNode, 'settings'> = {
       resourceType: 'model',
       uniqueId: `model.${project.name}.${c.file.name}`,
       name: c.file.name,
@@ -187,8 +190,10 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
       sources: c.sources,
       dependsOn: [],
     };
-    const problem = validateModelConfig(node, strategyMacros);
+    const problem = validateModelConfig(unparsed, strategyMacros);
     if (problem) errors.push(problem);
+    // Parsed once, here, for fresh and parse-cached captures alike (the cache stores captures, not nodes).
+    const node: ModelNode = { ...unparsed, settings: parseModelSettings(unparsed.config) };
     if (config.enabled === false) disabled.set(node.name, node);
     else models.set(node.name, node);
   }
@@ -237,7 +242,7 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
     resourceType: n.resourceType,
     path: n.resourceType === 'model' ? n.file.path : n.resourceType === 'seed' ? n.file.path : n.table.location.file,
     fqn: n.fqn,
-    tags: stringList(n.config.tags),
+    tags: [...n.settings.tags],
     dependsOn: n.resourceType === 'model' ? n.dependsOn : [],
     config: n.config,
     packageName: project.name,

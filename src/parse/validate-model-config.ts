@@ -25,7 +25,7 @@ const given = (v: unknown) => v !== undefined && v !== null;
  * The rules every model shares are here; an incremental model's strategy
  * checks its own (IncrementalStrategy.validate).
  */
-export function validateModelConfig(node: ModelNode, customStrategies: readonly string[] = []): ProjectError | undefined {
+export function validateModelConfig(node: Pick<ModelNode, 'name' | 'config' | 'file'>, customStrategies: readonly string[] = []): ProjectError | undefined {
   const { config, file } = node;
   const at = (needle: string) => ({ file: file.path, line: findLine(file.rawSql, needle) });
   const materialized = String(config.materialized);

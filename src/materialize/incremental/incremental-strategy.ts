@@ -1,4 +1,5 @@
 import type { NodeConfig } from '../../compile/manifest.js';
+import type { IncrementalModelSettings, IndexConfig } from '../../config/model-settings.js';
 import type { PlannedStatement } from '../planned-statement.js';
 
 /** A microbatch batch's window on the event_time column, bounds as SQL text. */
@@ -20,7 +21,7 @@ export interface StrategyContext {
   /** Columns to write, quoted already (the target's, under on_schema_change: ignore). */
   readonly destColumns: readonly string[];
   readonly predicates: readonly string[];
-  readonly config: NodeConfig;
+  readonly settings: IncrementalModelSettings;
   /** insert_overwrite: the partition_by column. */
   readonly partitionBy?: string;
   /** microbatch: the batch being written. */
@@ -37,12 +38,6 @@ export interface ConfigProblem {
   readonly hint?: string;
 }
 
-/** An index a model's table needs (the `indexes` config, or a strategy's on the unique_key). */
-export interface NeededIndex {
-  readonly columns: readonly string[];
-  readonly unique: boolean;
-}
-
 /**
  * One incremental strategy owns its rules: a file, a registry line
  * (strategy-registry.ts) and a test file each. Nothing else names it.
@@ -52,7 +47,7 @@ export interface IncrementalStrategy {
   /** Its own config rules, checked when the project is loaded (the first problem is reported). */
   validate(config: NodeConfig, model: string): ConfigProblem[];
   /** The indexes a freshly built table needs for this strategy's statements (on the unique_key, if any). */
-  indexes(uniqueKey: readonly string[]): NeededIndex[];
+  indexes(uniqueKey: readonly string[]): IndexConfig[];
   /** Whether it deletes (or replaces) target rows: a backfill can rewrite a range only then. */
   readonly deletes: boolean;
   /** Why a row with a NULL unique_key survives a rerun (a warning gives its count), when the strategy uses the key. */
@@ -61,6 +56,6 @@ export interface IncrementalStrategy {
 }
 
 /** The usual index: a plain one on the unique_key, so a keyed delete or lookup never scans the table. */
-export function keyIndex(uniqueKey: readonly string[], unique = false): NeededIndex[] {
+export function keyIndex(uniqueKey: readonly string[], unique = false): IndexConfig[] {
   return uniqueKey.length > 0 ? [{ columns: uniqueKey, unique }] : [];
 }

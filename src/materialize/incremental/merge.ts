@@ -7,14 +7,13 @@ import { keyIndex, type IncrementalStrategy, type StrategyContext } from './incr
 
 const given = (v: unknown) => v !== undefined && v !== null;
 const unquote = (q: string) => q.slice(1, -1).replace(/""/g, '"');
-const stringList = (v: unknown): string[] | undefined => (v === undefined || v === null ? undefined : Array.isArray(v) ? v.map(String) : [String(v)]);
 
 /** The columns an upsert overwrites: merge_update_columns, or all but merge_exclude_columns (never the key). */
-export function mergeUpdateColumns(context: Pick<StrategyContext, 'model' | 'config' | 'destColumns' | 'uniqueKey'>): string[] {
+export function mergeUpdateColumns(context: Pick<StrategyContext, 'model' | 'settings' | 'destColumns' | 'uniqueKey'>): string[] {
   const dest = context.destColumns.map(unquote);
   const key = new Set(context.uniqueKey.map((k) => k.toLowerCase()));
-  const only = stringList(context.config.merge_update_columns);
-  const exclude = stringList(context.config.merge_exclude_columns);
+  const only = context.settings.mergeUpdateColumns;
+  const exclude = context.settings.mergeExcludeColumns;
   if (only) {
     const unknown = only.filter((c) => !dest.some((d) => d.toLowerCase() === c.toLowerCase()));
     if (unknown.length > 0) {

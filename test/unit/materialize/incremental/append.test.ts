@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { appendStrategy } from '../../../../src/materialize/incremental/append.js';
 import { expectAtomicFailure, miniProject } from '../../../support/strategy-project.js';
+import { parseModelSettings, type IncrementalModelSettings } from '../../../../src/config/model-settings.js';
+
+const INCREMENTAL = parseModelSettings({ materialized: 'incremental' }) as IncrementalModelSettings;
 
 const MODEL = `{{ config(materialized='incremental', incremental_strategy='append') }}
 select id, status, loaded_on from {{ source('raw', 'events') }}
@@ -17,7 +20,7 @@ function setup() {
 describe('append strategy', () => {
   it('emits one INSERT of the new rows into the target columns', () => {
     const statements = appendStrategy.statements({
-      model: 'm', target: '"m"', newRows: 'temp."m__mini_dbt_new"', uniqueKey: [], destColumns: ['"id"', '"status"'], predicates: [], config: {},
+      model: 'm', target: '"m"', newRows: 'temp."m__mini_dbt_new"', uniqueKey: [], destColumns: ['"id"', '"status"'], predicates: [], settings: INCREMENTAL,
     });
     expect(statements).toEqual([{ kind: 'exec', role: 'insert', sql: 'insert into "m" ("id", "status")\nselect "id", "status" from temp."m__mini_dbt_new"' }]);
   });

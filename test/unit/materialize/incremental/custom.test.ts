@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { customMacroStrategy, strategyMacroName } from '../../../../src/materialize/incremental/custom-macro.js';
 import { expectAtomicFailure, miniProject } from '../../../support/strategy-project.js';
+import { parseModelSettings, type IncrementalModelSettings } from '../../../../src/config/model-settings.js';
+
+const INCREMENTAL = parseModelSettings({ materialized: 'incremental' }) as IncrementalModelSettings;
 
 /** A project strategy: insert only the keys the target does not have yet (late versions are ignored). */
 const MACRO = `{% macro get_incremental_insert_new_keys_sql(arg_dict) %}
@@ -25,7 +28,7 @@ describe('a project strategy (get_incremental_<name>_sql macro)', () => {
   it('names the macro as dbt does and runs the SQL it returned as one step', () => {
     expect(strategyMacroName('delete+insert')).toBe('get_incremental_delete_insert_sql');
     const statements = customMacroStrategy('x').statements({
-      model: 'm', target: '"m"', newRows: 't', uniqueKey: [], destColumns: [], predicates: [], config: {}, customSql: '  insert into m select 1;  ',
+      model: 'm', target: '"m"', newRows: 't', uniqueKey: [], destColumns: [], predicates: [], settings: INCREMENTAL, customSql: '  insert into m select 1;  ',
     });
     expect(statements).toEqual([{ kind: 'exec', role: 'custom', sql: 'insert into m select 1' }]);
   });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { deleteInsertStrategy } from '../../../../src/materialize/incremental/delete-insert.js';
 import { expectAtomicFailure, miniProject } from '../../../support/strategy-project.js';
+import { parseModelSettings, type IncrementalModelSettings } from '../../../../src/config/model-settings.js';
+
+const INCREMENTAL = parseModelSettings({ materialized: 'incremental' }) as IncrementalModelSettings;
 
 /** Revenue per day from the latest version of each order, rewriting the last 2 days of orders. */
 const MODEL = (key: string, extra = '') => `{{ config(materialized='incremental', incremental_strategy='delete+insert', unique_key=${key}${extra}) }}
@@ -35,7 +38,7 @@ group by order_day, shop`,
 describe('delete+insert strategy', () => {
   it('emits a delete by key tuple (with predicates) and an insert', () => {
     const statements = deleteInsertStrategy.statements({
-      model: 'm', target: '"m"', newRows: 'temp."m__mini_dbt_new"', uniqueKey: ['day', 'shop'], destColumns: ['"day"', '"shop"', '"v"'], predicates: ["DBT_INTERNAL_DEST.day > '2024-01-01'"], config: {},
+      model: 'm', target: '"m"', newRows: 'temp."m__mini_dbt_new"', uniqueKey: ['day', 'shop'], destColumns: ['"day"', '"shop"', '"v"'], predicates: ["DBT_INTERNAL_DEST.day > '2024-01-01'"], settings: INCREMENTAL,
     });
     expect(statements.map((s) => ('sql' in s ? s.sql : s.kind))).toEqual([
       'delete from "m" as DBT_INTERNAL_DEST\nwhere ("day", "shop") in (select distinct "day", "shop" from temp."m__mini_dbt_new")\n  and (DBT_INTERNAL_DEST.day > \'2024-01-01\')',

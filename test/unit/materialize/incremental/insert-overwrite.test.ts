@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { insertOverwriteStrategy } from '../../../../src/materialize/incremental/insert-overwrite.js';
 import { expectAtomicFailure, miniProject } from '../../../support/strategy-project.js';
+import { parseModelSettings, type IncrementalModelSettings } from '../../../../src/config/model-settings.js';
+
+const INCREMENTAL = parseModelSettings({ materialized: 'incremental' }) as IncrementalModelSettings;
 
 /** Orders per day and status, recomputed for the days loaded on the last night. */
 const MODEL = `{{ config(materialized='incremental', incremental_strategy='insert_overwrite', partition_by='order_day') }}
@@ -22,7 +25,7 @@ function setup() {
 describe('insert_overwrite strategy', () => {
   it('emits a NULL-partition check, a delete of every partition present in the new rows, and an insert', () => {
     const statements = insertOverwriteStrategy.statements({
-      model: 'm', target: '"m"', newRows: 'temp."m__mini_dbt_new"', uniqueKey: [], destColumns: ['"day"', '"n"'], predicates: [], config: {}, partitionBy: 'day',
+      model: 'm', target: '"m"', newRows: 'temp."m__mini_dbt_new"', uniqueKey: [], destColumns: ['"day"', '"n"'], predicates: [], settings: INCREMENTAL, partitionBy: 'day',
     });
     expect(statements.map((s) => ('sql' in s ? s.sql : s.kind))).toEqual([
       'select count(*) from temp."m__mini_dbt_new" where "day" is null',

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { mergeStrategy } from '../../../../src/materialize/incremental/merge.js';
 import { expectAtomicFailure, miniProject } from '../../../support/strategy-project.js';
+import { parseModelSettings, type IncrementalModelSettings } from '../../../../src/config/model-settings.js';
+
+const INCREMENTAL = parseModelSettings({ materialized: 'incremental' }) as IncrementalModelSettings;
 
 const MODEL = (extra = '') => `{{ config(materialized='incremental', incremental_strategy='merge', unique_key='id'${extra}) }}
 select id, status, amount, updated_at from {{ source('raw', 'events') }}
@@ -18,7 +21,7 @@ describe('merge strategy', () => {
   it('emits a key check, a unique index and an INSERT ... ON CONFLICT DO UPDATE', () => {
     const statements = mergeStrategy.statements({
       model: 'orders', target: '"orders"', newRows: 'temp."orders__mini_dbt_new"', uniqueKey: ['id'],
-      destColumns: ['"id"', '"status"', '"amount"'], predicates: ["DBT_INTERNAL_SOURCE.amount > DBT_INTERNAL_DEST.amount"], config: {},
+      destColumns: ['"id"', '"status"', '"amount"'], predicates: ["DBT_INTERNAL_SOURCE.amount > DBT_INTERNAL_DEST.amount"], settings: INCREMENTAL,
     });
     expect(statements.map((s) => s.kind === 'exec' ? s.role : s.kind)).toEqual(['assert-none', 'index', 'upsert']);
     const sql = statements.map((s) => ('sql' in s ? s.sql : '')).join('\n');

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { microbatchStrategy } from '../../../../src/materialize/incremental/microbatch.js';
 import { expectAtomicFailure, miniProject } from '../../../support/strategy-project.js';
+import { parseModelSettings, type IncrementalModelSettings } from '../../../../src/config/model-settings.js';
+
+const INCREMENTAL = parseModelSettings({ materialized: 'incremental' }) as IncrementalModelSettings;
 
 const SOURCES = `sources:
   - name: raw
@@ -24,7 +27,7 @@ describe('microbatch strategy', () => {
   it('emits a window check, a delete of the half-open window and an insert', () => {
     const statements = microbatchStrategy.statements({
       model: 'daily', target: '"daily"', newRows: 'temp."daily__mini_dbt_new"', uniqueKey: [], destColumns: ['"day"', '"n"'],
-      predicates: ['n > 0'], config: {}, window: { eventTime: 'day', label: '2024-01-02', start: '2024-01-02', end: '2024-01-03' },
+      predicates: ['n > 0'], settings: INCREMENTAL, window: { eventTime: 'day', label: '2024-01-02', start: '2024-01-02', end: '2024-01-03' },
     });
     expect(statements.map((s) => ('sql' in s ? s.sql : s.kind))).toEqual([
       `select count(*) from temp."daily__mini_dbt_new" where not ("day" >= '2024-01-02' and "day" < '2024-01-03') or "day" is null`,

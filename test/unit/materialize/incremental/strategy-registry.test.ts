@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseModelSettings } from '../../../../src/config/model-settings.js';
 import { indexStatements } from '../../../../src/materialize/model-indexes.js';
 import { BUILTIN_STRATEGIES, getStrategy, isBuiltinStrategy, strategyNames, strategyRules } from '../../../../src/materialize/incremental/strategy-registry.js';
 import { customStrategyNames } from '../../../../src/parse/validate-model-config.js';
@@ -35,14 +36,14 @@ describe('strategy registry', () => {
     expect(strategyRules('merge').indexes(['id'])).toEqual([{ columns: ['id'], unique: true }]);
     expect(strategyRules('delete+insert').indexes(['a', 'b'])).toEqual([{ columns: ['a', 'b'], unique: false }]);
     expect(strategyRules('append').indexes([])).toEqual([]);
-    expect(indexStatements('m', { materialized: 'incremental', unique_key: 'id', incremental_strategy: 'merge' }))
+    expect(indexStatements('m', parseModelSettings({ materialized: 'incremental', unique_key: 'id', incremental_strategy: 'merge' })))
       .toEqual(['create unique index "m__uidx__id" on "m" ("id")']);
     // A configured unique index on the key already serves; a configured plain one does not serve merge.
-    expect(indexStatements('m', { materialized: 'incremental', unique_key: 'id', indexes: [{ columns: ['id'], unique: true }] }))
+    expect(indexStatements('m', parseModelSettings({ materialized: 'incremental', unique_key: 'id', indexes: [{ columns: ['id'], unique: true }] })))
       .toEqual(['create unique index "m__uidx__id" on "m" ("id")']);
-    expect(indexStatements('m', { materialized: 'incremental', unique_key: 'id', incremental_strategy: 'merge', indexes: [['id']] }))
+    expect(indexStatements('m', parseModelSettings({ materialized: 'incremental', unique_key: 'id', incremental_strategy: 'merge', indexes: [['id']] })))
       .toEqual(['create index "m__idx__id" on "m" ("id")', 'create unique index "m__uidx__id" on "m" ("id")']);
-    expect(indexStatements('m', { materialized: 'table', unique_key: 'id' })).toEqual([]);
+    expect(indexStatements('m', parseModelSettings({ materialized: 'table', unique_key: 'id' }))).toEqual([]);
   });
 
   it('each strategy validates its own config', () => {

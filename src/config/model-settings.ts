@@ -1,0 +1,220 @@
+import { configHooks, type Hook } from './hook-config.js';
+import { tryParseTime, type BatchSize } from './microbatch-time.js';
+import { effectiveStrategy, partitionColumnOf, uniqueKeyColumns, type Materialization, type OnSchemaChange } from './model-config.js';
+
+type RawConfig = Readonly<Record<string, unknown>>;
+
+/** An index a table gets: the `indexes` config (dbt-postgres style), or one a strategy needs. */
+export interface IndexConfig {
+  readonly columns: readonly string[];
+  readonly unique: boolean;
+}
+
+/** pre_hook / post_hook templates (rendered when the model is planned). */
+export interface ModelHooks {
+  readonly pre: readonly Hook[];
+  readonly post: readonly Hook[];
+}
+
+/** What every model's config says, whatever its materialization. */
+interface CommonSettings {
+  /** partition_by: a column name, or {field: name}. */
+  readonly partitionColumn?: string;
+  /** unique_key as a list (dbt accepts a string or a list); empty when unset. */
+  readonly uniqueKeyColumns: readonly string[];
+  /** unique_key as configured (a project strategy macro receives it so, as in dbt). */
+  readonly uniqueKey?: string | readonly string[];
+  /** unique_key_nulls: 'warn' (dbt's behaviour, the default) or 'error'. */
+  readonly uniqueKeyNulls: 'warn' | 'error';
+  /** The full_refresh config (beats the --full-refresh flag); undefined when unset. */
+  readonly fullRefresh?: boolean;
+  /** event_time: the column a downstream microbatch model's ref() filters on (required by microbatch itself). */
+  readonly eventTime?: string;
+  /** loaded_at: when each row landed (lateness, staleness). */
+  readonly loadedAt?: string;
+  readonly indexes: readonly IndexConfig[];
+  readonly hooks: ModelHooks;
+  readonly tags: readonly string[];
+}
+
+/** Fields only an incremental model has, absent (so readable as undefined) on the others. */
+interface NotIncremental {
+  readonly strategy?: undefined;
+  readonly batchSize?: undefined;
+  readonly begin?: undefined;
+  readonly lookback?: undefined;
+}
+
+export interface TableSettings extends CommonSettings, NotIncremental {
+  readonly materialized: 'table';
+}
+
+export interface ViewSettings extends CommonSettings, NotIncremental {
+  readonly materialized: 'view';
+}
+
+export interface EphemeralSettings extends CommonSettings, NotIncremental {
+  readonly materialized: 'ephemeral';
+}
+
+interface IncrementalCommon extends CommonSettings {
+  readonly materialized: 'incremental';
+  /** The effective strategy: incremental_strategy, else delete+insert with a unique_key and append without (dbt-postgres). */
+  readonly strategy: string;
+  /** incremental_strategy was unset or 'default': `strategy` was chosen from unique_key. */
+  readonly defaultStrategy: boolean;
+  readonly onSchemaChange: OnSchemaChange;
+  /** incremental_predicates (or predicates): a bare string is one predicate; blank ones dropped. */
+  readonly incrementalPredicates: readonly string[];
+  /** merge: the columns an upsert overwrites, or leaves alone (never both). */
+  readonly mergeUpdateColumns?: readonly string[];
+  readonly mergeExcludeColumns?: readonly string[];
+}
+
+/** An incremental model under any strategy but microbatch (a project's own included). */
+export interface IncrementalSettings extends IncrementalCommon {
+  readonly batchSize?: undefined;
+  readonly begin?: undefined;
+  readonly lookback?: undefined;
+}
+
+/** A microbatch model: dbt's event_time, begin, batch_size and lookback (batches, default 1). */
+export interface MicrobatchSettings extends IncrementalCommon {
+  readonly strategy: 'microbatch';
+  readonly eventTime: string;
+  readonly begin: Date;
+  readonly batchSize: BatchSize;
+  readonly lookback: number;
+}
+
+/**
+ * A model's config, parsed once after capture (parseModelSettings) into a
+ * union on `materialized` (and, for microbatch, `strategy`: narrow with
+ * isMicrobatch). `node.config` stays the raw dict: templates' config.get(),
+ * manifest.json and folder-config merging read it; code reads this.
+ */
+export type ModelSettings = TableSettings | ViewSettings | EphemeralSettings | IncrementalSettings | MicrobatchSettings;
+
+/** An incremental model's settings, under any strategy. */
+export type IncrementalModelSettings = IncrementalSettings | MicrobatchSettings;
+
+export function isMicrobatch(settings: ModelSettings): settings is MicrobatchSettings {
+  return settings.materialized === 'incremental' && settings.strategy === 'microbatch';
+}
+
+/** A seed's config, as the code reads it (the loader checks delimiter, encoding and column_types itself, with file:line). */
+export interface SeedSettings {
+  readonly eventTime?: string;
+  readonly loadedAt?: string;
+  readonly indexes: readonly IndexConfig[];
+  readonly tags: readonly string[];
+  readonly delimiter?: unknown;
+  readonly encoding?: unknown;
+  readonly columnTypes?: unknown;
+}
+
+/** A source table's config, as the code reads it. */
+export interface SourceSettings {
+  readonly eventTime?: string;
+  readonly loadedAt?: string;
+  readonly tags: readonly string[];
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const stringList = (v: unknown): string[] | undefined => (v === undefined || v === null ? undefined : Array.isArray(v) ? v.map(String) : [String(v)]);
+/** tags: a list, or one tag (selection reads `tag:`). */
+const tagList = (v: unknown): string[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
+
+/** The `indexes` config (dbt-postgres style: [{columns: [...], unique: bool}] or [[...]]). */
+export function indexConfigs(config: RawConfig): IndexConfig[] {
+  const raw = config.indexes;
+  if (!Array.isArray(raw)) return [];
+  return raw.map((entry) => {
+    if (Array.isArray(entry)) return { columns: entry.map(String), unique: false };
+    if (typeof entry === 'string') return { columns: [entry], unique: false };
+    const e = entry as { columns?: unknown; unique?: unknown };
+    const columns = Array.isArray(e.columns) ? e.columns.map(String) : [String(e.columns)];
+    return { columns, unique: e.unique === true };
+  });
+}
+
+/** incremental_predicates as a list (a bare string is one predicate, not a list of characters). */
+function predicateList(config: RawConfig): string[] {
+  const raw = config.incremental_predicates ?? config.predicates;
+  if (raw === undefined || raw === null) return [];
+  return (Array.isArray(raw) ? raw : [raw]).map(String).filter((p) => p.trim() !== '');
+}
+
+/**
+ * A model's settings from its merged, validated config (validateModelConfig
+ * ran first; on a config it refused, the values fall back to the defaults,
+ * and the load fails anyway). Cheap: it runs for every model on every load.
+ */
+export function parseModelSettings(config: RawConfig): ModelSettings {
+  const common: CommonSettings = {
+    partitionColumn: partitionColumnOf(config),
+    uniqueKeyColumns: uniqueKeyColumns(config),
+    uniqueKey: typeof config.unique_key === 'string' || Array.isArray(config.unique_key) ? (config.unique_key as string | readonly string[]) : undefined,
+    uniqueKeyNulls: config.unique_key_nulls === 'error' ? 'error' : 'warn',
+    fullRefresh: typeof config.full_refresh === 'boolean' ? config.full_refresh : undefined,
+    eventTime: str(config.event_time),
+    loadedAt: str(config.loaded_at),
+    indexes: indexConfigs(config),
+    hooks: { pre: configHooks(config, 'pre_hook'), post: configHooks(config, 'post_hook') },
+    tags: tagList(config.tags),
+  };
+  const materialized = (config.materialized ?? 'view') as Materialization;
+  if (materialized !== 'incremental') return { ...common, materialized } as TableSettings | ViewSettings | EphemeralSettings;
+  const strategy = effectiveStrategy(config);
+  const incremental: IncrementalCommon = {
+    ...common,
+    materialized,
+    strategy,
+    defaultStrategy: config.incremental_strategy === undefined || config.incremental_strategy === null || config.incremental_strategy === 'default',
+    onSchemaChange: typeof config.on_schema_change === 'string' ? (config.on_schema_change as OnSchemaChange) : 'ignore',
+    incrementalPredicates: predicateList(config),
+    mergeUpdateColumns: stringList(config.merge_update_columns),
+    mergeExcludeColumns: stringList(config.merge_exclude_columns),
+  };
+  if (strategy !== 'microbatch') return incremental as IncrementalSettings;
+  return {
+    ...incremental,
+    strategy,
+    eventTime: String(config.event_time),
+    begin: tryParseTime(config.begin) ?? new Date(Number.NaN),
+    batchSize: config.batch_size as BatchSize,
+    lookback: typeof config.lookback === 'number' ? config.lookback : 1,
+  };
+}
+
+/** Whether `value` is parsed settings rather than a raw config dict. */
+function isModelSettings(value: ModelSettings | RawConfig): value is ModelSettings {
+  return Array.isArray((value as { uniqueKeyColumns?: unknown }).uniqueKeyColumns) && typeof (value as { hooks?: unknown }).hooks === 'object';
+}
+
+/**
+ * Settings as given, or parsed from a raw config: for the statement builders
+ * while plan/ still hands them `node.config` (with rendered hooks); once
+ * every caller passes `node.settings`, this goes.
+ */
+export function toModelSettings(value: ModelSettings | RawConfig): ModelSettings {
+  return isModelSettings(value) ? value : parseModelSettings(value);
+}
+
+/** A seed's settings from its merged config. */
+export function parseSeedSettings(config: RawConfig): SeedSettings {
+  return {
+    eventTime: str(config.event_time),
+    loadedAt: str(config.loaded_at),
+    indexes: indexConfigs(config),
+    tags: tagList(config.tags),
+    delimiter: config.delimiter,
+    encoding: config.encoding,
+    columnTypes: config.column_types,
+  };
+}
+
+/** A source table's settings from its config. */
+export function parseSourceSettings(config: RawConfig): SourceSettings {
+  return { eventTime: str(config.event_time), loadedAt: str(config.loaded_at), tags: tagList(config.tags) };
+}
