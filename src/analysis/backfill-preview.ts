@@ -1,7 +1,6 @@
 import type { Manifest, ModelNode } from '../compile/manifest.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
-import { uniqueKeyColumns } from '../config/model-config.js';
 import { ProjectError } from '../errors/project-error.js';
 import { runStatements } from '../execute/run-statements.js';
 import type { Graph } from '../graph/graph-node.js';
@@ -12,7 +11,6 @@ import { PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import { planNode } from '../plan/plan-node.js';
 import { warehouseFacts } from '../state/warehouse-facts.js';
-import { partitionColumn } from '../plan/plan-model.js';
 import type { PartitionRange } from './minimal-ranges.js';
 import { rawReadCounts, type RawReadCounts } from './raw-read-counts.js';
 import { withScratchTable } from './scratch-table.js';
@@ -30,7 +28,7 @@ export interface BackfillPreview extends RawReadCounts {
 
 /** The checks a backfill of this range makes, as the report lists them. */
 export function backfillChecks(node: ModelNode, range: PartitionRange): string[] {
-  return rangeGuardCheckNames(uniqueKeyColumns(node.config), requirePartition(node), range);
+  return rangeGuardCheckNames(node.settings.uniqueKeyColumns, requirePartition(node), range);
 }
 
 /**
@@ -67,7 +65,7 @@ function stagedRowChecks(plan: NodePlan): PlannedStatement[] {
 }
 
 function requirePartition(node: ModelNode): string {
-  const part = partitionColumn(node);
+  const part = node.settings.partitionColumn;
   if (!part) throw new ProjectError(`model '${node.name}' declares no partition_by, so there is no range to backfill`, { hint: `declare it: {{ config(partition_by='order_date') }}, or rebuild it: mini-dbt run --select ${node.name}` });
   return part;
 }

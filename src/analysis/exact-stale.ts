@@ -4,7 +4,6 @@ import type { Warehouse } from '../engine/open-warehouse.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { relationColumns, relationKind } from '../engine/relation-kind.js';
 import { ProjectError } from '../errors/project-error.js';
-import { partitionColumn } from '../plan/plan-model.js';
 import { diffPartitions, type TableDiff } from './diff-partitions.js';
 import { partitionTotals, type Totals } from './range-totals.js';
 import { withScratchTable } from './scratch-table.js';
@@ -43,7 +42,7 @@ export function exactStale(db: Warehouse, manifest: Manifest, node: ModelNode, o
         hint: `rebuild it: mini-dbt run --select ${node.name} --full-refresh`,
       });
     }
-    const part = partitionColumn(node);
+    const part = node.settings.partitionColumn;
     const diff = diffPartitions(
       db,
       { relation: quoteIdentifier(node.alias), columns: liveColumns },

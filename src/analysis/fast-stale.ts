@@ -6,7 +6,6 @@ import { relationKind } from '../engine/relation-kind.js';
 import { ProjectError } from '../errors/project-error.js';
 import { timeSourcesOf } from '../execute/effective-as-of.js';
 import type { Graph } from '../graph/graph-node.js';
-import { partitionColumn } from '../plan/plan-model.js';
 import { indexedLateRows } from './indexed-late-rows.js';
 import { timeColumns } from './time-columns.js';
 
@@ -37,7 +36,7 @@ export interface FastStale {
  * between count too (the table is ahead of the as-of asked about).
  */
 export function fastStale(db: Warehouse, manifest: Manifest, graph: Graph, node: ModelNode, asOf: string): FastStale {
-  const part = partitionColumn(node);
+  const part = node.settings.partitionColumn;
   if (!part) {
     throw new ProjectError(`model '${node.name}' declares no partition_by, so the fast mode has no partitions to check`, { hint: 'drop --fast to diff against a full rebuild' });
   }

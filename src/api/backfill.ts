@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import type { ModelNode } from '../compile/manifest.js';
-import { effectiveStrategy } from '../config/model-config.js';
 import { openWarehouse, type Warehouse } from '../engine/open-warehouse.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { relationColumns, relationKind } from '../engine/relation-kind.js';
@@ -9,7 +8,6 @@ import { effectiveAsOf } from '../execute/effective-as-of.js';
 import type { RunEvent } from '../state/node-result.js';
 import { selectNodes } from '../graph/select-nodes.js';
 import { descendants } from '../graph/walk-graph.js';
-import { partitionColumn } from '../plan/plan-model.js';
 import { backfillChecks, previewBackfill, type BackfillPreview } from '../analysis/backfill-preview.js';
 import { rawReadCounts } from '../analysis/raw-read-counts.js';
 import { exactStale } from '../analysis/exact-stale.js';
@@ -179,17 +177,17 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
 }
 
 function checkBackfillable(node: ModelNode): string {
-  if (node.config.materialized !== 'incremental') {
-    throw new ProjectError(`model '${node.name}' is a ${String(node.config.materialized)}, rebuilt in full on every run; a backfill rewrites partitions of an incremental model`, {
+  if (node.settings.materialized !== 'incremental') {
+    throw new ProjectError(`model '${node.name}' is a ${node.settings.materialized}, rebuilt in full on every run; a backfill rewrites partitions of an incremental model`, {
       hint: `rebuild it: mini-dbt run --select ${node.name}`,
     });
   }
-  if (effectiveStrategy(node.config) === 'append') {
+  if (node.settings.strategy === 'append') {
     throw new ProjectError(`model '${node.name}' uses incremental_strategy 'append', which never deletes: a backfill would insert its range a second time`, {
       hint: `rebuild it: mini-dbt run --select ${node.name} --full-refresh, or give it a unique_key and delete+insert`,
     });
   }
-  const part = partitionColumn(node);
+  const part = node.settings.partitionColumn;
   if (!part) {
     throw new ProjectError(`model '${node.name}' declares no partition_by, so there are no partitions to backfill`, {
       location: { file: node.file.path },
@@ -220,7 +218,7 @@ function downstreamOf(session: Session, node: ModelNode, rebuilt: ReadonlySet<st
   for (const id of descendants(session.graph, node.uniqueId)) {
     const child = session.manifest.nodes.get(id);
     if (child?.resourceType !== 'model') continue;
-    const materialized = String(child.config.materialized);
+    const materialized = child.settings.materialized;
     let isStale: boolean | null = null;
     if (project !== null) {
       isStale = materialized === 'view' || materialized === 'ephemeral'

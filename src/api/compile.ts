@@ -8,7 +8,6 @@ import { openWarehouse, type Warehouse } from '../engine/open-warehouse.js';
 import { selectNodes } from '../graph/select-nodes.js';
 import { topologicalOrder } from '../graph/topological-order.js';
 import type { NodePlan } from '../plan/node-plan.js';
-import { partitionColumn } from '../plan/plan-model.js';
 import { planNode } from '../plan/plan-node.js';
 import { incrementalWindow, type IncrementalWindow } from '../analysis/incremental-window.js';
 import { writeNodeArtifacts } from '../state/write-artifacts.js';
@@ -52,11 +51,11 @@ export function compile(options: CompileOptions = {}): CompiledModel[] {
       if (node?.resourceType !== 'model') continue;
       const render = (incremental: boolean) => renderModel(manifest, node, { db: facts?.db, incremental, run: context });
       const full = render(false);
-      const incremental = node.config.materialized === 'incremental' ? render(true) : undefined;
+      const incremental = node.settings.materialized === 'incremental' ? render(true) : undefined;
       // The plan renders the model in the mode it decides: it reuses one of these two.
       const plan = planNode({ facts, manifest, node, context, renderings: { full, incremental } });
       if (options.writeArtifacts !== false) writeNodeArtifacts(project, node, plan);
-      const part = partitionColumn(node);
+      const part = node.settings.partitionColumn;
       const window = db && incremental && part ? incrementalWindow(db, incremental.sql, part) : undefined;
       out.push({ node, fullSql: full.sql, incrementalSql: incremental?.sql, plan, ...(window ? { window } : {}) });
     }

@@ -98,7 +98,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   if (options.fullRefresh) {
     const protectedModels = order
       .map((id) => manifest.nodes.get(id))
-      .filter((n): n is ModelNode => n?.resourceType === 'model' && n.config.full_refresh === false)
+      .filter((n): n is ModelNode => n?.resourceType === 'model' && n.settings.fullRefresh === false)
       .map((n) => n.name);
     if (protectedModels.length > 0) {
       throw new ProjectError(`--full-refresh refused: ${protectedModels.join(', ')} ${protectedModels.length > 1 ? 'have' : 'has'} full_refresh: false`, {

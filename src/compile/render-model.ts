@@ -1,11 +1,12 @@
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { relationKind, type RelationKind } from '../engine/relation-kind.js';
-import { configHooks, type Hook } from '../config/hook-config.js';
+import type { Hook } from '../config/hook-config.js';
+import type { ModelHooks } from '../config/model-settings.js';
 import { PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
 import { ProjectError } from '../errors/project-error.js';
 import { eventTimeRelation, type EventTimeBatch } from './event-time-filter.js';
 import { ephemeralCteName, inlineEphemerals, type EphemeralCte } from './inline-ephemerals.js';
-import type { Manifest, ModelNode } from './manifest.js';
+import type { Manifest, ManifestNode, ModelNode } from './manifest.js';
 import { Relation } from './relation.js';
 import type { RenderState } from './render-state.js';
 import { findLine } from './find-line.js';
@@ -28,11 +29,10 @@ export interface RenderModelOptions {
 export interface RenderedModel {
   readonly sql: string;
   /** pre_hook / post_hook with their templates rendered in the model's context. */
-  readonly hooks: { readonly pre_hook: readonly Hook[]; readonly post_hook: readonly Hook[] };
+  readonly hooks: ModelHooks;
 }
 
-const isEphemeral = (node: { resourceType: string; config: Readonly<Record<string, unknown>> }) =>
-  node.resourceType === 'model' && node.config.materialized === 'ephemeral';
+const isEphemeral = (node: ManifestNode) => node.resourceType === 'model' && node.settings.materialized === 'ephemeral';
 
 /**
  * The dbt context of one model render against the warehouse. Ephemeral
@@ -67,13 +67,13 @@ export function modelRenderState(
         }
         return new Relation(cte, 'ephemeral', cte);
       }
-      const type = target.resourceType === 'seed' ? 'table' : (target.config.materialized as 'table' | 'view');
-      return eventTimeRelation(target.alias, type, target.config.event_time, options.batch);
+      const type = target.resourceType === 'seed' ? 'table' : (target.settings.materialized as 'table' | 'view');
+      return eventTimeRelation(target.alias, type, target.settings.eventTime, options.batch);
     },
     source: (s, t) => {
       const source = manifest.sources.get(`${s}.${t}`);
       if (!source) throw new ProjectError(`source '${s}.${t}' was not found`);
-      return eventTimeRelation(source.alias, 'table', source.config.event_time, options.batch);
+      return eventTimeRelation(source.alias, 'table', source.settings.eventTime, options.batch);
     },
     self: new Relation(node.alias, existing),
     isIncremental: () => options.incremental,
@@ -116,12 +116,12 @@ export function renderModel(manifest: Manifest, node: ModelNode, options: Render
   const ctes = new Map<string, EphemeralCte>();
   const body = renderBody(manifest, node, options, ctes);
   const hooks = (which: 'pre_hook' | 'post_hook'): Hook[] =>
-    configHooks(node.config, which).map((h, i) => ({
+    node.settings.hooks[which === 'pre_hook' ? 'pre' : 'post'].map((h, i) => ({
       sql: h.sql.includes('{') ? manifest.jinja.render(`${node.file.path}#${which}[${i}]`, h.sql, body.state).trim() : h.sql,
       transaction: h.transaction,
     }));
   return {
     sql: inlineEphemerals(body.sql, [...ctes.values()]),
-    hooks: { pre_hook: hooks('pre_hook'), post_hook: hooks('post_hook') },
+    hooks: { pre: hooks('pre_hook'), post: hooks('post_hook') },
   };
 }

@@ -44,7 +44,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
   const { db, manifest, graph } = options;
   const nodes = options.order
     .map((id) => manifest.nodes.get(id) ?? manifest.tests.get(id))
-    .filter((n): n is ModelNode | SeedNode | TestNode => n !== undefined && (n.resourceType === 'seed' || n.resourceType === 'test' || (n.resourceType === 'model' && n.config.materialized !== 'ephemeral')));
+    .filter((n): n is ModelNode | SeedNode | TestNode => n !== undefined && (n.resourceType === 'seed' || n.resourceType === 'test' || (n.resourceType === 'model' && n.settings.materialized !== 'ephemeral')));
   const total = nodes.length;
   const failed = new Set<string>();
   /** Nodes whose data tests failed (build): their descendants are skipped. */
@@ -82,10 +82,10 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
           csvPath: node.file.absPath,
           displayPath: node.file.path,
           table: node.alias,
-          columnTypes: node.config.column_types as Record<string, string> | undefined,
+          columnTypes: node.settings.columnTypes as Record<string, string> | undefined,
           // Checked by the loader (one character; a known encoding), whatever type the yml gave them.
-          delimiter: node.config.delimiter as string | undefined,
-          encoding: node.config.encoding as string | undefined,
+          delimiter: node.settings.delimiter as string | undefined,
+          encoding: node.settings.encoding as string | undefined,
           indexes: seedIndexes(node.config),
           onProgress: (p) => emit({ type: 'progress', uniqueId: node.uniqueId, name: node.name, stage: p.stage, done: p.bytes, total: p.totalBytes }),
           beforeCommit: (tx) => {
@@ -207,7 +207,7 @@ function ledgerRecord(
     unique_id: node.uniqueId,
     model: node.name,
     resource_type: node.resourceType,
-    materialization: node.resourceType === 'seed' ? 'seed' : String(node.config.materialized),
+    materialization: node.resourceType === 'seed' ? 'seed' : node.settings.materialized,
     strategy: plan?.strategy ?? null,
     mode,
     reason: plan?.reason ?? (node.resourceType === 'seed' ? 'seeds are reloaded in full' : null),

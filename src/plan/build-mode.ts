@@ -1,6 +1,6 @@
 import type { ModelNode } from '../compile/manifest.js';
-import { effectiveStrategy } from '../config/model-config.js';
-import { parseTime, microbatchNow, type BatchSize } from '../config/microbatch-time.js';
+import { parseTime, microbatchNow } from '../config/microbatch-time.js';
+import { isMicrobatch, type MicrobatchSettings } from '../config/model-settings.js';
 import type { RelationKind } from '../engine/relation-kind.js';
 import type { BackfillRange, RunContext } from '../invocation/run-context.js';
 import { microbatchWindows, retryWindows, type MicrobatchWindows } from './microbatch-windows.js';
@@ -31,7 +31,7 @@ export interface BuildModeInput {
 
 /** dbt's should_full_refresh(): the model's full_refresh config beats the flag. */
 export function shouldFullRefresh(node: ModelNode, flag: boolean): boolean {
-  return typeof node.config.full_refresh === 'boolean' ? node.config.full_refresh : flag;
+  return node.settings.fullRefresh ?? flag;
 }
 
 function whyFull(existing: RelationKind | null): string | undefined {
@@ -45,15 +45,16 @@ const INCREMENTAL_REASON = 'is_incremental(): the target exists as a table';
 /** Pure: decide how a model is built from its config, the warehouse's target, the flags and the backfill range. */
 export function buildMode(input: BuildModeInput): BuildMode {
   const { node, existing, context } = input;
-  const materialized = node.config.materialized;
+  const settings = node.settings;
+  const materialized = settings.materialized;
   if (materialized === 'ephemeral') {
     return { kind: 'ephemeral', reason: 'ephemeral models are never built: their SQL is inlined as a CTE into every model that refs them' };
   }
   if (materialized === 'view') return { kind: 'view', reason: 'views are replaced on every run' };
   if (materialized !== 'incremental') return { kind: 'full', reason: 'tables are rebuilt on every run' };
   const refresh = shouldFullRefresh(node, context.fullRefresh);
-  const full = whyFull(existing) ?? (refresh ? (node.config.full_refresh === true ? 'config full_refresh: true' : '--full-refresh') : undefined);
-  if (effectiveStrategy(node.config) === 'microbatch') return microbatchMode(input, full);
+  const full = whyFull(existing) ?? (refresh ? (settings.fullRefresh === true ? 'config full_refresh: true' : '--full-refresh') : undefined);
+  if (isMicrobatch(settings)) return microbatchMode(input, settings, full);
   if (full !== undefined) return { kind: 'full', reason: full };
   if (context.backfill) {
     return { kind: 'backfill', reason: 'is_incremental() with start/end vars: rewrite that range', range: context.backfill, guarded: context.backfill.guarded === node.uniqueId };
@@ -67,18 +68,17 @@ export function buildMode(input: BuildModeInput): BuildMode {
  * rewrites exactly its failed windows, never rebuilding a table whose other
  * batches succeeded.
  */
-function microbatchMode(input: BuildModeInput, full: string | undefined): BuildMode {
+function microbatchMode(input: BuildModeInput, settings: MicrobatchSettings, full: string | undefined): BuildMode {
   const { node, existing, context } = input;
-  const config = node.config;
   const retry = context.retryBatches?.get(node.uniqueId);
   const incremental = retry && existing === 'table' ? true : full === undefined;
-  const size = config.batch_size as BatchSize;
+  const size = settings.batchSize;
   const windows: MicrobatchWindows = retry
     ? { batches: retryWindows(retry, size, (t) => parseTime(t, 'a retried batch bound')), gaps: [], source: 'the failed batches of the last invocation (retry)' }
     : microbatchWindows({
       batchSize: size,
-      begin: parseTime(config.begin, `model '${node.name}': begin`),
-      lookback: typeof config.lookback === 'number' ? config.lookback : 1,
+      begin: settings.begin,
+      lookback: settings.lookback,
       now: microbatchNow(context.vars.as_of, context.startedAt),
       eventTime: context.eventTime,
       incremental,

@@ -1,4 +1,4 @@
-import { uniqueKeyColumns } from '../config/model-config.js';
+import type { ModelSettings } from '../config/model-settings.js';
 
 /**
  * dbt's trap kept: an incremental model without a unique_key under
@@ -8,12 +8,11 @@ import { uniqueKeyColumns } from '../config/model-config.js';
  * undefined when the model is not in that case (an explicit `append` says
  * what it does).
  */
-export function keylessAppendNote(config: Readonly<Record<string, unknown>>): string | undefined {
-  if (config.materialized !== 'incremental' || uniqueKeyColumns(config).length > 0) return undefined;
-  const strategy = config.incremental_strategy;
+export function keylessAppendNote(settings: ModelSettings): string | undefined {
+  if (settings.materialized !== 'incremental' || settings.uniqueKeyColumns.length > 0) return undefined;
   const consequence = "rows are duplicated on each rerun of the same window. Set unique_key to replace.";
-  if (strategy === 'delete+insert') return `delete+insert without unique_key appends every run (dbt's behaviour); ${consequence}`;
-  if (strategy === undefined || strategy === null || strategy === 'default') {
+  if (!settings.defaultStrategy && settings.strategy === 'delete+insert') return `delete+insert without unique_key appends every run (dbt's behaviour); ${consequence}`;
+  if (settings.defaultStrategy) {
     return `no unique_key, so the default strategy is append, which appends every run (dbt's behaviour); ${consequence}`;
   }
   return undefined;

@@ -17,7 +17,7 @@ export interface PlanNodeInput {
 
 /** The node with its hooks as rendered (templates in hooks see `this`, `var`, ...). */
 export function withRenderedHooks(node: ModelNode, hooks: RenderedModel['hooks']): ModelNode {
-  return { ...node, config: { ...node.config, pre_hook: hooks.pre_hook, post_hook: hooks.post_hook } };
+  return { ...node, settings: { ...node.settings, hooks } };
 }
 
 /**

@@ -35,23 +35,25 @@ const summarize = (labels: readonly string[]) => (labels.length <= 6 ? labels.jo
  */
 export function planMicrobatch(input: PlanMicrobatchInput): NodePlan {
   const { node } = input;
-  const eventTime = String(node.config.event_time);
+  const settings = node.settings;
+  const eventTime = String(settings.eventTime);
   const last = input.batches.length - 1;
-  const configFor = (i: number) => ({ ...node.config, pre_hook: i === 0 ? node.config.pre_hook : [], post_hook: i === last ? node.config.post_hook : [] });
+  // Pre-hooks run with the first batch, post-hooks with the last.
+  const settingsFor = (i: number) => ({ ...settings, hooks: { pre: i === 0 ? settings.hooks.pre : [], post: i === last ? settings.hooks.post : [] } });
   let dest: readonly string[] | undefined = input.incremental ? undefined : (input.sourceColumns ?? []);
   let schemaChange: SchemaChange | undefined;
   const batches: BatchPlan[] = input.batches.map(({ batch, sql }, i) => {
     const window: BatchWindow = { eventTime, label: batch.label, start: batch.startText, end: batch.endText };
     const common = { label: batch.label, start: batch.startText, end: batch.endText, reason: batch.reason, sql };
     if (i === 0 && !input.incremental) {
-      const statements = tableStatements({ alias: node.alias, sql, config: configFor(i), checks: (staged) => [windowCheck(node.name, staged, window)] });
+      const statements = tableStatements({ alias: node.alias, sql, settings: settingsFor(i), checks: (staged) => [windowCheck(node.name, staged, window)] });
       return { ...common, mode: 'full', statements };
     }
     const planned = incrementalStatements({
       model: node.name,
       alias: node.alias,
       sql,
-      config: configFor(i),
+      settings: settingsFor(i),
       targetColumns: input.targetColumns,
       window,
       schema: dest === undefined ? input.schema : undefined,

@@ -1,5 +1,4 @@
 import type { ModelNode } from '../compile/manifest.js';
-import { effectiveStrategy } from '../config/model-config.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import type { RelationKind } from '../engine/relation-kind.js';
 import { incrementalStatements, keyChecks, type IncrementalRunOptions } from '../materialize/incremental.js';
@@ -26,31 +25,24 @@ export interface PlanModelInput {
   readonly renderCustom?: IncrementalRunOptions['renderCustom'];
 }
 
-/** The partition column a model declares (partition_by, a string or {field}). */
-export function partitionColumn(node: { config: Readonly<Record<string, unknown>> }): string | undefined {
-  const p = node.config.partition_by;
-  if (typeof p === 'string') return p;
-  if (typeof p === 'object' && p !== null && typeof (p as { field?: unknown }).field === 'string') return (p as { field: string }).field;
-  return undefined;
-}
-
 /** Pure: the statements of a model's build in the mode decided for it. */
 export function planModel(input: PlanModelInput): NodePlan {
   const { node, sql, existing, mode } = input;
-  const materialization = String(node.config.materialized);
-  const note = keylessAppendNote(node.config);
+  const settings = node.settings;
+  const materialization = settings.materialized;
+  const note = keylessAppendNote(settings);
   const base = {
-    uniqueId: node.uniqueId, name: node.name, relation: quoteIdentifier(node.alias), materialization, sql, partitionColumn: partitionColumn(node),
+    uniqueId: node.uniqueId, name: node.name, relation: quoteIdentifier(node.alias), materialization, sql, partitionColumn: settings.partitionColumn,
     ...(note ? { notes: [note] } : {}),
   };
   switch (mode.kind) {
     case 'ephemeral':
       return { ...base, mode: 'ephemeral', reason: mode.reason, statements: [] };
     case 'view':
-      return { ...base, mode: 'view', reason: mode.reason, statements: viewStatements(node.alias, sql, existing, node.config) };
+      return { ...base, mode: 'view', reason: mode.reason, statements: viewStatements(node.alias, sql, existing, settings) };
     case 'full': {
-      const incremental = materialization === 'incremental';
-      const strategy = incremental ? effectiveStrategy(node.config) : undefined;
+      const strategy = settings.strategy;
+      const incremental = strategy !== undefined;
       return {
         ...base,
         strategy,
@@ -59,9 +51,9 @@ export function planModel(input: PlanModelInput): NodePlan {
         statements: tableStatements({
           alias: node.alias,
           sql,
-          config: node.config,
+          settings,
           partitionColumn: base.partitionColumn,
-          checks: incremental ? (staged) => keyChecks(node.name, staged, node.config, { unique: strategy === 'merge', refuseNulls: input.backfill }) : undefined,
+          checks: incremental ? (staged) => keyChecks(node.name, staged, settings, { unique: strategy === 'merge', refuseNulls: input.backfill }) : undefined,
         }),
       };
     }
@@ -72,7 +64,7 @@ export function planModel(input: PlanModelInput): NodePlan {
         model: node.name,
         alias: node.alias,
         sql,
-        config: node.config,
+        settings,
         targetColumns: input.targetColumns,
         partitionColumn: base.partitionColumn,
         checkUniqueKey: backfill,
@@ -82,7 +74,7 @@ export function planModel(input: PlanModelInput): NodePlan {
       });
       return {
         ...base,
-        strategy: effectiveStrategy(node.config),
+        strategy: settings.strategy,
         mode: mode.kind,
         reason: mode.reason,
         statements: incremental.statements,

@@ -1,6 +1,5 @@
 import { renderModel } from '../compile/render-model.js';
 import { renderStrategyMacro } from '../compile/render-strategy-macro.js';
-import { effectiveStrategy } from '../config/model-config.js';
 import { BUILTIN_STRATEGIES } from '../materialize/incremental/strategy-registry.js';
 import { auditStatements } from '../data-tests/audit-statements.js';
 import type { AuditStatement } from '../materialize/planned-statement.js';
@@ -24,15 +23,15 @@ export type { PlanNodeInput } from './plan-inputs.js';
  */
 export function planNode(input: PlanNodeInput): NodePlan {
   const { facts, manifest, node, context } = input;
-  const existing = facts && node.config.materialized !== 'ephemeral' ? facts.relationKind(node.alias) : null;
+  const existing = facts && node.settings.materialized !== 'ephemeral' ? facts.relationKind(node.alias) : null;
   const mode = buildMode({ node, existing, context, builtBatches: facts ? () => facts.builtBatches(node.name) : undefined });
   const plan = mode.kind === 'microbatch' ? microbatchNodePlan(input, mode, existing) : (() => {
     const renderOptions = { db: facts?.db, existing, incremental: rendersIncremental(mode), run: context, log: input.log };
     const rendered = (rendersIncremental(mode) ? input.renderings?.incremental : input.renderings?.full) ?? renderModel(manifest, node, renderOptions);
     const incremental = facts !== undefined && rendersIncremental(mode);
-    const strategy = effectiveStrategy(node.config);
-    const macro = strategyMacroName(strategy);
-    const custom = !(BUILTIN_STRATEGIES as readonly string[]).includes(strategy) && manifest.jinja.macroNames.includes(macro);
+    const strategy = node.settings.strategy;
+    const macro = strategy === undefined ? undefined : strategyMacroName(strategy);
+    const custom = strategy !== undefined && macro !== undefined && !(BUILTIN_STRATEGIES as readonly string[]).includes(strategy) && manifest.jinja.macroNames.includes(macro);
     return planModel({
       node: withRenderedHooks(node, rendered.hooks),
       sql: rendered.sql,
@@ -41,7 +40,7 @@ export function planNode(input: PlanNodeInput): NodePlan {
       targetColumns: facts && existing === 'table' ? facts.columns(node.alias).map((c) => c.name) : [],
       backfill: context.backfill !== undefined,
       schema: incremental && facts ? schemaOf(facts, node.alias, rendered.sql) : undefined,
-      renderCustom: custom ? (args) => renderStrategyMacro(manifest, node, macro, args, renderOptions) : undefined,
+      renderCustom: custom ? (args) => renderStrategyMacro(manifest, node, macro!, args, renderOptions) : undefined,
     });
   })();
   return withAudits(plan, auditStatements(manifest, node, plan.mode, { db: facts?.db, run: context }));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelNode } from '../../../src/compile/manifest.js';
 import { planScript } from '../../../src/plan/node-plan.js';
+import { parseModelSettings } from '../../../src/config/model-settings.js';
 import { PARSE_CONTEXT } from '../../../src/invocation/run-context.js';
 import { buildMode } from '../../../src/plan/build-mode.js';
 import { planModel } from '../../../src/plan/plan-model.js';
@@ -14,6 +15,7 @@ function node(config: Record<string, unknown>, name = 'daily'): ModelNode {
     file: { name, path: `models/${name}.sql`, absPath: `/x/models/${name}.sql`, rawSql: '', folders: [] },
     fqn: ['p', name],
     config,
+    settings: parseModelSettings(config),
     refs: [],
     sources: [],
     dependsOn: [],
