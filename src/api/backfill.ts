@@ -122,8 +122,10 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     asOf = effectiveAsOf(db, manifest, graph, node.uniqueId);
     const columns = relationColumns(db, node.alias).map((c) => c.name);
     for (const range of ranges) {
+      // The range's own session: a model whose ref() or config() reads start/end is captured again with them.
+      const ranged = checkFirst ? withVars(base, { ...(options.vars ?? {}), start: range.start, end: range.end }) : base;
       const preview: BackfillPreview = checkFirst
-        ? previewBackfill(db, withVars(base, { ...(options.vars ?? {}), start: range.start, end: range.end }).manifest, graph, node, range, asOf)
+        ? previewBackfill(db, ranged.manifest, ranged.graph, ranged.manifest.nodes.get(node.uniqueId) as ModelNode, range, asOf)
         : { start: range.start, end: range.end, partitions: [], rows: 0, ...rawReadCounts(db, manifest, graph, node, range, asOf), checks: backfillChecks(node, range) };
       const before = partitionTotals(db, quoteIdentifier(node.alias), columns, part, range);
       previews.push({ ...preview, before, after: null, status: options.dryRun ? 'planned' : 'not run' });
