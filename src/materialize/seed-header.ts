@@ -2,6 +2,7 @@
  * A seed's header: column names checked, column_types resolved, index specs
  * matched to real columns. Everything here fails before any row is read.
  */
+import { dialect } from '../engine/current-engine.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import { ProjectError } from '../errors/project-error.js';
 import { quoteForMessage } from './seed-record-error.js';
@@ -78,7 +79,7 @@ export function headerColumns(header: string[], options: LoadSeedOptions): SeedC
 
   return header.map((name, i) => {
     const type = declared.get(i);
-    return type === undefined ? { name, type: 'TEXT', check: undefined } : { name, type, check: declaredTypeCheck(type) };
+    return type === undefined ? { name, type: dialect.types.text, check: undefined } : { name, type, check: declaredTypeCheck(type) };
   });
 }
 

@@ -6,9 +6,10 @@
  * when storing it as a number cannot change what the CSV says (no leading
  * zeros, no `+` sign, no integer outside the 64-bit range).
  */
+import { dialect } from '../engine/current-engine.js';
 
-/** The type a seed column is inferred as. */
-export type InferredType = 'INTEGER' | 'REAL' | 'TEXT';
+/** The type a seed column is inferred as: the engine's integer, real or text type (SQLite: INTEGER, REAL, TEXT). */
+export type InferredType = string;
 
 /** How values of a declared (`column_types`) column are checked. */
 export type ValueCheck = 'integer' | 'number' | 'text';
@@ -64,9 +65,9 @@ export function classifyValue(value: string): ValueClass {
 
 /** The SQL type for a column whose values combined to `state`; all-NULL columns are TEXT. */
 export function inferredType(state: ValueClass): InferredType {
-  if (state === ValueClass.Integer) return 'INTEGER';
-  if (state === ValueClass.Real) return 'REAL';
-  return 'TEXT';
+  if (state === ValueClass.Integer) return dialect.types.integer;
+  if (state === ValueClass.Real) return dialect.types.real;
+  return dialect.types.text;
 }
 
 const SAFE_SQL_TYPE = /^[A-Za-z][A-Za-z0-9_]*(?:[ \t]+[A-Za-z][A-Za-z0-9_]*)*[ \t]*(?:\([ \t]*[+-]?[0-9]+[ \t]*(?:,[ \t]*[+-]?[0-9]+[ \t]*)?\))?$/;
