@@ -5,6 +5,9 @@ export type Materialization = (typeof MATERIALIZATIONS)[number];
 export const ON_SCHEMA_CHANGE = ['ignore', 'fail', 'append_new_columns', 'sync_all_columns'] as const;
 export type OnSchemaChange = (typeof ON_SCHEMA_CHANGE)[number];
 
+// Readers of a raw config dict, for validation and the settings parser (model-settings.ts) only:
+// everything else reads node.settings (uniqueKeyColumns, partitionColumn, strategy).
+
 /** The unique_key config as a list of column names (dbt accepts a string or a list). */
 export function uniqueKeyColumns(config: Readonly<Record<string, unknown>>): string[] {
   const key = config.unique_key;

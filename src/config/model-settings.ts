@@ -188,20 +188,6 @@ export function parseModelSettings(config: RawConfig): ModelSettings {
   };
 }
 
-/** Whether `value` is parsed settings rather than a raw config dict. */
-function isModelSettings(value: ModelSettings | RawConfig): value is ModelSettings {
-  return Array.isArray((value as { uniqueKeyColumns?: unknown }).uniqueKeyColumns) && typeof (value as { hooks?: unknown }).hooks === 'object';
-}
-
-/**
- * Settings as given, or parsed from a raw config: for the statement builders
- * while plan/ still hands them `node.config` (with rendered hooks); once
- * every caller passes `node.settings`, this goes.
- */
-export function toModelSettings(value: ModelSettings | RawConfig): ModelSettings {
-  return isModelSettings(value) ? value : parseModelSettings(value);
-}
-
 /** A seed's settings from its merged config. */
 export function parseSeedSettings(config: RawConfig): SeedSettings {
   return {

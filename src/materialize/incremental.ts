@@ -1,6 +1,5 @@
 import { quoteIdentifier } from '../engine/quote-identifier.js';
-import type { NodeConfig } from '../compile/manifest.js';
-import { toModelSettings, type IncrementalModelSettings, type ModelSettings } from '../config/model-settings.js';
+import type { IncrementalModelSettings, ModelSettings } from '../config/model-settings.js';
 import type { SchemaChange } from './schema-diff.js';
 import type { PlannedStatement } from './planned-statement.js';
 import type { ColumnSpec } from './schema-diff.js';
@@ -27,9 +26,7 @@ export interface IncrementalRunOptions {
   readonly alias: string;
   readonly sql: string;
   /** The model's settings (node.settings, hooks rendered). */
-  readonly settings?: ModelSettings;
-  /** @deprecated the raw config, parsed here: for plan/ until it passes `settings`. */
-  readonly config?: NodeConfig;
+  readonly settings: ModelSettings;
   /** The target's current columns (on_schema_change: ignore writes these). */
   readonly targetColumns: readonly string[];
   readonly partitionColumn?: string;
@@ -69,14 +66,13 @@ export interface IncrementalPlan {
  * config `unique_key_nulls: error` refuses them instead. `unique` also
  * refuses a key (without NULLs) produced twice.
  */
-export function keyChecks(model: string, relation: string, settings: ModelSettings | NodeConfig, options: { unique?: boolean; refuseNulls?: boolean } = {}): PlannedStatement[] {
-  const parsed = toModelSettings(settings);
-  const key = parsed.uniqueKeyColumns;
+export function keyChecks(model: string, relation: string, settings: ModelSettings, options: { unique?: boolean; refuseNulls?: boolean } = {}): PlannedStatement[] {
+  const key = settings.uniqueKeyColumns;
   if (key.length === 0) return [];
   const keys = key.map(quoteIdentifier).join(', ');
-  const byConfig = parsed.uniqueKeyNulls === 'error';
+  const byConfig = settings.uniqueKeyNulls === 'error';
   const refuse = options.refuseNulls === true || byConfig;
-  const consequence = parsed.materialized === 'incremental' ? strategyRules(parsed.strategy).nullKeyConsequence : undefined;
+  const consequence = settings.materialized === 'incremental' ? strategyRules(settings.strategy).nullKeyConsequence : undefined;
   const nullChecks = key.flatMap((column): PlannedStatement[] => {
     const sql = `select count(*) from ${relation} where ${quoteIdentifier(column)} is null`;
     if (refuse) {
@@ -108,7 +104,7 @@ export function keyChecks(model: string, relation: string, settings: ModelSettin
 }
 
 function incrementalSettings(options: IncrementalRunOptions): IncrementalModelSettings {
-  const settings = toModelSettings(options.settings ?? options.config ?? {});
+  const { settings } = options;
   if (settings.materialized !== 'incremental') throw new Error(`internal: model '${options.model}' planned as incremental but materialized as ${settings.materialized}`);
   return settings;
 }

@@ -1,7 +1,6 @@
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { dialect } from '../engine/current-engine.js';
-import type { NodeConfig } from '../compile/manifest.js';
-import { toModelSettings, type ModelSettings } from '../config/model-settings.js';
+import type { ModelSettings } from '../config/model-settings.js';
 import type { PlannedStatement } from './planned-statement.js';
 import { hookStatements } from './hook-statements.js';
 import { indexStatements } from './model-indexes.js';
@@ -11,9 +10,7 @@ export interface TableBuildOptions {
   readonly alias: string;
   readonly sql: string;
   /** The model's settings (node.settings, hooks rendered). */
-  readonly settings?: ModelSettings;
-  /** @deprecated the raw config, parsed here: for plan/ until it passes `settings`. */
-  readonly config?: NodeConfig;
+  readonly settings: ModelSettings;
   /** Extra checks on the staged table before it is swapped in. */
   readonly checks?: (staged: string) => PlannedStatement[];
   readonly partitionColumn?: string;
@@ -27,7 +24,7 @@ export interface TableBuildOptions {
 export function tableStatements(options: TableBuildOptions): PlannedStatement[] {
   const staged = stagedTableName(options.alias);
   const q = quoteIdentifier(staged);
-  const settings = toModelSettings(options.settings ?? options.config ?? {});
+  const { settings } = options;
   const statements: PlannedStatement[] = [
     { kind: 'exec', role: 'drop', sql: dialect.dropRelation('table', q, { ifExists: true }) },
     ...hookStatements(settings, 'pre_hook'),

@@ -1,8 +1,7 @@
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { dialect } from '../engine/current-engine.js';
 import type { RelationKind } from '../engine/relation-kind.js';
-import type { NodeConfig } from '../compile/manifest.js';
-import { toModelSettings, type ModelSettings } from '../config/model-settings.js';
+import type { ModelSettings } from '../config/model-settings.js';
 import type { PlannedStatement } from './planned-statement.js';
 import { hookStatements } from './hook-statements.js';
 
@@ -10,9 +9,8 @@ import { hookStatements } from './hook-statements.js';
  * A view: SQLite cannot rename views, so the old relation is dropped and the
  * view created in the same transaction (atomic: readers never see neither).
  */
-export function viewStatements(alias: string, sql: string, existing: RelationKind | null, model: ModelSettings | NodeConfig): PlannedStatement[] {
+export function viewStatements(alias: string, sql: string, existing: RelationKind | null, settings: ModelSettings): PlannedStatement[] {
   const q = quoteIdentifier(alias);
-  const settings = toModelSettings(model);
   const statements: PlannedStatement[] = [...hookStatements(settings, 'pre_hook')];
   if (existing) statements.push({ kind: 'exec', role: 'drop', sql: dialect.dropRelation(existing, q) });
   statements.push({ kind: 'exec', role: 'create-view', sql: dialect.createView(q, sql) }, ...hookStatements(settings, 'post_hook'));

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JinjaEnvironment } from '../../../src/compile/jinja-environment.js';
-import { isMicrobatch, parseModelSettings, parseSeedSettings, parseSourceSettings, toModelSettings } from '../../../src/config/model-settings.js';
+import { isMicrobatch, parseModelSettings, parseSeedSettings, parseSourceSettings } from '../../../src/config/model-settings.js';
 import { loadWithParseCache } from '../../../src/parse/parse-cache.js';
 import { writeProject } from '../../support/example-project.js';
 
@@ -106,12 +106,6 @@ describe('parseModelSettings: a model config parsed once into typed settings', (
     expect(s.indexes).toEqual([{ columns: ['a'], unique: false }, { columns: ['b', 'c'], unique: true }, { columns: ['d'], unique: false }]);
     expect(s.tags).toEqual(['nightly']);
     expect(s).toMatchObject({ eventTime: 'day', loadedAt: 'loaded_on' });
-  });
-
-  it('toModelSettings passes settings through and parses a raw config', () => {
-    const s = parseModelSettings({ materialized: 'table' });
-    expect(toModelSettings(s)).toBe(s);
-    expect(toModelSettings({ materialized: 'incremental', unique_key: 'id' })).toMatchObject({ strategy: 'delete+insert' });
   });
 
   it('seeds and sources: the fields their code reads', () => {
