@@ -40,6 +40,17 @@ export interface Dialect {
   dropRelation(kind: 'table' | 'view', relation: string, options?: { readonly ifExists?: boolean }): string;
   /** Rename a table (`to` is a bare quoted name: the table stays in its schema). */
   renameTable(from: string, to: string): string;
+  /** CREATE TABLE with column definitions (`"name" TYPE, ...`). */
+  createTable(relation: string, columnDefinitions: string): string;
+  /** An empty table with the columns (and the types) of `source`. */
+  createEmptyTableLike(relation: string, source: string): string;
+  /** CREATE [UNIQUE] INDEX [IF NOT EXISTS] `name` ON `table` (`columns`): quoted names, columns joined. */
+  createIndex(options: { readonly name: string; readonly table: string; readonly columns: string; readonly unique?: boolean; readonly ifNotExists?: boolean }): string;
+  dropIndex(name: string): string;
+  /** ALTER TABLE ADD COLUMN (no type: '' ). */
+  addColumn(table: string, column: string, type: string): string;
+  /** ALTER TABLE DROP COLUMN (run it inside the connection's withViewsUntouched). */
+  dropColumn(table: string, column: string): string;
   /** A relation of the connection's temporary schema, by bare name. */
   tempRelation(name: string): string;
 

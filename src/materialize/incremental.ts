@@ -1,3 +1,4 @@
+import { dialect } from '../engine/current-engine.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import type { IncrementalModelSettings, ModelSettings } from '../config/model-settings.js';
 import type { SchemaChange } from './schema-diff.js';
@@ -141,9 +142,9 @@ export function incrementalStatements(options: IncrementalRunOptions): Increment
   const refusal = (change?.statements ?? []).filter((s) => s.kind === 'fail');
   const statements: PlannedStatement[] = [
     ...refusal,
-    { kind: 'exec', role: 'drop', sql: `drop table if exists ${newRows}` },
+    { kind: 'exec', role: 'drop', sql: dialect.dropRelation('table', newRows, { ifExists: true }) },
     ...(options.hooks?.pre === false ? [] : hookStatements(settings, 'pre_hook')),
-    { kind: 'exec', role: 'stage', sql: `create temp table ${quoteIdentifier(newRowsName)} as\n${options.sql}` },
+    { kind: 'exec', role: 'stage', sql: dialect.createTableAs(quoteIdentifier(newRowsName), options.sql, { temp: true }) },
     ...keyChecks(options.model, newRows, settings, { unique: options.checkUniqueKey, refuseNulls: options.checkUniqueKey }),
     ...(options.rangeGuard && options.partitionColumn ? [rangeGuard(options.model, newRows, options.partitionColumn, options.rangeGuard)] : []),
   ];
@@ -165,7 +166,7 @@ export function incrementalStatements(options: IncrementalRunOptions): Increment
       customSql,
     }),
     ...(options.hooks?.post === false ? [] : hookStatements(settings, 'post_hook')),
-    { kind: 'exec', role: 'drop', sql: `drop table ${newRows}` },
+    { kind: 'exec', role: 'drop', sql: dialect.dropRelation('table', newRows) },
   );
   return { statements, schemaChange: change?.change, destColumns };
 }

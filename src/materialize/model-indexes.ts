@@ -1,3 +1,4 @@
+import { dialect } from '../engine/current-engine.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import type { ModelSettings } from '../config/model-settings.js';
 import { strategyRules } from './incremental/strategy-registry.js';
@@ -16,6 +17,6 @@ export function indexStatements(alias: string, settings: ModelSettings): string[
     if (!indexes.some((i) => i.columns.join() === need.columns.join() && (i.unique || !need.unique))) indexes.push({ columns: need.columns, unique: need.unique });
   }
   return indexes.map((i) =>
-    `create ${i.unique ? 'unique ' : ''}index ${quoteIdentifier(indexName(alias, i.columns, i.unique))} on ${quoteIdentifier(alias)} (${i.columns.map(quoteIdentifier).join(', ')})`,
+    dialect.createIndex({ name: quoteIdentifier(indexName(alias, i.columns, i.unique)), table: quoteIdentifier(alias), columns: i.columns.map(quoteIdentifier).join(', '), unique: i.unique }),
   );
 }

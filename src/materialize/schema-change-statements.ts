@@ -1,3 +1,4 @@
+import { dialect } from '../engine/current-engine.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import type { ModelSettings } from '../config/model-settings.js';
 import type { SchemaChange } from './schema-diff.js';
@@ -38,7 +39,7 @@ const describe = (d: SchemaDiff): string[] => [
 const addColumn = (alias: string, c: ColumnSpec): PlannedStatement => ({
   kind: 'exec',
   role: 'schema-change',
-  sql: `alter table ${quoteIdentifier(alias)} add column ${quoteIdentifier(c.name)}${c.type ? ` ${c.type}` : ''}`,
+  sql: dialect.addColumn(quoteIdentifier(alias), quoteIdentifier(c.name), c.type),
 });
 
 /**
@@ -51,10 +52,10 @@ function rebuildStatements(input: SchemaChangeInput): PlannedStatement[] {
   const q = quoteIdentifier(staged);
   const kept = input.source.filter((c) => input.target.some((t) => t.name.toLowerCase() === c.name.toLowerCase())).map((c) => quoteIdentifier(c.name)).join(', ');
   return [
-    { kind: 'exec', role: 'drop', sql: `drop table if exists ${q}` },
-    { kind: 'exec', role: 'schema-change', sql: `create table ${q} as select * from ${input.newRows} where 0` },
+    { kind: 'exec', role: 'drop', sql: dialect.dropRelation('table', q, { ifExists: true }) },
+    { kind: 'exec', role: 'schema-change', sql: dialect.createEmptyTableLike(q, input.newRows) },
     ...(kept ? [{ kind: 'exec', role: 'schema-change', sql: `insert into ${q} (${kept})\nselect ${kept} from ${quoteIdentifier(input.alias)}` } as const] : []),
-    { kind: 'swap', role: 'swap', staged, target: input.alias, sql: `drop table ${quoteIdentifier(input.alias)}; alter table ${q} rename to ${quoteIdentifier(input.alias)}` },
+    { kind: 'swap', role: 'swap', staged, target: input.alias, sql: `${dialect.dropRelation('table', quoteIdentifier(input.alias))}; ${dialect.renameTable(q, quoteIdentifier(input.alias))}` },
     ...indexStatements(input.alias, input.settings).map((sql) => ({ kind: 'exec', role: 'index', sql }) as const),
   ];
 }
@@ -67,10 +68,10 @@ function dropStatements(input: SchemaChangeInput, removed: readonly ColumnSpec[]
     for (const index of input.targetIndexes) {
       if (!dropped.has(index.name) && index.columns.some((col) => col.toLowerCase() === c.name.toLowerCase())) {
         dropped.add(index.name);
-        out.push({ kind: 'exec', role: 'schema-change', sql: `drop index ${quoteIdentifier(index.name)}` });
+        out.push({ kind: 'exec', role: 'schema-change', sql: dialect.dropIndex(quoteIdentifier(index.name)) });
       }
     }
-    out.push({ kind: 'exec', role: 'schema-change', legacyAlter: true, sql: `alter table ${quoteIdentifier(input.alias)} drop column ${quoteIdentifier(c.name)}` });
+    out.push({ kind: 'exec', role: 'schema-change', legacyAlter: true, sql: dialect.dropColumn(quoteIdentifier(input.alias), quoteIdentifier(c.name)) });
   }
   return out;
 }

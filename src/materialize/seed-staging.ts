@@ -53,7 +53,7 @@ export class SeedStaging {
       const leftover = relationKind(db, this.staging);
       if (leftover) this.exec(dialect.dropRelation(leftover, quoteIdentifier(this.staging)));
       for (const index of indexes) this.dropIndexOfOldTable(index.name);
-      this.exec(`create table ${quoteIdentifier(this.staging)} (${columns.map((c) => `${quoteIdentifier(c.name)} ${c.type}`).join(', ')})`);
+      this.exec(dialect.createTable(quoteIdentifier(this.staging), columns.map((c) => `${quoteIdentifier(c.name)} ${c.type}`).join(', ')));
       this.batchInsert = db.prepare(this.insertSql(this.rowsPerInsert));
     } catch (err) {
       this.rollback();
@@ -99,7 +99,7 @@ export class SeedStaging {
       }
       options.onProgress?.({ stage: 'index', bytes: 0, totalBytes: 0 });
       for (const index of this.indexes) {
-        const sql = `create ${index.unique ? 'unique ' : ''}index ${quoteIdentifier(index.name)} on ${quoteIdentifier(this.staging)} (${index.columns.map(quoteIdentifier).join(', ')})`;
+        const sql = dialect.createIndex({ name: quoteIdentifier(index.name), table: quoteIdentifier(this.staging), columns: index.columns.map(quoteIdentifier).join(', '), unique: index.unique });
         try {
           this.exec(sql);
         } catch (err) {
@@ -144,7 +144,7 @@ export class SeedStaging {
     const row = this.db.schemaObject(name);
     if (!row) return;
     if (row.type === 'index' && foldIdentifier(row.table) === foldIdentifier(this.options.table)) {
-      this.exec(`drop index ${quoteIdentifier(name)}`);
+      this.exec(dialect.dropIndex(quoteIdentifier(name)));
       return;
     }
     throw new ProjectError(

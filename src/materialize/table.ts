@@ -36,7 +36,7 @@ export function tableStatements(options: TableBuildOptions): PlannedStatement[] 
     statements.push({ kind: 'collect-partitions', sql: `select distinct ${quoteIdentifier(options.partitionColumn)} from ${q} order by 1` });
   }
   statements.push(
-    { kind: 'swap', role: 'swap', staged, target: options.alias, sql: `drop <old ${quoteIdentifier(options.alias)}> if it exists; alter table ${q} rename to ${quoteIdentifier(options.alias)}` },
+    { kind: 'swap', role: 'swap', staged, target: options.alias, sql: `drop <old ${quoteIdentifier(options.alias)}> if it exists; ${dialect.renameTable(q, quoteIdentifier(options.alias))}` },
     ...indexStatements(options.alias, settings).map((sql) => ({ kind: 'exec', role: 'index', sql }) as const),
     ...hookStatements(settings, 'post_hook'),
   );

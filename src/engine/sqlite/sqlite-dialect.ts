@@ -28,6 +28,12 @@ export const sqliteDialect: Dialect = {
   dropRelation: (kind, relation, options) => `drop ${kind} ${options?.ifExists ? 'if exists ' : ''}${relation}`,
   renameTable: (from, to) => `alter table ${from} rename to ${to}`,
   tempRelation: (name) => `temp.${quoteIdentifier(name)}`,
+  createTable: (relation, columnDefinitions) => `create table ${relation} (${columnDefinitions})`,
+  createEmptyTableLike: (relation, source) => `create table ${relation} as select * from ${source} where 0`,
+  createIndex: ({ name, table, columns, unique, ifNotExists }) => `create ${unique ? 'unique ' : ''}index ${ifNotExists ? 'if not exists ' : ''}${name} on ${table} (${columns})`,
+  dropIndex: (name) => `drop index ${name}`,
+  addColumn: (table, column, type) => `alter table ${table} add column ${column}${type ? ` ${type}` : ''}`,
+  dropColumn: (table, column) => `alter table ${table} drop column ${column}`,
   upsert: ({ target, targetAlias, columns, source, keys, update, predicates }) => {
     const action = update.length === 0
       ? 'do nothing'

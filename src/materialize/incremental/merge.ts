@@ -59,7 +59,7 @@ export const mergeStrategy: IncrementalStrategy = {
         sql: `select count(*) from (select 1 from ${newRows} where ${uniqueKey.map((k) => `${quoteIdentifier(k)} is not null`).join(' and ')} group by ${keys} having count(*) > 1)`,
         message: `model '${model}' produced more than one row for the same unique_key (${uniqueKey.join(', ')}); merge can write each key once`,
       },
-      { kind: 'exec', role: 'index', sql: `create unique index if not exists ${quoteIdentifier(indexName(unquote(target), uniqueKey, true))} on ${target} (${keys})` },
+      { kind: 'exec', role: 'index', sql: dialect.createIndex({ name: quoteIdentifier(indexName(unquote(target), uniqueKey, true)), table: target, columns: keys, unique: true, ifNotExists: true }) },
       {
         kind: 'exec',
         role: 'upsert',
