@@ -25,11 +25,17 @@ export interface Session {
 /** Load, capture and graph the project (no warehouse needed). */
 export function loadSession(options: SessionOptions): Session {
   const loaded = loadWithParseCache(options.projectDir ?? process.cwd(), { database: options.database, vars: options.vars });
-  // --busy-timeout rides on the project, so every warehouse the session opens (a backfill's runs, a replay's copy) waits as long.
-  const project = options.busyTimeoutMs === undefined ? loaded.project : { ...loaded.project, busyTimeoutMs: options.busyTimeoutMs };
-  const manifest = project === loaded.project ? loaded.manifest : { ...loaded.manifest, project };
-  const graph = buildGraph(manifest.graphNodes);
-  return { project, manifest, graph };
+  return withBusyTimeout({ project: loaded.project, manifest: loaded.manifest, graph: buildGraph(loaded.manifest.graphNodes) }, options.busyTimeoutMs);
+}
+
+/**
+ * --busy-timeout rides on the project, so every warehouse the session opens
+ * (a backfill's runs, a replay's copy and its nightly runs) waits as long.
+ */
+export function withBusyTimeout<S extends Session>(session: S, busyTimeoutMs: number | undefined): S {
+  if (busyTimeoutMs === undefined || busyTimeoutMs === session.project.busyTimeoutMs) return session;
+  const project = { ...session.project, busyTimeoutMs };
+  return { ...session, project, manifest: { ...session.manifest, project } };
 }
 
 /**
