@@ -1,6 +1,6 @@
 import type { ModelNode } from '../compile/manifest.js';
-import { openWarehouse, type Warehouse } from '../db/open-warehouse.js';
-import { relationKind } from '../db/relation-kind.js';
+import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
+import { relationKind } from '../engine/relation-kind.js';
 import { ProjectError } from '../errors/project-error.js';
 import { timeSourcesOf } from '../execute/effective-as-of.js';
 import { addDays, dateRange, dayOfWeek, daysBetween } from '../feed/iso-date.js';
@@ -14,7 +14,7 @@ import { scratchWarehouse } from '../analysis/scratch-warehouse.js';
 import { timeColumns } from '../analysis/time-columns.js';
 import { checkKeepPath } from './keep-path.js';
 import { run } from './run.js';
-import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
+import { loadSession, withBusyTimeout, withVars, type Session, type SessionOptions } from './session.js';
 
 export interface ReplayOptions extends SessionOptions {
   readonly model: string;
@@ -85,7 +85,8 @@ export interface ReplayResult extends ReplayPass {
  * One process, one session, one copy; the engine runs each night.
  */
 export async function replay(options: ReplayOptions): Promise<ReplayResult> {
-  const base = options.session ? (options.vars ? withVars(options.session, options.vars) : options.session) : loadSession(options);
+  // A session given with a --busy-timeout takes it too: the copy, its opens and every nightly run wait as long.
+  const base = options.session ? withBusyTimeout(options.vars ? withVars(options.session, options.vars) : options.session, options.busyTimeoutMs) : loadSession(options);
   const node = findModel(base.manifest, options.model);
   const { start: from, end: to } = requireDateRange(options.from, options.to, ['--from', '--to']);
   if (daysBetween(from, to) >= MAX_DAYS) throw new ProjectError(`--from ${from} --to ${to} is ${daysBetween(from, to) + 1} nights; a replay simulates at most ${MAX_DAYS}`);
@@ -101,7 +102,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   const scratch = scratchWarehouse(base);
   try {
     await ensureSources(scratch.session, node);
-    const db = openWarehouse(scratch.path, { busyTimeoutMs: scratch.session.project.busyTimeoutMs });
+    const db = openProjectWarehouse(scratch.session.project);
     try {
       const required = requiredLookback(db, scratch.session, node);
       const nights = dateRange(from, to);
@@ -113,7 +114,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
       const first = await pass(lookback, 'replay', 0);
       if (keep !== undefined) {
         keep.prepare();
-        db.prepare('vacuum into ?').run(keep.path);
+        db.copyTo(keep.path);
       }
       const withRequired = second ? await pass(required, 'required', nights.length) : null;
       return { model: node.name, from, to, weekly_backfill: weekly ?? null, ...first, required_lookback: required, with_required_lookback: withRequired, kept_as: keepAs ?? null };
@@ -158,7 +159,7 @@ async function replayPass(db: Warehouse, session: Session, node: ModelNode, o: P
 
 /** Load the seeds the model reads when the copy lacks them (no live warehouse yet). */
 async function ensureSources(session: Session, node: ModelNode): Promise<void> {
-  const db = openWarehouse(session.project.databasePath, { busyTimeoutMs: session.project.busyTimeoutMs });
+  const db = openProjectWarehouse(session.project);
   let missing: string[];
   try {
     missing = [...ancestors(session.graph, node.uniqueId)]
