@@ -1,3 +1,4 @@
+import { dialect } from '../engine/current-engine.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 
@@ -36,10 +37,10 @@ export function partitionTotals(
     }
   }
   const measured = columns.filter((c) => c !== partitionColumn);
-  const numeric = (c: string) => `typeof(${quoteIdentifier(c)}) in ('integer', 'real')`;
+  const numeric = (c: string) => dialect.isNumber(quoteIdentifier(c));
   const selects = measured.flatMap((c, i) => [
     `count(case when ${numeric(c)} then 1 end) as n${i}`,
-    `total(case when ${numeric(c)} then ${quoteIdentifier(c)} end) as s${i}`,
+    `${dialect.sumOrZero(`case when ${numeric(c)} then ${quoteIdentifier(c)} end`)} as s${i}`,
   ]);
   const row = db.prepare(`select count(*) as rows${selects.length ? `, ${selects.join(', ')}` : ''} from ${relation} ${where}`).get(...params) as Record<string, number>;
   const sums: Record<string, number> = {};

@@ -49,7 +49,7 @@ export function rawRowsInRange(db: Warehouse, alias: string, eventTime: string, 
   const event = quoteIdentifier(eventTime);
   const loaded = quoteIdentifier(loadedAt);
   const day = dialect.dayOrText(event);
-  const seekable = `(${event} >= @lo and ${event} < @hi or ${event} < '' or ${event} >= x'')`;
+  const seekable = `(${event} >= @lo and ${event} < @hi or ${dialect.nonText(event)})`;
   const landed = asOf === null ? '' : ` and cast(${loaded} as text) <= @asOf`;
   const params = { lo: addDays(range.start, -1), hi: addDays(range.end, 2), start: range.start, end: range.end, ...(asOf === null ? {} : { asOf }) };
   return Number(db.value(`select count(*) from ${table} where ${seekable} and ${day} between @start and @end${landed}`, params));
@@ -65,6 +65,6 @@ export function rawRowsLanded(db: Warehouse, alias: string, loadedAt: string, as
   const count = (sql: string, params: object = {}) => Number(db.value(sql, params));
   if (asOf === null) return count(`select count(*) from ${table}`);
   if (!columnLeadsIndex(db, alias, loadedAt)) return count(`select count(*) from ${table} where cast(${loaded} as text) <= @asOf`, { asOf });
-  const later = count(`select count(*) from ${table} where (${loaded} > @asOf or ${loaded} < '' or ${loaded} >= x'') and cast(${loaded} as text) > @asOf`, { asOf });
+  const later = count(`select count(*) from ${table} where (${loaded} > @asOf or ${dialect.nonText(loaded)}) and cast(${loaded} as text) > @asOf`, { asOf });
   return count(`select count(*) from ${table}`) - count(`select count(*) from ${table} where ${loaded} is null`) - later;
 }

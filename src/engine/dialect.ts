@@ -33,6 +33,17 @@ export interface Dialect {
   /** A day number of a YYYY-MM-DD text (subtracting two gives whole days between them). */
   dayNumber(dayExpr: string): string;
 
+  /** Whether the value of `expr` is a number (a column may hold values of several types). */
+  isNumber(expr: string): string;
+  /** The sum of `expr` over the rows, 0.0 when there are none (a float). */
+  sumOrZero(expr: string): string;
+  /**
+   * A condition an index on `expr` can seek that holds for every value that
+   * is not text (SQLite sorts numbers before text and blobs after it), so a
+   * text range ORed with it still sees every non-text value.
+   */
+  nonText(expr: string): string;
+
   /** CREATE TABLE ... AS SELECT (`temp`: in the connection's own temporary schema). */
   createTableAs(relation: string, select: string, options?: { readonly temp?: boolean }): string;
   createView(relation: string, select: string): string;
