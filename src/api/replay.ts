@@ -92,8 +92,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   if (daysBetween(from, to) >= MAX_DAYS) throw new ProjectError(`--from ${from} --to ${to} is ${daysBetween(from, to) + 1} nights; a replay simulates at most ${MAX_DAYS}`);
   const weekly = options.weeklyBackfill;
   if (weekly !== undefined) requireWholeDays(weekly, '--weekly-backfill');
-  if (node.config.materialized !== 'incremental') {
-    throw new ProjectError(`model '${node.name}' is a ${String(node.config.materialized)}: it is rebuilt in full every night, so a replay has nothing to show`, { hint: 'replay an incremental model' });
+  if (node.settings.materialized !== 'incremental') {
+    throw new ProjectError(`model '${node.name}' is a ${node.settings.materialized}: it is rebuilt in full every night, so a replay has nothing to show`, { hint: 'replay an incremental model' });
   }
   const lookback = requireWholeDays(base.manifest.vars.lookback_days ?? 0, "var 'lookback_days'");
   const cliVars = options.vars ?? {};
@@ -181,7 +181,7 @@ async function ensureSources(session: Session, node: ModelNode): Promise<void> {
 function requiredLookback(db: Warehouse, session: Session, node: ModelNode): number {
   let required = 0;
   for (const source of timeSourcesOf(session.manifest, session.graph, node.uniqueId)) {
-    if (typeof source.config.event_time !== 'string') continue;
+    if (source.settings.eventTime === undefined) continue;
     const report = latenessReport(db, { relation: source.alias, columns: timeColumns(source), lookback: 0 });
     required = Math.max(required, report.required_lookback);
   }
