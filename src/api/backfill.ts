@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { ModelNode } from '../compile/manifest.js';
-import { openWarehouse, type Warehouse } from '../engine/open-warehouse.js';
+import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { relationColumns, relationKind } from '../engine/relation-kind.js';
 import { ProjectError } from '../errors/project-error.js';
@@ -112,7 +112,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
   // staged and checked read-only first, so a range that would fail stops
   // the backfill before any range is published.
   const checkFirst = Boolean(options.dryRun) || ranges.length > 1;
-  const db = openWarehouse(project.databasePath, { readonly: true, busyTimeoutMs: project.busyTimeoutMs });
+  const db = openProjectWarehouse(project, { readonly: true });
   let asOf: string | null;
   const previews: BackfillRange[] = [];
   try {
@@ -233,7 +233,7 @@ function downstreamOf(session: Session, node: ModelNode, rebuilt: ReadonlySet<st
 }
 
 function withReadOnly<T>(project: Project, fn: (db: Warehouse) => T): T {
-  const db = openWarehouse(project.databasePath, { readonly: true, busyTimeoutMs: project.busyTimeoutMs });
+  const db = openProjectWarehouse(project, { readonly: true });
   try {
     return fn(db);
   } finally {

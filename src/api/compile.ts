@@ -4,7 +4,7 @@ import { renderModel } from '../compile/render-model.js';
 import { now } from '../clock.js';
 import { backfillOfVars, PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
 import { warehouseFacts } from '../state/warehouse-facts.js';
-import { openWarehouse, type Warehouse } from '../engine/open-warehouse.js';
+import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
 import { selectNodes } from '../graph/select-nodes.js';
 import { topologicalOrder } from '../graph/topological-order.js';
 import type { NodePlan } from '../plan/node-plan.js';
@@ -40,7 +40,7 @@ export function compile(options: CompileOptions = {}): CompiledModel[] {
   const { manifest, graph, project } = session;
   const selected = selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: ['model'] });
   warnUnusedVars(session, options.vars, selected);
-  const db: Warehouse | undefined = existsSync(project.databasePath) ? openWarehouse(project.databasePath, { readonly: true, busyTimeoutMs: project.busyTimeoutMs }) : undefined;
+  const db: Warehouse | undefined = existsSync(project.databasePath) ? openProjectWarehouse(project, { readonly: true }) : undefined;
   const facts = db ? warehouseFacts(db) : undefined;
   // compile runs nothing: no invocation id; microbatch batches end at the as_of var, else now.
   const context: RunContext = { ...PARSE_CONTEXT, startedAt: now(), fullRefresh: options.fullRefresh ?? false, backfill: backfillOfVars(manifest.vars), vars: manifest.vars };

@@ -16,7 +16,7 @@ import { writeRunArtifacts, writeNodeArtifacts } from '../state/write-artifacts.
 import { afterPublish } from '../state/artifact-write-error.js';
 import { finishRun, startRun } from '../state/ledger.js';
 import { isBusyError, warehouseLocked } from '../state/warehouse-locked.js';
-import { DEFAULT_BUSY_TIMEOUT_MS, openWarehouse } from '../engine/open-warehouse.js';
+import { DEFAULT_BUSY_TIMEOUT_MS, openProjectWarehouse } from '../engine/open-warehouse.js';
 import { migrateLedger } from '../state/migrate-ledger.js';
 import { parseEventTimeRange, parseTime } from '../config/microbatch-time.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
@@ -107,7 +107,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     }
   }
   const busyTimeoutMs = options.busyTimeoutMs ?? project.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-  const db = openWarehouse(project.databasePath, { busyTimeoutMs });
+  const db = openProjectWarehouse(project, { busyTimeoutMs });
   const context: RunContext = {
     invocationId: randomUUID(),
     startedAt: now(),
