@@ -3,6 +3,7 @@ import type { ModelNode } from '../compile/manifest.js';
 import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { relationColumns, relationKind } from '../engine/relation-kind.js';
+import { strategyRules } from '../materialize/incremental/strategy-registry.js';
 import { ProjectError } from '../errors/project-error.js';
 import { effectiveAsOf } from '../execute/effective-as-of.js';
 import type { RunEvent } from '../state/node-result.js';
@@ -184,8 +185,8 @@ function checkBackfillable(node: ModelNode): string {
       hint: `rebuild it: mini-dbt run --select ${node.name}`,
     });
   }
-  if (node.settings.strategy === 'append') {
-    throw new ProjectError(`model '${node.name}' uses incremental_strategy 'append', which never deletes: a backfill would insert its range a second time`, {
+  if (!strategyRules(node.settings.strategy).deletes) {
+    throw new ProjectError(`model '${node.name}' uses incremental_strategy '${node.settings.strategy}', which never deletes: a backfill would insert its range a second time`, {
       hint: `rebuild it: mini-dbt run --select ${node.name} --full-refresh, or give it a unique_key and delete+insert`,
     });
   }

@@ -4,7 +4,6 @@ import type { Warehouse } from '../engine/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { Graph } from '../graph/graph-node.js';
 import { loadSeed } from '../materialize/seed.js';
-import { seedIndexes } from '../materialize/seed-indexes.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import { isBusyError } from '../state/warehouse-locked.js';
 import { recordNodeRun, type NodeRunRecord } from '../state/ledger.js';
@@ -86,7 +85,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
           // Checked by the loader (one character; a known encoding), whatever type the yml gave them.
           delimiter: node.settings.delimiter as string | undefined,
           encoding: node.settings.encoding as string | undefined,
-          indexes: seedIndexes(node.config),
+          indexes: node.settings.indexes.map((i) => ({ columns: [...i.columns], unique: i.unique })),
           onProgress: (p) => emit({ type: 'progress', uniqueId: node.uniqueId, name: node.name, stage: p.stage, done: p.bytes, total: p.totalBytes }),
           beforeCommit: (tx) => {
             crashPoint();

@@ -4,6 +4,7 @@ import type { RelationKind } from '../engine/relation-kind.js';
 import { incrementalStatements, keyChecks, type IncrementalRunOptions } from '../materialize/incremental.js';
 import { tableStatements } from '../materialize/table.js';
 import { viewStatements } from '../materialize/view.js';
+import { strategyRules } from '../materialize/incremental/strategy-registry.js';
 import type { BuildMode } from './build-mode.js';
 import { keylessAppendNote } from './keyless-append-note.js';
 import type { NodePlan } from './node-plan.js';
@@ -53,7 +54,7 @@ export function planModel(input: PlanModelInput): NodePlan {
           sql,
           settings,
           partitionColumn: base.partitionColumn,
-          checks: incremental ? (staged) => keyChecks(node.name, staged, settings, { unique: strategy === 'merge', refuseNulls: input.backfill }) : undefined,
+          checks: incremental ? (staged) => keyChecks(node.name, staged, settings, { unique: strategyNeedsUniqueKey(strategy, settings.uniqueKeyColumns), refuseNulls: input.backfill }) : undefined,
         }),
       };
     }
@@ -86,4 +87,9 @@ export function planModel(input: PlanModelInput): NodePlan {
       return never;
     }
   }
+}
+
+/** Whether a strategy's table carries a unique index on the key (merge's upsert): a full build refuses a duplicate key then. */
+function strategyNeedsUniqueKey(strategy: string | undefined, key: readonly string[]): boolean {
+  return strategy !== undefined && key.length > 0 && strategyRules(strategy).indexes(key).some((i) => i.unique);
 }

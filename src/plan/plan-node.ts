@@ -1,6 +1,6 @@
 import { renderModel } from '../compile/render-model.js';
 import { renderStrategyMacro } from '../compile/render-strategy-macro.js';
-import { BUILTIN_STRATEGIES } from '../materialize/incremental/strategy-registry.js';
+import { isBuiltinStrategy } from '../materialize/incremental/strategy-registry.js';
 import { auditStatements } from '../data-tests/audit-statements.js';
 import type { AuditStatement } from '../materialize/planned-statement.js';
 import { strategyMacroName } from '../materialize/incremental/custom-macro.js';
@@ -31,7 +31,7 @@ export function planNode(input: PlanNodeInput): NodePlan {
     const incremental = facts !== undefined && rendersIncremental(mode);
     const strategy = node.settings.strategy;
     const macro = strategy === undefined ? undefined : strategyMacroName(strategy);
-    const custom = strategy !== undefined && macro !== undefined && !(BUILTIN_STRATEGIES as readonly string[]).includes(strategy) && manifest.jinja.macroNames.includes(macro);
+    const custom = strategy !== undefined && macro !== undefined && !isBuiltinStrategy(strategy) && manifest.jinja.macroNames.includes(macro);
     return planModel({
       node: withRenderedHooks(node, rendered.hooks),
       sql: rendered.sql,
