@@ -59,18 +59,13 @@ export const PARSE_CONTEXT: RunContext = Object.freeze({
   vars: Object.freeze({}),
 });
 
-/** A context like `base` with other vars (replay, compile, analysis renders). */
-export function contextWithVars(base: RunContext, vars: Readonly<Record<string, unknown>>): RunContext {
-  return { ...base, vars };
-}
-
 /**
  * mini-dbt's backfill convention (the brief's `--vars '{start: ..., end: ...}'`):
  * a run given both `start` and `end` vars rewrites that range. Read once,
  * where the invocation starts; below it the range is `context.backfill`.
  */
-export function backfillOfVars(vars: Readonly<Record<string, unknown>>, guarded?: string): BackfillRange | undefined {
+export function backfillOfVars(vars: Readonly<Record<string, unknown>>): BackfillRange | undefined {
   const { start, end } = vars;
   if (start === undefined || start === null || end === undefined || end === null) return undefined;
-  return { start: String(start), end: String(end), ...(guarded ? { guarded } : {}) };
+  return { start: String(start), end: String(end) };
 }

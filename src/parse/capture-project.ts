@@ -1,4 +1,3 @@
-import { PARSE_CONTEXT } from '../invocation/run-context.js';
 import { folderConfigLayers } from '../config/folder-config.js';
 import { mergeConfigs } from '../config/merge-configs.js';
 import { parseModelSettings, parseSeedSettings, parseSourceSettings } from '../config/model-settings.js';
@@ -9,14 +8,13 @@ import type { Project } from '../project/project.js';
 import { findLine } from '../compile/find-line.js';
 import { JinjaEnvironment } from '../compile/jinja-environment.js';
 import type { Manifest, ManifestNode, ModelNode, SeedNode, SourceNode } from '../compile/manifest.js';
-import { Relation } from '../compile/relation.js';
-import type { RenderState } from '../compile/render-state.js';
 import { resolveVars } from '../compile/resolve-vars.js';
 import { captureTests } from '../data-tests/capture-tests.js';
 import type { TestNode } from '../compile/test-node.js';
 import { customStrategyNames, validateModelConfig } from './validate-model-config.js';
 import { RenderFailureErrors, skipsOfRenderFailures } from '../compile/render-failure-skips.js';
 import { relationNameProblems } from '../compile/check-relation-names.js';
+import { baseModelConfig, captureModel, type CaptureContext, type ModelCapture } from './capture-model.js';
 
 export interface CaptureOptions {
   readonly vars?: Readonly<Record<string, unknown>>;
@@ -30,14 +28,6 @@ export interface CaptureOptions {
   readonly jinja?: JinjaEnvironment;
 }
 
-/** What pass 1 captures from one model: refs and sources in call order, and its config() calls merged. */
-export interface ModelCapture {
-  readonly refs: string[];
-  readonly sources: [string, string][];
-  readonly config: Record<string, unknown>;
-  /** The vars its render read, by name (set or not): the capture holds only while their values do. */
-  readonly vars?: readonly string[];
-}
 
 const stringList = (v: unknown): string[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
 
@@ -56,8 +46,6 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
   // When anything is rendered, build it first, so a macro error is reported once, from its file.
   if (!options.macroNames || project.models.some((file) => !options.cached?.has(file.name))) jinja();
   const vars = resolveVars(project.vars, project.name, options.vars ?? {});
-  const varNames = () => Object.keys(vars);
-  const lookupVar = (name: string) => ({ found: Object.prototype.hasOwnProperty.call(vars, name) && vars[name] !== undefined, value: vars[name] });
 
   const seeds = new Map<string, SeedNode>();
   for (const file of project.seeds) {
@@ -99,16 +87,8 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
 
   // Config before rendering: folder configs (merged once per folder), then yml.
   const folderConfigs = new Map<string, Record<string, unknown>>();
-  const baseConfigs = new Map(project.models.map((file) => {
-    const folderKey = file.folders.join('/');
-    let folder = folderConfigs.get(folderKey);
-    if (!folder) {
-      folder = mergeConfigs(...folderConfigLayers(project.modelFolderConfigs, project.name, file.folders));
-      folderConfigs.set(folderKey, folder);
-    }
-    const properties = project.modelProperties.get(file.name);
-    return [file.name, mergeConfigs(folder, properties?.config ?? {})];
-  }));
+  const baseConfigs = new Map(project.models.map((file) => [file.name, baseModelConfig(project, file, folderConfigs)]));
+  const context: CaptureContext = { jinja, vars, sourceAlias: (s, t) => sources.get(`${s}.${t}`)?.alias ?? t, databasePath: project.databasePath };
 
   const captured: { file: (typeof project.models)[number]; refs: string[]; sources: [string, string][]; config: Record<string, unknown> }[] = [];
   /** Models that failed to render, by name -> unique id: their dependents are skipped, not "not found". */
@@ -119,44 +99,8 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
       captured.push({ file, refs: hit.refs, sources: hit.sources, config: hit.config });
       continue;
     }
-    const base = baseConfigs.get(file.name)!;
-    const record = { refs: [] as string[], sources: [] as [string, string][], config: {} as Record<string, unknown>, vars: [] as string[] };
-    const readVar = (name: string) => {
-      if (!record.vars.includes(name)) record.vars.push(name);
-      return lookupVar(name);
-    };
-    const render = (incremental: boolean): void => {
-      const state: RenderState = {
-        modelName: file.name,
-        modelPath: file.path,
-        execute: false,
-        vars: readVar,
-        varNames,
-        ref: (name) => {
-          if (!record.refs.includes(name)) record.refs.push(name);
-          return new Relation(name);
-        },
-        source: (s, t) => {
-          if (!record.sources.some(([a, b]) => a === s && b === t)) record.sources.push([s, t]);
-          return new Relation(sources.get(`${s}.${t}`)?.alias ?? t);
-        },
-        self: new Relation(typeof base.alias === 'string' ? base.alias : file.name),
-        isIncremental: () => incremental,
-        config: base,
-        captured: { refs: [], sources: [], config: record.config },
-        run: PARSE_CONTEXT,
-        targetName: 'dev',
-        databasePath: project.databasePath,
-        log: () => undefined,
-      };
-      jinja().render(file.path, file.rawSql, state);
-    };
     try {
-      render(false);
-      if (mergeConfigs(base, record.config).materialized === 'incremental') render(true);
-      for (const match of file.rawSql.matchAll(/--\s*depends_on:\s*\{\{\s*ref\(\s*['"]([^'"]+)['"]\s*\)\s*\}\}/g)) {
-        if (!record.refs.includes(match[1]!)) record.refs.push(match[1]!);
-      }
+      const record = captureModel(file, baseConfigs.get(file.name)!, context);
       captured.push({ file, ...record });
       options.onCapture?.(file.name, record);
     } catch (err) {
@@ -176,24 +120,24 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
   const models = new Map<string, ModelNode>();
   const disabled = new Map<string, ModelNode>();
   for (const c of captured) {
-    const config = mergeConfigs(baseConfigs.get(c.file.name)!, c.config);
-    const unparsed: Omit<ModelNode, 'settings'> = {
+    const config: Record<string, unknown> = { materialized: 'view', ...mergeConfigs(baseConfigs.get(c.file.name)!, c.config) };
+    // Settings parsed once, here, for fresh and parse-cached captures alike (the cache stores captures, not nodes).
+    const node: ModelNode = {
       resourceType: 'model',
       uniqueId: `model.${project.name}.${c.file.name}`,
       name: c.file.name,
       alias: typeof config.alias === 'string' ? config.alias : c.file.name,
       file: c.file,
       fqn: [project.name, ...c.file.folders, c.file.name],
-      config: { materialized: 'view', ...config },
+      config,
+      settings: parseModelSettings(config),
       properties: project.modelProperties.get(c.file.name),
       refs: c.refs,
       sources: c.sources,
       dependsOn: [],
     };
-    const problem = validateModelConfig(unparsed, strategyMacros);
+    const problem = validateModelConfig(node, strategyMacros);
     if (problem) errors.push(problem);
-    // Parsed once, here, for fresh and parse-cached captures alike (the cache stores captures, not nodes).
-    const node: ModelNode = { ...unparsed, settings: parseModelSettings(unparsed.config) };
     if (config.enabled === false) disabled.set(node.name, node);
     else models.set(node.name, node);
   }
@@ -242,7 +186,7 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
     resourceType: n.resourceType,
     path: n.resourceType === 'model' ? n.file.path : n.resourceType === 'seed' ? n.file.path : n.table.location.file,
     fqn: n.fqn,
-    tags: [...n.settings.tags],
+    tags: n.settings.tags,
     dependsOn: n.resourceType === 'model' ? n.dependsOn : [],
     config: n.config,
     packageName: project.name,

@@ -13,7 +13,8 @@
 import { resolveVars } from '../compile/resolve-vars.js';
 import type { Manifest } from '../compile/manifest.js';
 import { isPlainJson } from '../project/is-plain-json.js';
-import { captureProject, type CaptureOptions, type ModelCapture } from './capture-project.js';
+import { captureProject, type CaptureOptions } from './capture-project.js';
+import { baseModelConfig, captureModel, sameCapture, type ModelCapture } from './capture-model.js';
 
 /** The value of a var a capture read: its JSON, UNSET when not set, null when it cannot be compared (not plain JSON). */
 export type VarFingerprint = string | null;
@@ -98,9 +99,44 @@ export function manifestWithVars(manifest: Manifest, cliVars: Readonly<Record<st
   const captures = capturesBehind.get(manifest.models);
   if (captures && changed.size === 0) return { ...manifest, vars };
   const cached = new Map<string, ModelCapture>();
+  const affected: string[] = [];
   for (const [name, capture] of captures ?? []) {
-    if (!(capture.vars ?? []).some((read) => changed.has(read))) cached.set(name, capture);
+    if ((capture.vars ?? []).some((read) => changed.has(read))) affected.push(name);
+    else cached.set(name, capture);
   }
-  if (captures && cached.size === captures.size) return { ...manifest, vars };
+  if (captures && affected.length === 0) return { ...manifest, vars };
+  // Render only the affected models again: when their captures come out the same (a var read only in
+  // the SQL, as most are), the manifest stands with the new vars; otherwise capture the project again.
+  if (captures && sameCapturesUnder(manifest, vars, affected, captures)) {
+    const withNewVars = { ...manifest, vars };
+    rememberCaptures(withNewVars, captures);
+    return withNewVars;
+  }
   return captureRemembered(project, { vars: cliVars, cached, macroNames: manifest.macroNames, jinja: manifest.jinja });
+}
+
+/** Whether each of `names` captures the same refs, sources and config under `vars` as it did (false when one fails to render). */
+function sameCapturesUnder(
+  manifest: Manifest, vars: Readonly<Record<string, unknown>>, names: readonly string[], captures: ReadonlyMap<string, ModelCapture>,
+): boolean {
+  const { project } = manifest;
+  const files = new Map(project.models.map((f) => [f.name, f]));
+  const folders = new Map<string, Record<string, unknown>>();
+  const context = {
+    jinja: () => manifest.jinja,
+    vars,
+    sourceAlias: (s: string, t: string) => manifest.sources.get(`${s}.${t}`)?.alias ?? t,
+    databasePath: project.databasePath,
+  };
+  return names.every((name) => {
+    const file = files.get(name);
+    const before = captures.get(name);
+    if (!file || !before || !isPlainJson(before.config)) return false;
+    try {
+      const now = captureModel(file, baseModelConfig(project, file, folders), context);
+      return isPlainJson(now.config) && sameCapture(before, now);
+    } catch {
+      return false; // captured again in full, which reports the error as a load does
+    }
+  });
 }

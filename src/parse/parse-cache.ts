@@ -31,7 +31,8 @@ import { loadProject, type LoadProjectOptions } from '../project/load-project.js
 import type { Project } from '../project/project.js';
 import { primeYaml, withYamlTracking, type MemoizedYaml } from '../project/yaml-memo.js';
 import { resolveVars } from '../compile/resolve-vars.js';
-import { type CaptureOptions, type ModelCapture } from './capture-project.js';
+import type { CaptureOptions } from './capture-project.js';
+import type { ModelCapture } from './capture-model.js';
 import { captureRemembered, fingerprintsOf, sameVars, varsRead, type VarFingerprint } from './capture-vars.js';
 import type { Manifest } from '../compile/manifest.js';
 import { parseCacheProblem } from './parse-cache-shape.js';

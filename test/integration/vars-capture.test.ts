@@ -69,6 +69,22 @@ describe('a capture that reads var() follows the var', () => {
     expect(unrelated.result.graph).toBe(session.graph);
   });
 
+  it('a var read only in the SQL (as as_of is): withVars renders that model once, finds the same capture, and keeps the models and graph', async () => {
+    dir = writeProject({ ...FILES, 'models/nightly.sql': "{{ config(materialized='table') }}select '{{ var('as_of', 'none') }}' as as_of" });
+    const session = loadSession({ projectDir: dir });
+    const night = await captured(() => withVars(session, { as_of: '2026-09-02' }));
+    expect(night.files).toEqual(['models/nightly.sql']);
+    expect(night.result.manifest.models).toBe(session.manifest.models);
+    expect(night.result.graph).toBe(session.graph);
+    expect(night.result.manifest.vars.as_of).toBe('2026-09-02');
+    const built = await run({ session: night.result, select: ['nightly'] });
+    expect(built.results[0]?.compiledCode).toBe("select '2026-09-02' as as_of");
+    // and the next night from that session still follows its var
+    const next = withVars(night.result, { as_of: '2026-09-03' });
+    expect(next.manifest.vars.as_of).toBe('2026-09-03');
+    expect(next.manifest.models).toBe(session.manifest.models);
+  });
+
   it('withVars follows a ref() that reads var(): the dependency and the graph change with it', async () => {
     dir = writeProject(FILES);
     const session = loadSession({ projectDir: dir });

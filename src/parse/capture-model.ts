@@ -1,0 +1,90 @@
+import { folderConfigLayers } from '../config/folder-config.js';
+import { mergeConfigs } from '../config/merge-configs.js';
+import type { JinjaEnvironment } from '../compile/jinja-environment.js';
+import { Relation } from '../compile/relation.js';
+import type { RenderState } from '../compile/render-state.js';
+import { PARSE_CONTEXT } from '../invocation/run-context.js';
+import type { ModelFile, Project } from '../project/project.js';
+
+/** What pass 1 captures from one model: refs and sources in call order, and its config() calls merged. */
+export interface ModelCapture {
+  readonly refs: string[];
+  readonly sources: [string, string][];
+  readonly config: Record<string, unknown>;
+  /** The vars its render read, by name (set or not): the capture holds only while their values do. */
+  readonly vars?: readonly string[];
+}
+
+/** What rendering one model in pass 1 needs from the project being captured. */
+export interface CaptureContext {
+  readonly jinja: () => JinjaEnvironment;
+  readonly vars: Readonly<Record<string, unknown>>;
+  /** A source table's relation name (its identifier), or the table name when the source is unknown. */
+  readonly sourceAlias: (sourceName: string, tableName: string) => string;
+  readonly databasePath: string;
+}
+
+/** A model's config before rendering: its folder configs (merged once per folder in `folders`), then its yml. */
+export function baseModelConfig(project: Project, file: ModelFile, folders: Map<string, Record<string, unknown>>): Record<string, unknown> {
+  const folderKey = file.folders.join('/');
+  let folder = folders.get(folderKey);
+  if (!folder) {
+    folder = mergeConfigs(...folderConfigLayers(project.modelFolderConfigs, project.name, file.folders));
+    folders.set(folderKey, folder);
+  }
+  return mergeConfigs(folder, project.modelProperties.get(file.name)?.config ?? {});
+}
+
+/**
+ * Pass 1 for one model: render it without a warehouse, recording its ref()
+ * and source() calls, its config() calls and the vars it reads. An
+ * incremental model is rendered with is_incremental() both false and true,
+ * so a ref used on one branch only is still a dependency; `-- depends_on:`
+ * comments add refs. Throws what the render throws.
+ */
+export function captureModel(file: ModelFile, base: Readonly<Record<string, unknown>>, context: CaptureContext): ModelCapture {
+  const { vars } = context;
+  const record = { refs: [] as string[], sources: [] as [string, string][], config: {} as Record<string, unknown>, vars: [] as string[] };
+  const readVar = (name: string) => {
+    if (!record.vars.includes(name)) record.vars.push(name);
+    return { found: Object.prototype.hasOwnProperty.call(vars, name) && vars[name] !== undefined, value: vars[name] };
+  };
+  const render = (incremental: boolean): void => {
+    const state: RenderState = {
+      modelName: file.name,
+      modelPath: file.path,
+      execute: false,
+      vars: readVar,
+      varNames: () => Object.keys(vars),
+      ref: (name) => {
+        if (!record.refs.includes(name)) record.refs.push(name);
+        return new Relation(name);
+      },
+      source: (s, t) => {
+        if (!record.sources.some(([a, b]) => a === s && b === t)) record.sources.push([s, t]);
+        return new Relation(context.sourceAlias(s, t));
+      },
+      self: new Relation(typeof base.alias === 'string' ? base.alias : file.name),
+      isIncremental: () => incremental,
+      config: base as Record<string, unknown>,
+      captured: { refs: [], sources: [], config: record.config },
+      run: PARSE_CONTEXT,
+      targetName: 'dev',
+      databasePath: context.databasePath,
+      log: () => undefined,
+    };
+    context.jinja().render(file.path, file.rawSql, state);
+  };
+  render(false);
+  if (mergeConfigs(base, record.config).materialized === 'incremental') render(true);
+  for (const match of file.rawSql.matchAll(/--\s*depends_on:\s*\{\{\s*ref\(\s*['"]([^'"]+)['"]\s*\)\s*\}\}/g)) {
+    if (!record.refs.includes(match[1]!)) record.refs.push(match[1]!);
+  }
+  return record;
+}
+
+/** Whether two captures found the same refs, sources and config, reading the same vars (their values may differ). */
+export function sameCapture(a: ModelCapture, b: ModelCapture): boolean {
+  const read = (c: ModelCapture) => [...(c.vars ?? [])].sort();
+  return JSON.stringify([a.refs, a.sources, a.config, read(a)]) === JSON.stringify([b.refs, b.sources, b.config, read(b)]);
+}
