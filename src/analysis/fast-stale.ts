@@ -4,7 +4,7 @@ import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { dialect } from '../engine/current-engine.js';
 import { relationKind } from '../engine/relation-kind.js';
 import { ProjectError } from '../errors/project-error.js';
-import { timeSourcesOf } from '../execute/effective-as-of.js';
+import { timeSourcesOf } from '../state/effective-as-of.js';
 import type { Graph } from '../graph/graph-node.js';
 import { indexedLateRows } from './indexed-late-rows.js';
 import { timeColumns } from './time-columns.js';

@@ -11,7 +11,7 @@ import type { Warehouse } from '../engine/open-warehouse.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { dialect } from '../engine/current-engine.js';
 import { relationKind } from '../engine/relation-kind.js';
-import { timeSourcesOf } from '../execute/effective-as-of.js';
+import { timeSourcesOf } from '../state/effective-as-of.js';
 import { addDays } from '../feed/iso-date.js';
 import type { Graph } from '../graph/graph-node.js';
 import type { PartitionRange } from './minimal-ranges.js';

@@ -5,7 +5,7 @@ import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { relationColumns, relationKind } from '../engine/relation-kind.js';
 import { strategyRules } from '../materialize/incremental/strategy-registry.js';
 import { ProjectError } from '../errors/project-error.js';
-import { effectiveAsOf } from '../execute/effective-as-of.js';
+import { effectiveAsOf } from '../state/effective-as-of.js';
 import type { RunEvent } from '../state/node-result.js';
 import { selectNodes } from '../graph/select-nodes.js';
 import { descendants } from '../graph/walk-graph.js';

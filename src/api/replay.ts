@@ -2,7 +2,7 @@ import type { ModelNode } from '../compile/manifest.js';
 import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
 import { relationKind } from '../engine/relation-kind.js';
 import { ProjectError } from '../errors/project-error.js';
-import { timeSourcesOf } from '../execute/effective-as-of.js';
+import { timeSourcesOf } from '../state/effective-as-of.js';
 import { addDays, dateRange, dayOfWeek, daysBetween } from '../feed/iso-date.js';
 import { ancestors } from '../graph/walk-graph.js';
 import { exactStale } from '../analysis/exact-stale.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { openProjectWarehouse } from '../engine/open-warehouse.js';
 import { strategyRules } from '../materialize/incremental/strategy-registry.js';
 import { ProjectError } from '../errors/project-error.js';
-import { effectiveAsOf } from '../execute/effective-as-of.js';
+import { effectiveAsOf } from '../state/effective-as-of.js';
 import { dateRange, isIsoDate } from '../feed/iso-date.js';
 import { exactStale } from '../analysis/exact-stale.js';
 import { fastStale, type FastStalePartition } from '../analysis/fast-stale.js';

@@ -1,7 +1,7 @@
 import { fastStale } from '../analysis/fast-stale.js';
 import type { Manifest, ModelNode } from '../compile/manifest.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
-import { effectiveAsOf } from '../execute/effective-as-of.js';
+import { effectiveAsOf } from '../state/effective-as-of.js';
 import type { Graph } from '../graph/graph-node.js';
 import type { DocsStale } from './docs-data.js';
 

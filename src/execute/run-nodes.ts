@@ -8,7 +8,7 @@ import type { NodePlan } from '../plan/node-plan.js';
 import { isBusyError } from '../state/warehouse-locked.js';
 import { recordNodeRun, type NodeRunRecord } from '../state/ledger.js';
 import { adapterMessage, describeNode } from './describe-node.js';
-import { effectiveAsOf } from './effective-as-of.js';
+import { effectiveAsOf } from '../state/effective-as-of.js';
 import { windowAfterLanded } from './window-after-landed.js';
 import type { BatchResults, NodeResult, RunEvent } from '../state/node-result.js';
 import { crashPoint } from '../test-hooks.js';

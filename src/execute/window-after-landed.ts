@@ -4,7 +4,7 @@ import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { relationKind } from '../engine/relation-kind.js';
 import { addDays, EARLIEST_DATE, isIsoDate } from '../feed/iso-date.js';
 import type { Graph } from '../graph/graph-node.js';
-import { timeSourcesOf } from './effective-as-of.js';
+import { timeSourcesOf } from '../state/effective-as-of.js';
 
 const DATE_LIKE = /^\d{4}-\d{2}-\d{2}/;
 
