@@ -137,7 +137,11 @@ interface PassOptions {
 async function replayPass(db: Warehouse, session: Session, node: ModelNode, o: PassOptions, onNight: (night: string, index: number, stale: number) => void): Promise<ReplayPass> {
   const select = [`+${node.name}`];
   const build = async (vars: Record<string, unknown>, fullRefresh = false) => {
-    const result = await run({ session, command: 'run', select, vars: { ...o.cliVars, ...vars }, fullRefresh, writeArtifacts: false, commandLine: `mini-dbt replay ${node.name}` });
+    const result = await run({
+      session, command: 'run', select, vars: { ...o.cliVars, ...vars }, fullRefresh, writeArtifacts: false, commandLine: `mini-dbt replay ${node.name}`,
+      // The night before the replay must be a rebuild from scratch: a full_refresh: false model cannot be replayed.
+      refuseIgnoredFullRefresh: `replay rebuilds ${node.name} and its upstream from scratch before the first night`,
+    });
     const failure = result.results.find((r) => r.status !== 'success');
     if (failure) throw new ProjectError(`replay: the run with ${JSON.stringify(vars)} failed on ${failure.name}: ${failure.message ?? failure.status}`);
   };

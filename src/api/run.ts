@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { now } from '../clock.js';
 import type { ModelNode } from '../compile/manifest.js';
 import { ProjectError } from '../errors/project-error.js';
+import { warnUser } from '../errors/user-warning.js';
 import { crashPoint } from '../test-hooks.js';
 import type { NodeResult, RunEvent } from '../state/node-result.js';
 import { runNodes } from '../execute/run-nodes.js';
@@ -55,6 +56,12 @@ export interface RunOptions extends SessionOptions {
   readonly backfill?: BackfillRange;
   /** `retry`: rebuild only these batch windows of these microbatch models (by unique id). */
   readonly retryBatches?: ReadonlyMap<string, readonly { readonly start: string; readonly end: string }[]>;
+  /**
+   * Refuse --full-refresh when a selected incremental model has full_refresh:
+   * false, whatever its full_refresh_ignored says, naming why (replay's first
+   * night must rebuild from scratch).
+   */
+  readonly refuseIgnoredFullRefresh?: string;
 }
 
 export interface RunResult {
@@ -73,6 +80,34 @@ const RESOURCES: Record<NonNullable<RunOptions['command']>, ResourceType[]> = {
   build: ['seed', 'model', 'test'],
   test: ['test'],
 };
+
+/**
+ * --full-refresh and incremental models with full_refresh: false: dbt runs
+ * them incrementally (the model's config beats the flag; buildMode decides
+ * so), and so does mini-dbt, saying so in one warning line. A model with
+ * `full_refresh_ignored: error` refuses the whole command instead, before
+ * anything runs.
+ */
+function checkProtectedModels(models: readonly ModelNode[], refuseAll: string | undefined): void {
+  const kept = models.filter((n) => n.settings.materialized === 'incremental' && n.settings.fullRefresh === false);
+  if (refuseAll !== undefined && kept.length > 0) {
+    const names = kept.map((n) => n.name);
+    throw new ProjectError(`${refuseAll}: ${names.join(', ')} ${names.length > 1 ? 'have' : 'has'} full_refresh: false, so --full-refresh would run ${names.length > 1 ? 'them' : 'it'} incrementally`, {
+      hint: 'remove full_refresh: false to let it be rebuilt',
+    });
+  }
+  const refused = kept.filter((n) => n.settings.fullRefreshIgnored === 'error').map((n) => n.name);
+  if (refused.length > 0) {
+    const them = refused.length > 1 ? 'them' : 'it';
+    throw new ProjectError(`--full-refresh refused: ${refused.join(', ')} ${refused.length > 1 ? 'have' : 'has'} full_refresh: false and full_refresh_ignored: error`, {
+      hint: `leave ${them} out with --exclude ${refused.join(' ')}, run without --full-refresh, or remove full_refresh_ignored: error to run ${them} incrementally as dbt does`,
+    });
+  }
+  if (kept.length === 0) return;
+  const names = kept.map((n) => n.name);
+  const one = names.length === 1;
+  warnUser(`${names.join(', ')} ${one ? 'has' : 'have'} full_refresh: false, so --full-refresh runs ${one ? 'it' : 'them'} incrementally, as dbt does (existing rows are kept); remove full_refresh: false to rebuild ${one ? 'it' : 'them'}, or set full_refresh_ignored: error to refuse the command instead`);
+}
 
 /** Select, order and build nodes: the engine behind run, seed, build and backfill. */
 export async function run(options: RunOptions = {}): Promise<RunResult> {
@@ -95,17 +130,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const asOf = manifest.vars.as_of;
   // The as-of is recorded in the ledger and read by microbatch planning: a real date (or time), checked once here.
   if (asOf !== undefined && asOf !== null && asOf !== '') parseTime(asOf, "var 'as_of'");
-  if (options.fullRefresh) {
-    const protectedModels = order
-      .map((id) => manifest.nodes.get(id))
-      .filter((n): n is ModelNode => n?.resourceType === 'model' && n.settings.fullRefresh === false)
-      .map((n) => n.name);
-    if (protectedModels.length > 0) {
-      throw new ProjectError(`--full-refresh refused: ${protectedModels.join(', ')} ${protectedModels.length > 1 ? 'have' : 'has'} full_refresh: false`, {
-        hint: `leave ${protectedModels.length > 1 ? 'them' : 'it'} out with --exclude ${protectedModels.join(' ')}, or run without --full-refresh`,
-      });
-    }
-  }
+  if (options.fullRefresh) checkProtectedModels(order.map((id) => manifest.nodes.get(id)).filter((n): n is ModelNode => n?.resourceType === 'model'), options.refuseIgnoredFullRefresh);
   const busyTimeoutMs = options.busyTimeoutMs ?? project.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const db = openProjectWarehouse(project, { busyTimeoutMs });
   const context: RunContext = {

@@ -6,7 +6,7 @@ const CONFIG_KEYS = new Set([
   'schema', 'database', 'tags', 'pre_hook', 'post_hook', 'pre-hook', 'post-hook', 'indexes', 'partition_by',
   'event_time', 'loaded_at', 'batch_size', 'lookback', 'begin', 'column_types', 'delimiter', 'encoding', 'quote_columns',
   'meta', 'docs', 'persist_docs', 'incremental_predicates', 'merge_update_columns', 'merge_exclude_columns',
-  'sql_header', 'contract', 'grants', 'unique_key_nulls', 'severity', 'store_failures', 'warn_if', 'error_if', 'where', 'limit',
+  'sql_header', 'contract', 'grants', 'unique_key_nulls', 'full_refresh_ignored', 'fill_gaps', 'rows_outside_batch', 'severity', 'store_failures', 'warn_if', 'error_if', 'where', 'limit',
 ]);
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

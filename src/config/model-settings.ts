@@ -28,6 +28,12 @@ interface CommonSettings {
   readonly uniqueKeyNulls: 'warn' | 'error';
   /** The full_refresh config (beats the --full-refresh flag); undefined when unset. */
   readonly fullRefresh?: boolean;
+  /**
+   * full_refresh_ignored: what --full-refresh does to an incremental model with
+   * full_refresh: false: 'warn' (dbt's behaviour, the default: it runs
+   * incrementally, with a warning) or 'error' (the command is refused).
+   */
+  readonly fullRefreshIgnored: 'warn' | 'error';
   /** event_time: the column a downstream microbatch model's ref() filters on (required by microbatch itself). */
   readonly eventTime?: string;
   /** loaded_at: when each row landed (lateness, staleness). */
@@ -85,6 +91,13 @@ export interface MicrobatchSettings extends IncrementalCommon {
   readonly begin: Date;
   readonly batchSize: BatchSize;
   readonly lookback: number;
+  /**
+   * fill_gaps (mini-dbt's opt-in, default false as in dbt): an incremental run
+   * also rebuilds every batch since begin that the run ledger never recorded as built.
+   */
+  readonly fillGaps: boolean;
+  /** rows_outside_batch: 'warn' (dbt's behaviour, the default: written, and counted) or 'error' (the batch is refused). */
+  readonly rowsOutsideBatch: 'warn' | 'error';
 }
 
 /**
@@ -162,6 +175,7 @@ export function parseModelSettings(config: RawConfig): ModelSettings {
   const uniqueKey = typeof config.unique_key === 'string' || Array.isArray(config.unique_key) ? (config.unique_key as string | readonly string[]) : undefined;
   const uniqueKeyNulls = config.unique_key_nulls === 'error' ? 'error' : 'warn';
   const fullRefresh = typeof config.full_refresh === 'boolean' ? config.full_refresh : undefined;
+  const fullRefreshIgnored = config.full_refresh_ignored === 'error' ? 'error' : 'warn';
   const eventTime = str(config.event_time);
   const loadedAt = str(config.loaded_at);
   const indexes = config.indexes === undefined ? NO_INDEXES : indexConfigs(config);
@@ -169,7 +183,7 @@ export function parseModelSettings(config: RawConfig): ModelSettings {
   const tags = tagList(config.tags);
   const materialized = (config.materialized ?? 'view') as Materialization;
   if (materialized !== 'incremental') {
-    return { materialized, partitionColumn, uniqueKeyColumns: key, uniqueKey, uniqueKeyNulls, fullRefresh, eventTime, loadedAt, indexes, hooks, tags };
+    return { materialized, partitionColumn, uniqueKeyColumns: key, uniqueKey, uniqueKeyNulls, fullRefresh, fullRefreshIgnored, eventTime, loadedAt, indexes, hooks, tags };
   }
   const strategy = effectiveStrategy(config);
   const defaultStrategy = config.incremental_strategy === undefined || config.incremental_strategy === null || config.incremental_strategy === 'default';
@@ -179,17 +193,19 @@ export function parseModelSettings(config: RawConfig): ModelSettings {
   const mergeExcludeColumns = stringList(config.merge_exclude_columns);
   if (strategy !== 'microbatch') {
     return {
-      materialized, partitionColumn, uniqueKeyColumns: key, uniqueKey, uniqueKeyNulls, fullRefresh, eventTime, loadedAt, indexes, hooks, tags,
+      materialized, partitionColumn, uniqueKeyColumns: key, uniqueKey, uniqueKeyNulls, fullRefresh, fullRefreshIgnored, eventTime, loadedAt, indexes, hooks, tags,
       strategy, defaultStrategy, onSchemaChange, incrementalPredicates, mergeUpdateColumns, mergeExcludeColumns,
     };
   }
   return {
-    materialized, partitionColumn, uniqueKeyColumns: key, uniqueKey, uniqueKeyNulls, fullRefresh, loadedAt, indexes, hooks, tags,
+    materialized, partitionColumn, uniqueKeyColumns: key, uniqueKey, uniqueKeyNulls, fullRefresh, fullRefreshIgnored, loadedAt, indexes, hooks, tags,
     strategy, defaultStrategy, onSchemaChange, incrementalPredicates, mergeUpdateColumns, mergeExcludeColumns,
     eventTime: String(config.event_time),
     begin: tryParseTime(config.begin) ?? new Date(Number.NaN),
     batchSize: config.batch_size as BatchSize,
     lookback: typeof config.lookback === 'number' ? config.lookback : 1,
+    fillGaps: config.fill_gaps === true,
+    rowsOutsideBatch: config.rows_outside_batch === 'error' ? 'error' : 'warn',
   };
 }
 

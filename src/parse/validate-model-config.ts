@@ -58,6 +58,10 @@ export function validateModelConfig(node: Pick<ModelNode, 'name' | 'config' | 'f
   if (config.full_refresh !== undefined && config.full_refresh !== null && typeof config.full_refresh !== 'boolean') {
     return new ProjectError(`model '${node.name}': full_refresh must be true or false`, { location: at('full_refresh') });
   }
+  const ignored = config.full_refresh_ignored;
+  if (ignored !== undefined && ignored !== null && ignored !== 'warn' && ignored !== 'error') {
+    return new ProjectError(`model '${node.name}' has invalid full_refresh_ignored '${String(ignored)}'; valid: warn (dbt's behaviour: --full-refresh runs a full_refresh: false model incrementally, with a warning), error (refuse the command)`, { location: at('full_refresh_ignored') });
+  }
   if (materialized !== 'incremental') return undefined;
   for (const listKey of ['merge_update_columns', 'merge_exclude_columns', 'incremental_predicates'] as const) {
     if (given(config[listKey]) && !isStringList(config[listKey])) return new ProjectError(`model '${node.name}': ${listKey} must be a string or a list of strings`, { location: at(listKey) });

@@ -25,7 +25,11 @@ export interface BuildModeInput {
   /** What the target is in the warehouse now (null when absent or when there is no warehouse). */
   readonly existing: RelationKind | null;
   readonly context: RunContext;
-  /** Microbatch models: the batch ids the run ledger records as built; asked only for an incremental run. */
+  /**
+   * Microbatch models: the batch ids the run ledger records as built; asked
+   * only for an incremental run (to fill gaps under fill_gaps: true, else to
+   * report the never-built batches the run leaves, as dbt leaves them).
+   */
   readonly builtBatches?: () => ReadonlySet<string>;
 }
 
@@ -41,6 +45,7 @@ function whyFull(existing: RelationKind | null): string | undefined {
 }
 
 const INCREMENTAL_REASON = 'is_incremental(): the target exists as a table';
+const PROTECTED_REASON = `${INCREMENTAL_REASON} (full_refresh: false beats --full-refresh, as in dbt)`;
 
 /** Pure: decide how a model is built from its config, the warehouse's target, the flags and the backfill range. */
 export function buildMode(input: BuildModeInput): BuildMode {
@@ -54,21 +59,22 @@ export function buildMode(input: BuildModeInput): BuildMode {
   if (materialized !== 'incremental') return { kind: 'full', reason: 'tables are rebuilt on every run' };
   const refresh = shouldFullRefresh(node, context.fullRefresh);
   const full = whyFull(existing) ?? (refresh ? (settings.fullRefresh === true ? 'config full_refresh: true' : '--full-refresh') : undefined);
-  if (isMicrobatch(settings)) return microbatchMode(input, settings, full);
+  const incrementalReason = context.fullRefresh && settings.fullRefresh === false ? PROTECTED_REASON : INCREMENTAL_REASON;
+  if (isMicrobatch(settings)) return microbatchMode(input, settings, full, incrementalReason);
   if (full !== undefined) return { kind: 'full', reason: full };
   if (context.backfill) {
     return { kind: 'backfill', reason: 'is_incremental() with start/end vars: rewrite that range', range: context.backfill, guarded: context.backfill.guarded === node.uniqueId };
   }
-  return { kind: 'incremental', reason: INCREMENTAL_REASON };
+  return { kind: 'incremental', reason: incrementalReason };
 }
 
 /**
  * A microbatch model's batches: the flags' range, else from begin (first
- * build) or the lookback plus the ledger's never-built batches; a retry
- * rewrites exactly its failed windows, never rebuilding a table whose other
- * batches succeeded.
+ * build) or the lookback (plus the ledger's never-built batches under
+ * fill_gaps: true); a retry rewrites exactly its failed windows, never
+ * rebuilding a table whose other batches succeeded.
  */
-function microbatchMode(input: BuildModeInput, settings: MicrobatchSettings, full: string | undefined): BuildMode {
+function microbatchMode(input: BuildModeInput, settings: MicrobatchSettings, full: string | undefined, incrementalReason: string): BuildMode {
   const { node, existing, context } = input;
   const retry = context.retryBatches?.get(node.uniqueId);
   const incremental = retry && existing === 'table' ? true : full === undefined;
@@ -82,10 +88,12 @@ function microbatchMode(input: BuildModeInput, settings: MicrobatchSettings, ful
       now: microbatchNow(context.vars.as_of, context.startedAt),
       eventTime: context.eventTime,
       incremental,
-      built: incremental ? input.builtBatches?.() : undefined,
+      // Only an incremental run without the flags' range reads the ledger: to fill gaps, or to say what it leaves.
+      built: incremental && !context.eventTime ? input.builtBatches?.() : undefined,
+      fillGaps: settings.fillGaps,
       model: node.name,
     });
-  return { kind: 'microbatch', reason: incremental ? INCREMENTAL_REASON : full ?? INCREMENTAL_REASON, incremental, windows };
+  return { kind: 'microbatch', reason: incremental ? incrementalReason : full ?? incrementalReason, incremental, windows };
 }
 
 /** Whether is_incremental() holds when the model's SELECT is rendered in this mode (a microbatch's first batch). */

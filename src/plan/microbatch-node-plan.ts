@@ -32,6 +32,7 @@ export function microbatchNodePlan(input: PlanNodeInput, mode: Extract<BuildMode
     batches: windows.batches.map((batch, i) => ({ batch, sql: rendered[i]!.sql })),
     source: windows.source,
     gaps: windows.gaps,
+    missed: windows.missed,
     targetColumns: facts && existing === 'table' ? facts.columns(node.alias).map((c) => c.name) : [],
     schema: facts && incremental && first ? schemaOf(facts, node.alias, first.sql) : undefined,
     sourceColumns,

@@ -30,16 +30,24 @@ export interface MicrobatchWindowInput {
   readonly eventTime?: { readonly start: Date; readonly end: Date };
   /** Whether the target exists as a table and no full refresh applies. */
   readonly incremental: boolean;
-  /** Batch labels the run ledger records as built (for gap filling). */
+  /**
+   * Batch labels the run ledger records as built (incremental runs): the
+   * batches before the lookback it lacks are filled when `fillGaps`, else
+   * only reported (`missed`).
+   */
   readonly built?: ReadonlySet<string>;
+  /** fill_gaps: true: rebuild the never-built batches before the lookback too (dbt does not). */
+  readonly fillGaps?: boolean;
   /** The model's name, for the error when the run would plan too many batches. */
   readonly model?: string;
 }
 
 export interface MicrobatchWindows {
   readonly batches: readonly PlannedBatch[];
-  /** The batches added because the ledger never recorded them as built. */
+  /** The batches added because the ledger never recorded them as built (fill_gaps: true). */
   readonly gaps: readonly PlannedBatch[];
+  /** Never-built batches before the lookback that this run leaves alone (fill_gaps off, as in dbt); absent when not asked. */
+  readonly missed?: readonly PlannedBatch[];
   /** How the range was chosen, for the plan's reason. */
   readonly source: string;
 }
@@ -86,9 +94,10 @@ function range(start: Date, end: Date, size: BatchSize, reason: BatchReason): Pl
  *   ceil(end), end exclusive.
  * - Not incremental (no table yet, or a full refresh): every batch from
  *   truncate(begin) up to ceil(now).
- * - Incremental: the current batch plus `lookback` before it (dbt), and,
- *   unlike dbt, every earlier batch since `begin` that the run ledger has
- *   never recorded as built, so missed runs leave no silent holes.
+ * - Incremental: the current batch plus `lookback` before it (dbt). With
+ *   `fillGaps` (fill_gaps: true, mini-dbt's opt-in) also every earlier batch
+ *   since `begin` that the run ledger never recorded as built, so missed runs
+ *   leave no silent holes; without it those are only returned as `missed`.
  */
 export function microbatchWindows(input: MicrobatchWindowInput): MicrobatchWindows {
   const { batchSize: size } = input;
@@ -107,10 +116,12 @@ export function microbatchWindows(input: MicrobatchWindowInput): MicrobatchWindo
   const lookbackStart = addBatches(truncateTime(end, size), size, -(input.lookback + 1));
   const start = lookbackStart.getTime() < begin.getTime() ? begin : lookbackStart;
   const recent = range(start, end, size, 'lookback');
-  const built = input.built ?? new Set<string>();
-  const gaps = range(begin, start, size, 'gap').filter((b) => !built.has(b.label));
   const source = `the current ${size} and ${input.lookback} before it (lookback ${input.lookback})`;
-  return { batches: [...gaps, ...recent], gaps, source: gaps.length > 0 ? `${source}, plus ${gaps.length} never-built ${size}${gaps.length === 1 ? '' : 's'} since begin` : source };
+  const built = input.built;
+  if (built === undefined) return { batches: recent, gaps: [], source };
+  const unbuilt = range(begin, start, size, 'gap').filter((b) => !built.has(b.label));
+  if (input.fillGaps !== true) return { batches: recent, gaps: [], missed: unbuilt, source };
+  return { batches: [...unbuilt, ...recent], gaps: unbuilt, source: unbuilt.length > 0 ? `${source}, plus ${unbuilt.length} never-built ${size}${unbuilt.length === 1 ? '' : 's'} since begin (fill_gaps: true)` : source };
 }
 
 /** Explicit windows (retry of failed batches), as planned batches. */

@@ -1,7 +1,7 @@
 import type { ModelNode } from '../compile/manifest.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { incrementalStatements, type IncrementalRunOptions } from '../materialize/incremental.js';
-import { windowCheck } from '../materialize/incremental/microbatch.js';
+import { refusesRowsOutsideBatch, windowCheck } from '../materialize/incremental/microbatch.js';
 import type { BatchWindow } from '../materialize/incremental/incremental-strategy.js';
 import { tableStatements } from '../materialize/table.js';
 import type { PlannedBatch } from './microbatch-windows.js';
@@ -18,6 +18,8 @@ export interface PlanMicrobatchInput {
   /** How the batches were chosen. */
   readonly source: string;
   readonly gaps: readonly PlannedBatch[];
+  /** Never-built batches before the lookback that this run leaves (fill_gaps off): noted once. */
+  readonly missed?: readonly PlannedBatch[];
   readonly targetColumns: readonly string[];
   /** The target's and the first batch's columns (incremental runs): on_schema_change applies to batch 1. */
   readonly schema?: IncrementalRunOptions['schema'];
@@ -46,7 +48,7 @@ export function planMicrobatch(input: PlanMicrobatchInput): NodePlan {
     const window: BatchWindow = { eventTime, label: batch.label, start: batch.startText, end: batch.endText };
     const common = { label: batch.label, start: batch.startText, end: batch.endText, reason: batch.reason, sql };
     if (i === 0 && !input.incremental) {
-      const statements = tableStatements({ alias: node.alias, sql, settings: settingsFor(i), checks: (staged) => [windowCheck(node.name, staged, window)] });
+      const statements = tableStatements({ alias: node.alias, sql, settings: settingsFor(i), checks: (staged) => [windowCheck(node.name, staged, window, refusesRowsOutsideBatch(settings))] });
       return { ...common, mode: 'full', statements };
     }
     const planned = incrementalStatements({
@@ -66,9 +68,13 @@ export function planMicrobatch(input: PlanMicrobatchInput): NodePlan {
     return { ...common, mode: 'incremental', statements: planned.statements };
   });
   const gapLabels = input.gaps.map((g) => g.label);
+  const missed = input.missed ?? [];
   const notes = [
     ...(gapLabels.length > 0
-      ? [`filling ${gapLabels.length} batch${gapLabels.length === 1 ? '' : 'es'} the run ledger never recorded as built (${summarize(gapLabels)}); dbt would only rerun the lookback and leave ${gapLabels.length === 1 ? 'this hole' : 'these holes'}`]
+      ? [`filling ${gapLabels.length} batch${gapLabels.length === 1 ? '' : 'es'} the run ledger never recorded as built (${summarize(gapLabels)}); dbt would only rerun the lookback and leave ${gapLabels.length === 1 ? 'this hole' : 'these holes'} (fill_gaps: true)`]
+      : []),
+    ...(missed.length > 0
+      ? [`${missed.length} batch${missed.length === 1 ? '' : 'es'} before the lookback ${missed.length === 1 ? 'was' : 'were'} never built (${summarize(missed.map((b) => b.label))}) and this run leaves ${missed.length === 1 ? 'it' : 'them'}, as dbt does; set fill_gaps: true to fill ${missed.length === 1 ? 'it' : 'them'}, or run --event-time-start ${missed[0]!.startText} --event-time-end ${missed.at(-1)!.endText}`]
       : []),
     ...(input.batches.length === 0 ? ['no batches to run in this window'] : []),
   ];

@@ -122,8 +122,24 @@ describe('microbatch models', () => {
     expect(p.columns('daily')).toEqual([]);
   });
 
-  it('fills the batches missed runs left behind, and says so (dbt leaves holes)', async () => {
+  it('leaves the batches missed runs left behind, as dbt does, and says how to fill them', async () => {
     const p = setup();
+    await p.buildOk({ vars: { as_of: '2024-01-03' } });
+    // Nights 01-04 .. 01-08 never ran; rows landed for 01-05 meanwhile.
+    p.exec(`insert into events values (8, 1, '2024-01-05', '{"amount": 50}'), (9, 1, '2024-01-09', '{"amount": 90}')`);
+    const out = logs();
+    const r = await p.buildOk({ vars: { as_of: '2024-01-09' }, onEvent: out.onEvent });
+    expect(r.results[0]!.plan!.batches!.map((b) => `${b.label}:${b.reason}`)).toEqual(['2024-01-08:lookback', '2024-01-09:lookback']);
+    expect(out.lines[0]).toBe('daily: 4 batches before the lookback were never built (2024-01-04, 2024-01-05, 2024-01-06, 2024-01-07) and this run leaves them, as dbt does; set fill_gaps: true to fill them, or run --event-time-start 2024-01-04 --event-time-end 2024-01-08');
+    // 2024-01-05's row is not in the table: the hole stays, as in dbt.
+    expect(p.rows('daily').map((row) => row.day)).toEqual(['2024-01-01', '2024-01-02', '2024-01-03', '2024-01-09']);
+    // The range the warning names fills it.
+    await p.buildOk({ vars: { as_of: '2024-01-09' }, eventTimeStart: '2024-01-04', eventTimeEnd: '2024-01-08' });
+    expect(p.rows('daily').map((row) => [row.day, row.amount])).toEqual([['2024-01-01', 1], ['2024-01-02', 5], ['2024-01-03', 4], ['2024-01-05', 50], ['2024-01-09', 90]]);
+  });
+
+  it('fill_gaps: true fills the batches missed runs left behind, and says so (dbt leaves holes)', async () => {
+    const p = setup({ 'models/daily.sql': DAILY.replace("begin='2024-01-01'", "begin='2024-01-01', fill_gaps=true") });
     await p.buildOk({ vars: { as_of: '2024-01-03' } });
     // Nights 01-04 .. 01-08 never ran; rows landed for 01-05 meanwhile.
     p.exec(`insert into events values (8, 1, '2024-01-05', '{"amount": 50}'), (9, 1, '2024-01-09', '{"amount": 90}')`);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/state/node-result.js';
 import { compile } from '../../src/api/compile.js';
+import { collectUserWarnings } from '../../src/errors/user-warning.js';
+import { runCli } from '../support/run-cli.js';
 import { expectAtomicFailure, miniProject } from '../support/strategy-project.js';
 
 const RAW = `create table events (id integer, v text); insert into events values (1, 'a'), (2, 'b');`;
@@ -38,11 +40,60 @@ describe('model configs dbt users expect', () => {
       .toThrow(/model 'uses' depends on a node named 'off' which is disabled/);
   });
 
-  it('full_refresh: false refuses --full-refresh and says so; true always rebuilds', async () => {
-    const keep = miniProject({ 'models/m.sql': "{{ config(materialized='incremental', full_refresh=false) }}select id, v from {{ source('raw', 'events') }}" });
+  it('--full-refresh runs a full_refresh: false model incrementally, as dbt does, with a warning, and rebuilds the others', async () => {
+    const model = (extra: string) => `{{ config(materialized='incremental', unique_key='id'${extra}) }}
+select id, v from {{ source('raw', 'events') }}{% if is_incremental() %} where id > (select max(id) from {{ this }}){% endif %}`;
+    const p = miniProject({ 'models/kept.sql': model(', full_refresh=false'), 'models/rebuilt.sql': model('') });
+    p.exec(RAW);
+    await p.buildOk();
+    // Row 1 is gone upstream and row 3 landed: a rebuild drops 1, an incremental run keeps it.
+    p.exec(`delete from events where id = 1; insert into events values (3, 'c');`);
+    const warnings: string[] = [];
+    const restore = collectUserWarnings((w) => warnings.push(w));
+    let r;
+    try {
+      r = await p.buildOk({ fullRefresh: true });
+    } finally {
+      restore();
+    }
+    expect(r.exitCode).toBe(0);
+    expect(warnings).toEqual([
+      'kept has full_refresh: false, so --full-refresh runs it incrementally, as dbt does (existing rows are kept); remove full_refresh: false to rebuild it, or set full_refresh_ignored: error to refuse the command instead',
+    ]);
+    const byName = Object.fromEntries(r.results.map((x) => [x.name, `${x.plan!.mode}: ${x.plan!.reason}`]));
+    expect(byName).toEqual({
+      kept: 'incremental: is_incremental(): the target exists as a table (full_refresh: false beats --full-refresh, as in dbt)',
+      rebuilt: 'full: --full-refresh',
+    });
+    expect(p.rows('kept')).toEqual([{ id: 1, v: 'a' }, { id: 2, v: 'b' }, { id: 3, v: 'c' }]);
+    expect(p.rows('rebuilt')).toEqual([{ id: 2, v: 'b' }, { id: 3, v: 'c' }]);
+
+    // The CLI prints the warning on stderr and exits 0.
+    p.exec(`insert into events values (4, 'd');`);
+    const cli = runCli(['run', '--full-refresh', '--project-dir', p.dir]);
+    expect(cli.code).toBe(0);
+    expect(cli.stderr).toContain('Warning: kept has full_refresh: false, so --full-refresh runs it incrementally, as dbt does');
+    expect(p.rows('kept').map((row) => row.id)).toEqual([1, 2, 3, 4]);
+    expect(p.rows('rebuilt').map((row) => row.id)).toEqual([2, 3, 4]);
+  });
+
+  it('full_refresh_ignored: error (the opt-in) refuses --full-refresh before anything runs; true always rebuilds', async () => {
+    const keep = miniProject({
+      'models/m.sql': "{{ config(materialized='incremental', full_refresh=false, full_refresh_ignored='error') }}select id, v from {{ source('raw', 'events') }}",
+      'models/other.sql': "{{ config(materialized='incremental') }}select id from {{ source('raw', 'events') }}",
+    });
     keep.exec(RAW);
     await keep.buildOk();
-    await expect(keep.build({ fullRefresh: true })).rejects.toThrow(/--full-refresh refused: m has full_refresh: false/);
+    keep.exec(`insert into events values (3, 'c');`);
+    const before = keep.snapshot();
+    await expect(keep.build({ fullRefresh: true })).rejects.toThrow(/--full-refresh refused: m has full_refresh: false and full_refresh_ignored: error/);
+    expect(keep.snapshot()).toEqual(before);
+    expect(keep.rows('m')).toHaveLength(2);
+    // Without the flag it runs as usual; an invalid value is a config error.
+    await keep.buildOk();
+    expect(keep.rows('m')).toHaveLength(5);
+    expect(() => miniProject({ 'models/m.sql': "{{ config(materialized='incremental', full_refresh=false, full_refresh_ignored='refuse') }}select 1 as id" }))
+      .toThrow(/invalid full_refresh_ignored 'refuse'; valid: warn .*, error/);
     const always = miniProject({ 'models/m.sql': "{{ config(materialized='incremental', full_refresh=true) }}select id, v from {{ source('raw', 'events') }}" });
     always.exec(RAW);
     await always.buildOk();

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSession, replay, run, stale } from '../../src/index.js';
@@ -90,6 +90,15 @@ describe('replay on hand-made feeds and through the CLI', () => {
     expect(result.final_stale).toEqual([]);
     expect(result.required_lookback).toBe(0);
     expect(result.with_required_lookback).toBeNull();
+  });
+
+  it('refuses a model with full_refresh: false: its first night must be a rebuild from scratch, which --full-refresh would not do', async () => {
+    const feed = [row('2026-09-01', 1, '2026-09-01', 'delivered', '10.00'), row('2026-09-02', 2, '2026-09-02', 'delivered', '20.00')];
+    const dir = exampleProject(feed);
+    const file = join(dir, 'models/marts/daily_revenue.sql');
+    writeFileSync(file, readFileSync(file, 'utf8').replace("unique_key='order_date',", "unique_key='order_date', full_refresh=false,"));
+    await expect(replay({ projectDir: dir, model: 'daily_revenue', from: '2026-09-02', to: '2026-09-03' }))
+      .rejects.toThrow('replay rebuilds daily_revenue and its upstream from scratch before the first night: daily_revenue has full_refresh: false, so --full-refresh would run it incrementally');
   });
 
   it('a refund exactly at the lookback is caught; a refund after the last night stays stale at the end only', async () => {

@@ -75,7 +75,7 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E24', args: ['backfill', 'daily_revenue', '--start', '2026-13-01', '--end', '2026-10-01', '--reason', 'test'] },
   { id: 'E25', args: ['backfill', 'daily_revenue', '--start', "2026-09-01'; DROP TABLE raw_orders; --", '--end', '2026-10-01', '--reason', 'test'] },
   { id: 'E26', args: ['backfill', 'monthly_revenue', '--start', '2026-10-01', '--end', '2026-10-02', '--reason', 'test'] },
-  { id: 'E27', edit: patch(DAILY, "unique_key='order_date',", "unique_key='order_date', full_refresh=false,"), args: ['run', '--full-refresh'] },
+  { id: 'E27', edit: patch(DAILY, "unique_key='order_date',", "unique_key='order_date', full_refresh=false, full_refresh_ignored='error',"), args: ['run', '--full-refresh'] },
   { id: 'E28', args: ['backfill', 'daily_revenue', '--start', '2026-10-01', '--end', '2026-10-02'] },
   { id: 'E29', args: ['run', '--selct', 'daily_revenue'] },
   { id: 'E30', args: ['run', '-s', 'daily_revenue', '--vars', '{start: "2026-09-01", end: "last week"}'] },
@@ -141,4 +141,7 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E90', edit: (d) => { write('macros/loop.sql', '{% macro loop_forever(n) %}{{ loop_forever(n + 1) }}{% endmacro %}\n')(d); write(MONTHLY, 'select {{ loop_forever(0) }} as a\n')(d); }, args: ['run'] },
   { id: 'E91', edit: write(MONTHLY, "{{ config(materialized='incremental', incremental_strategy='microbatch', event_time='order_date', begin='1900-01-01', batch_size='hour') }}\nselect * from {{ ref('daily_revenue') }}\n"), args: ['run', '-s', 'monthly_revenue', '--vars', '{as_of: 2026-10-01}'] },
   { id: 'E92', edit: write(MONTHLY, "{% set this.name = 'raw_orders' %}\nselect 1 as a\n"), args: ['run'] },
+  { id: 'E93', edit: patch(DAILY, "unique_key='order_date',", "unique_key='order_date', full_refresh=false, full_refresh_ignored='refuse',"), args: ['run', '--full-refresh'] },
+  { id: 'E94', edit: write(MONTHLY, "{{ config(materialized='incremental', incremental_strategy='microbatch', event_time='order_date', begin='2026-09-01', batch_size='day', fill_gaps='yes') }}\nselect * from {{ ref('daily_revenue') }}\n"), args: ['run', '-s', 'monthly_revenue'] },
+  { id: 'E95', edit: write(MONTHLY, "{{ config(materialized='incremental', incremental_strategy='microbatch', event_time='order_date', begin='2026-09-01', batch_size='day', rows_outside_batch='drop') }}\nselect * from {{ ref('daily_revenue') }}\n"), args: ['run', '-s', 'monthly_revenue'] },
 ];

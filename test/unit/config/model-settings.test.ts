@@ -14,6 +14,7 @@ describe('parseModelSettings: a model config parsed once into typed settings', (
       uniqueKey: undefined,
       uniqueKeyNulls: 'warn',
       fullRefresh: undefined,
+      fullRefreshIgnored: 'warn',
       eventTime: undefined,
       loadedAt: undefined,
       indexes: [],
@@ -66,6 +67,9 @@ describe('parseModelSettings: a model config parsed once into typed settings', (
     expect(parseModelSettings({ full_refresh: false }).fullRefresh).toBe(false);
     expect(parseModelSettings({ full_refresh: true }).fullRefresh).toBe(true);
     expect(parseModelSettings({}).fullRefresh).toBeUndefined();
+    // full_refresh_ignored: dbt's behaviour (warn) unless the opt-in says error.
+    expect(parseModelSettings({ full_refresh: false }).fullRefreshIgnored).toBe('warn');
+    expect(parseModelSettings({ full_refresh: false, full_refresh_ignored: 'error' }).fullRefreshIgnored).toBe('error');
   });
 
   it('merge: update or exclude columns, a bare string as one column; on_schema_change; predicates (a bare string is one)', () => {
@@ -78,7 +82,7 @@ describe('parseModelSettings: a model config parsed once into typed settings', (
     expect(parseModelSettings({ materialized: 'incremental', merge_exclude_columns: ['x'] })).toMatchObject({ mergeExcludeColumns: ['x'] });
   });
 
-  it('microbatch: event_time, begin (parsed), batch_size, lookback (1 by default)', () => {
+  it('microbatch: event_time, begin (parsed), batch_size, lookback (1 by default), fill_gaps (false by default, as dbt never fills)', () => {
     const s = parseModelSettings({ materialized: 'incremental', incremental_strategy: 'microbatch', event_time: 'ordered_at', begin: '2024-01-01', batch_size: 'day' });
     expect(isMicrobatch(s)).toBe(true);
     if (!isMicrobatch(s)) throw new Error('narrowed');
@@ -87,7 +91,9 @@ describe('parseModelSettings: a model config parsed once into typed settings', (
     expect(s.begin.toISOString()).toBe('2024-01-01T00:00:00.000Z');
     expect(s.batchSize).toBe('day');
     expect(s.lookback).toBe(1);
+    expect(s.fillGaps).toBe(false);
     expect(parseModelSettings({ materialized: 'incremental', incremental_strategy: 'microbatch', event_time: 't', begin: '2024-01-01', batch_size: 'hour', lookback: 3 }).lookback).toBe(3);
+    expect(parseModelSettings({ materialized: 'incremental', incremental_strategy: 'microbatch', event_time: 't', begin: '2024-01-01', batch_size: 'hour', fill_gaps: true })).toMatchObject({ fillGaps: true });
     expect(isMicrobatch(parseModelSettings({ materialized: 'incremental', unique_key: 'id' }))).toBe(false);
     expect(parseModelSettings({ materialized: 'incremental', unique_key: 'id' }).batchSize).toBeUndefined();
   });

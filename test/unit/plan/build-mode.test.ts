@@ -29,7 +29,10 @@ describe('buildMode: the one decision of how a model is built', () => {
     expect(brief(buildMode({ node: node(INC), existing: 'view', context: context() }))).toBe('full: the existing relation is a view');
     expect(brief(buildMode({ node: node(INC), existing: 'table', context: context({ fullRefresh: true }) }))).toBe('full: --full-refresh');
     expect(brief(buildMode({ node: node({ ...INC, full_refresh: true }), existing: 'table', context: context() }))).toBe('full: config full_refresh: true');
-    expect(buildMode({ node: node({ ...INC, full_refresh: false }), existing: 'table', context: context({ fullRefresh: true }) }).kind).toBe('incremental');
+    expect(brief(buildMode({ node: node({ ...INC, full_refresh: false }), existing: 'table', context: context({ fullRefresh: true }) })))
+      .toBe('incremental: is_incremental(): the target exists as a table (full_refresh: false beats --full-refresh, as in dbt)');
+    // The opt-in refusal is api/run's; the mode is the same whatever full_refresh_ignored says.
+    expect(buildMode({ node: node({ ...INC, full_refresh: false, full_refresh_ignored: 'error' }), existing: 'table', context: context({ fullRefresh: true }) }).kind).toBe('incremental');
     expect(brief(buildMode({ node: node(INC), existing: 'table', context: context() }))).toBe('incremental: is_incremental(): the target exists as a table');
   });
 
@@ -45,15 +48,28 @@ describe('buildMode: the one decision of how a model is built', () => {
     expect(buildMode({ node: node(INC), existing: null, context: context({ backfill: range }) }).kind).toBe('full');
   });
 
-  it('microbatch: begin..as_of on a first build, the lookback (plus never-built batches) after, exactly the retried windows on retry', () => {
-    const first = buildMode({ node: node(MICRO), existing: null, context: context() });
+  it('microbatch: begin..as_of on a first build, the lookback after (plus never-built batches under fill_gaps: true), exactly the retried windows on retry', () => {
+    const first = buildMode({ node: node(MICRO), existing: null, context: context(), builtBatches: () => { throw new Error('a first build does not read the ledger'); } });
     expect(first.kind === 'microbatch' && first.windows.batches.map((b) => b.label)).toEqual(['2026-09-01', '2026-09-02', '2026-09-03', '2026-09-04', '2026-09-05']);
     expect(rendersIncremental(first)).toBe(false);
     let asked = 0;
-    const later = buildMode({ node: node(MICRO), existing: 'table', context: context(), builtBatches: () => (asked++, new Set(['2026-09-01', '2026-09-03', '2026-09-04', '2026-09-05'])) });
-    expect(later.kind === 'microbatch' && later.windows.batches.map((b) => `${b.label}:${b.reason}`)).toEqual(['2026-09-02:gap', '2026-09-03:lookback', '2026-09-04:lookback', '2026-09-05:lookback']);
+    const built = () => (asked++, new Set(['2026-09-01', '2026-09-03', '2026-09-04', '2026-09-05']));
+    // dbt's behaviour by default: the lookback only; the never-built batch is reported, not built.
+    const later = buildMode({ node: node(MICRO), existing: 'table', context: context(), builtBatches: built });
+    expect(later.kind === 'microbatch' && later.windows.batches.map((b) => `${b.label}:${b.reason}`)).toEqual(['2026-09-03:lookback', '2026-09-04:lookback', '2026-09-05:lookback']);
+    expect(later.kind === 'microbatch' && later.windows.missed?.map((b) => b.label)).toEqual(['2026-09-02']);
     expect(asked).toBe(1);
     expect(rendersIncremental(later)).toBe(true);
+    const filled = buildMode({ node: node({ ...MICRO, fill_gaps: true }), existing: 'table', context: context(), builtBatches: built });
+    expect(filled.kind === 'microbatch' && filled.windows.batches.map((b) => `${b.label}:${b.reason}`)).toEqual(['2026-09-02:gap', '2026-09-03:lookback', '2026-09-04:lookback', '2026-09-05:lookback']);
+    expect(asked).toBe(2);
+    // The flags' range reads no ledger.
+    const flags = buildMode({
+      node: node({ ...MICRO, fill_gaps: true }), existing: 'table',
+      context: context({ eventTime: { start: new Date('2026-09-02T00:00:00Z'), end: new Date('2026-09-03T00:00:00Z') } }),
+      builtBatches: () => { throw new Error('a range run does not read the ledger'); },
+    });
+    expect(flags.kind === 'microbatch' && flags.windows.batches.map((b) => `${b.label}:${b.reason}`)).toEqual(['2026-09-02:flags']);
     const retry = buildMode({
       node: node(MICRO), existing: 'table',
       context: context({ retryBatches: new Map([['model.p.m', [{ start: '2026-09-02 00:00:00', end: '2026-09-03 00:00:00' }]]]) }),

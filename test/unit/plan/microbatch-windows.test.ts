@@ -70,11 +70,21 @@ describe('microbatch batch arithmetic', () => {
     expect(labels({ ...base, lookback: 3, now: t('2024-01-02 08:00:00') }).map((l) => l.split(':')[0])).toEqual(['2024-01-01', '2024-01-02']);
   });
 
-  it('fills every batch since begin that the ledger never recorded as built', () => {
+  it('leaves the batches the ledger never recorded as built, as dbt does, and reports them', () => {
     const w = microbatchWindows({ ...base, now: t('2024-01-07 08:00:00'), built: new Set(['2024-01-01', '2024-01-02', '2024-01-04']) });
+    expect(w.batches.map((b) => `${b.label}:${b.reason}`)).toEqual(['2024-01-06:lookback', '2024-01-07:lookback']);
+    expect(w.gaps).toEqual([]);
+    expect(w.missed?.map((g) => g.label)).toEqual(['2024-01-03', '2024-01-05']);
+    expect(w.source).not.toMatch(/never-built/);
+    // Not asked (no ledger read): nothing to report.
+    expect(microbatchWindows({ ...base, now: t('2024-01-07 08:00:00') }).missed).toBeUndefined();
+  });
+
+  it('fill_gaps: true fills every batch since begin that the ledger never recorded as built', () => {
+    const w = microbatchWindows({ ...base, now: t('2024-01-07 08:00:00'), built: new Set(['2024-01-01', '2024-01-02', '2024-01-04']), fillGaps: true });
     expect(w.gaps.map((g) => g.label)).toEqual(['2024-01-03', '2024-01-05']);
     expect(w.batches.map((b) => `${b.label}:${b.reason}`)).toEqual(['2024-01-03:gap', '2024-01-05:gap', '2024-01-06:lookback', '2024-01-07:lookback']);
-    expect(w.source).toMatch(/plus 2 never-built days since begin/);
+    expect(w.source).toMatch(/plus 2 never-built days since begin \(fill_gaps: true\)/);
   });
 
   it('takes "now" from the as_of night (the end of that day) or the invocation time', () => {

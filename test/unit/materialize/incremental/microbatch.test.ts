@@ -80,14 +80,28 @@ describe('microbatch strategy', () => {
     expect(p.rows('daily')[0]).toEqual({ day: '2024-01-01', n: 2, amount: 101 });
   });
 
-  it('refuses rows outside the batch window (which a later batch would duplicate)', async () => {
+  it('writes rows outside the batch window, as dbt does, and counts them in a warning', async () => {
     const p = miniProject({
       'models/sources.yml': SOURCES.replace('        event_time: occurred_on\n', ''), // no event_time upstream: nothing is filtered
       'models/daily.sql': MODEL,
     });
     p.exec(`create table events (id integer, occurred_on text, amount real); insert into events values (1, '2024-01-01', 1), (2, '2024-01-02', 2)`);
+    const lines: string[] = [];
+    await p.buildOk({ ...night('2024-01-02'), onEvent: (e) => { if (e.type === 'log') lines.push(e.message); } });
+    // Batch 01-01 writes both days; batch 01-02 deletes its own window and writes both again: 01-01 twice.
+    expect(p.rows('daily').map((r) => r.day)).toEqual(['2024-01-01', '2024-01-01', '2024-01-02']);
+    expect(lines).toContain("daily: batch 2024-01-01: 1 row has event_time 'day' outside batch 2024-01-01 [2024-01-01, 2024-01-02) or NULL; a batch deletes only its own window, so each rerun of this batch writes them again (dbt's behaviour; filter on event_time or declare it on the upstream, and rows_outside_batch: error refuses them)");
+  });
+
+  it('rows_outside_batch: error (the opt-in) refuses rows outside the batch window', async () => {
+    const p = miniProject({
+      'models/sources.yml': SOURCES.replace('        event_time: occurred_on\n', ''),
+      'models/daily.sql': MODEL.replace("begin='2024-01-01'", "begin='2024-01-01', rows_outside_batch='error'"),
+    });
+    p.exec(`create table events (id integer, occurred_on text, amount real); insert into events values (1, '2024-01-01', 1), (2, '2024-01-02', 2)`);
     const r = await p.build(night('2024-01-02'));
     expect(r.results[0]!.message).toContain("model 'daily' produced rows outside batch 2024-01-01 [2024-01-01, 2024-01-02)");
+    expect(p.columns('daily')).toEqual([]);
   });
 
   it('a failure after the last statement of a batch publish leaves rows and schema unchanged and is in the ledger', async () => {

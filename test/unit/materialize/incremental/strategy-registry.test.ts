@@ -57,6 +57,8 @@ describe('strategy registry', () => {
     expect(strategyRules('microbatch').validate({ event_time: 't', begin: '2024-01-01', batch_size: 'day' }, 'm')).toEqual([]);
     expect(strategyRules('microbatch').validate({ event_time: 't', begin: '2024-01-01', batch_size: 'week' }, 'm')[0]!.at).toBe('batch_size');
     expect(strategyRules('microbatch').validate({ event_time: 't', begin: '2024-01-01', batch_size: 'day', lookback: -1 }, 'm')[0]!.at).toBe('lookback');
+    expect(strategyRules('microbatch').validate({ event_time: 't', begin: '2024-01-01', batch_size: 'day', fill_gaps: true }, 'm')).toEqual([]);
+    expect(strategyRules('microbatch').validate({ event_time: 't', begin: '2024-01-01', batch_size: 'day', fill_gaps: 'yes' }, 'm')[0]).toMatchObject({ at: 'fill_gaps', message: `Microbatch model 'm': fill_gaps must be true or false, got "yes".` });
     expect(strategyRules('delete+insert').validate({}, 'm')).toEqual([]);
     expect(strategyRules('append').validate({}, 'm')).toEqual([]);
   });
