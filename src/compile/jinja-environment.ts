@@ -13,6 +13,7 @@ import { guardName } from './jinja/sandbox-policy.js';
 import { internals, nunjucksLib } from './jinja/nunjucks-internals.js';
 import { preprocessTemplate } from './jinja/preprocess-template.js';
 import { parseSimpleTemplate, renderSimpleTemplate, type SimpleTemplate } from './jinja/simple-template.js';
+import { installTrailingCommas } from './jinja/trailing-commas.js';
 
 let compatInstalled = false;
 
@@ -32,6 +33,8 @@ export class JinjaEnvironment {
   /** `simple: false` sends every template through nunjucks (the differential tests compare both). */
   constructor(macros: readonly MacroFile[], private readonly options: { readonly simple?: boolean } = {}) {
     if (!compatInstalled) {
+      // Before Jinja compat, whose slices wrap the parseAggregate it finds.
+      installTrailingCommas();
       nunjucks.installJinjaCompat();
       installPythonStringMethods();
       compatInstalled = true;

@@ -77,8 +77,9 @@ const expr: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
     lit,
     name,
     fc.constantFrom("ref('stg_orders')", "source('shop', 'orders')", "var('region')", "var('missing', 'dflt')", "var('absent')", 'is_incremental()', "cents('amount')", "tagged('x')", "window('d', days=5)", 'boom()', 'missing()', 'this()', "constructor('x')", 'toString()', 'valueOf()', "config(alias='a')", "config(tags=['x', 'y'], enabled=true)", 'this.name', "'a' ~ 'b'", 'x | upper', '[1, 2,]'),
-    fc.tuple(fc.constantFrom('ref', 'var', 'cents', 'config'), fc.array(tie('e'), { maxLength: 2 })).map(([f, args]) => `${f}(${args.join(', ')})`),
-    fc.array(tie('e'), { maxLength: 3 }).map((items) => `[${items.join(', ')}]`),
+    // A trailing comma (Jinja accepts one after an argument or item; `f(,)` and `[,]` are errors on both paths).
+    fc.tuple(fc.constantFrom('ref', 'var', 'cents', 'config'), fc.array(tie('e'), { maxLength: 2 }), fc.constantFrom('', '', ',', ' ,')).map(([f, args, comma]) => `${f}(${args.join(', ')}${comma})`),
+    fc.tuple(fc.array(tie('e'), { maxLength: 3 }), fc.constantFrom('', '', ',')).map(([items, comma]) => `[${items.join(', ')}${comma}]`),
   ),
 })).e;
 const text = fc.constantFrom('select 1', '\n', '  ', ' from x\n', '{', '}', '}}', '%}', '#', '#}', 'a { b', '-- c\n', ' \t\n  ');

@@ -23,7 +23,7 @@ import { guardValue } from './sandbox-policy.js';
  * `{% elif cond %}`, `{% else %}`, `{% endif %}` where cond is `expr` or
  * `not expr`; expr is a string without backslashes, an unsigned number,
  * true/false/none, a list of exprs, a name, or a call `name(expr, ...,
- * key=expr, ...)`.
+ * key=expr, ...)` (a list or call may end in a comma, as in Jinja).
  */
 
 type Expr =
@@ -256,7 +256,7 @@ function parsePrimary(tokens: readonly string[], k: number, lexemes: readonly Le
   return args ? { expr: { kind: 'call', name: t, args: args.args, keywords: args.keywords, at: lexemes[k + 1]!.at }, next: args.next } : null;
 }
 
-/** Comma-separated exprs (and `key=expr` after them) up to `close`; no trailing comma. */
+/** Comma-separated exprs (and `key=expr` after them) up to `close`, optionally ending in a comma. */
 function parseList(tokens: readonly string[], k: number, close: string, lexemes: readonly Lexeme[]): { args: Expr[]; keywords: [string, Expr][]; next: number } | null {
   const args: Expr[] = [];
   const keywords: [string, Expr][] = [];
@@ -277,7 +277,9 @@ function parseList(tokens: readonly string[], k: number, close: string, lexemes:
       k = value.next;
     }
     if (tokens[k] === close) return { args, keywords, next: k + 1 };
-    if (tokens[k] !== ',' || tokens[k + 1] === close) return null;
+    if (tokens[k] !== ',') return null;
+    // A trailing comma, as Jinja allows in calls and lists (nunjucks is patched alike: trailing-commas.ts).
+    if (tokens[k + 1] === close) return { args, keywords, next: k + 2 };
     k += 1;
   }
 }

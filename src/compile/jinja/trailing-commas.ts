@@ -1,0 +1,137 @@
+import nunjucks from 'nunjucks';
+import { internals } from './nunjucks-internals.js';
+
+interface Token {
+  readonly type: string;
+  readonly value: string;
+  readonly lineno: number;
+  readonly colno: number;
+}
+
+interface AstNode {
+  readonly lineno: number;
+  readonly colno: number;
+  readonly children: AstNode[];
+  addChild(node: AstNode): void;
+}
+
+type NodeClass = new (lineno: number, colno: number, ...fields: unknown[]) => AstNode;
+
+interface Parser {
+  peekToken(): Token;
+  nextToken(): Token;
+  skip(type: string): boolean;
+  skipValue(type: string, value: string): boolean;
+  fail(message: string, lineno?: number, colno?: number): never;
+  parsePrimary(): AstNode;
+  parseExpression(): AstNode;
+  /** Set by a macro definition or call block: the next signature is a parameter list (no trailing comma, as in Jinja). */
+  miniDbtParameterList?: boolean;
+}
+
+const lexer = (nunjucks as unknown as { lexer: Record<string, string> }).lexer;
+const nodes = (nunjucks as unknown as { nodes: Record<string, NodeClass> }).nodes;
+const LEFT_PAREN = lexer.TOKEN_LEFT_PAREN!;
+const LEFT_BRACKET = lexer.TOKEN_LEFT_BRACKET!;
+const LEFT_CURLY = lexer.TOKEN_LEFT_CURLY!;
+const RIGHT_PAREN = lexer.TOKEN_RIGHT_PAREN!;
+const CLOSERS = new Set([RIGHT_PAREN, lexer.TOKEN_RIGHT_BRACKET!, lexer.TOKEN_RIGHT_CURLY!]);
+const COMMA = lexer.TOKEN_COMMA!;
+const BLOCK_END = lexer.TOKEN_BLOCK_END!;
+const OPERATOR = lexer.TOKEN_OPERATOR!;
+
+let installed = false;
+
+/**
+ * Trailing commas, as Jinja parses them: a call's arguments (`config(materialized='view',)`,
+ * `f(1, key=2,)`, a filter's), a list `[1, 2,]`, a dict `{'a': 1,}` and a tuple `(1,)` or
+ * `('a', 'b',)` (a list here, as every tuple is) end with an optional comma; a comma alone (`f(,)`,
+ * `[,]`) or two in a row stay errors, and so does one ending a macro's or call block's parameter
+ * list (`{% macro m(a,) %}`), which Jinja's parse_signature refuses.
+ *
+ * nunjucks' parseAggregate and parseSignature are replaced by the same loops with the optional comma.
+ * Install before nunjucks.installJinjaCompat(): its slice support wraps the parseAggregate it finds.
+ */
+export function installTrailingCommas(): void {
+  if (installed) return;
+  installed = true;
+  const proto = internals.parser.Parser.prototype as Record<string, unknown>;
+  proto.parseAggregate = parseAggregate;
+  proto.parseSignature = parseSignature;
+  for (const name of ['parseMacro', 'parseCall']) {
+    const original = proto[name] as (this: Parser) => unknown;
+    proto[name] = function parseWithParameterList(this: Parser): unknown {
+      this.miniDbtParameterList = true;
+      return original.call(this);
+    };
+  }
+}
+
+function parseAggregate(this: Parser): AstNode | null {
+  const tok = this.nextToken();
+  const kind = tok.type === LEFT_PAREN ? 'Group' : tok.type === LEFT_BRACKET ? 'Array' : tok.type === LEFT_CURLY ? 'Dict' : undefined;
+  if (!kind) return null;
+  const node = new nodes[kind]!(tok.lineno, tok.colno);
+  let trailingComma = false;
+  for (;;) {
+    if (CLOSERS.has(this.peekToken().type)) {
+      this.nextToken();
+      break;
+    }
+    if (node.children.length > 0) {
+      if (!this.skip(COMMA)) this.fail('parseAggregate: expected comma after expression', tok.lineno, tok.colno);
+      if (CLOSERS.has(this.peekToken().type)) {
+        this.nextToken();
+        trailingComma = true;
+        break;
+      }
+    }
+    if (kind === 'Dict') {
+      const key = this.parsePrimary();
+      if (!this.skip(lexer.TOKEN_COLON!)) this.fail('parseAggregate: expected colon after dict key', tok.lineno, tok.colno);
+      const value = this.parseExpression();
+      node.addChild(new nodes.Pair!(key.lineno, key.colno, key, value));
+    } else {
+      node.addChild(this.parseExpression());
+    }
+  }
+  // `(x,)` is a one-item tuple, not a parenthesized x.
+  if (trailingComma && kind === 'Group') return new nodes.Array!(node.lineno, node.colno, node.children);
+  return node;
+}
+
+function parseSignature(this: Parser, tolerant: boolean | null, noParens: boolean): AstNode | null {
+  const parameterList = this.miniDbtParameterList === true;
+  this.miniDbtParameterList = false;
+  let tok = this.peekToken();
+  if (!noParens && tok.type !== LEFT_PAREN) {
+    if (tolerant) return null;
+    this.fail('expected arguments', tok.lineno, tok.colno);
+  }
+  if (tok.type === LEFT_PAREN) tok = this.nextToken();
+  const args = new nodes.NodeList!(tok.lineno, tok.colno);
+  const kwargs = new nodes.KeywordArgs!(tok.lineno, tok.colno);
+  let checkComma = false;
+  for (;;) {
+    tok = this.peekToken();
+    if (!noParens && tok.type === RIGHT_PAREN) {
+      this.nextToken();
+      break;
+    } else if (noParens && tok.type === BLOCK_END) {
+      break;
+    }
+    if (checkComma) {
+      if (!this.skip(COMMA)) this.fail('parseSignature: expected comma after expression', tok.lineno, tok.colno);
+      if (!noParens && !parameterList && this.peekToken().type === RIGHT_PAREN) {
+        this.nextToken();
+        break;
+      }
+    }
+    const arg = this.parseExpression();
+    if (this.skipValue(OPERATOR, '=')) kwargs.addChild(new nodes.Pair!(arg.lineno, arg.colno, arg, this.parseExpression()));
+    else args.addChild(arg);
+    checkComma = true;
+  }
+  if (kwargs.children.length > 0) args.addChild(kwargs);
+  return args;
+}
