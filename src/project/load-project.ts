@@ -16,8 +16,8 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
   const root = resolve(projectDir);
   const { file, config } = loadProjectFile(root);
   const paths = {
-    models: config['model-paths'] ?? ['models'],
-    seeds: config['seed-paths'] ?? ['seeds'],
+    models: config['model-paths'] ?? config['source-paths'] ?? ['models'],
+    seeds: config['seed-paths'] ?? config['data-paths'] ?? ['seeds'],
     macros: config['macro-paths'] ?? ['macros'],
     tests: config['test-paths'] ?? ['tests'],
     target: config['target-path'] ?? 'target',

@@ -14,18 +14,62 @@ const stringList = z.pipe(
 );
 const configTree = z.record(z.string(), z.unknown());
 
-/** Keys dbt_project.yml may carry that mini-dbt accepts and ignores. */
-export const IGNORED_PROJECT_KEYS = [
-  'version', 'config-version', 'profile', 'require-dbt-version', 'clean-targets', 'analysis-paths',
-  'snapshot-paths', 'docs-paths', 'asset-paths', 'packages-install-path', 'log-path', 'quoting',
-  'on-run-start', 'on-run-end', 'dispatch', 'query-comment', 'restrict-access', 'flags', 'snapshots',
-  'analyses', 'sources', 'exposures', 'metrics', 'semantic-models', 'saved-queries',
-] as const;
+const strings = z.array(z.string());
+const stringOrStrings = z.union([z.string(), strings], { error: 'expected a string or a list of strings' });
+const mapping = z.record(z.string(), z.unknown());
+
+/**
+ * The keys dbt's dbt_project.yml accepts that mini-dbt accepts and does not act on, each with the
+ * type dbt checks (dbt-core 1.11's Project contract, dbt/contracts/project.py, and its project
+ * JSON schema; dbt Fusion's DbtProject adds `sync`). Every one may be null, as dbt allows.
+ */
+const ignoredKeys = {
+  version: z.union([z.string(), z.number()], { error: 'expected a version string' }),
+  'config-version': z.int(),
+  'project-root': z.string(),
+  profile: z.string(),
+  'analysis-paths': strings,
+  'snapshot-paths': strings,
+  'docs-paths': strings,
+  'asset-paths': strings,
+  'function-paths': strings,
+  'clean-targets': strings,
+  'log-path': z.string(),
+  'packages-install-path': z.string(),
+  quoting: z.record(z.string(), z.union([z.boolean(), z.string()], { error: 'expected true, false or a Jinja string' })),
+  'on-run-start': stringOrStrings,
+  'on-run-end': stringOrStrings,
+  'require-dbt-version': stringOrStrings,
+  dispatch: z.array(z.object({ macro_namespace: z.string(), search_order: strings }), {
+    error: 'expected a list of {macro_namespace, search_order} entries',
+  }),
+  snapshots: mapping,
+  analyses: mapping,
+  sources: mapping,
+  unit_tests: mapping,
+  metrics: mapping,
+  'semantic-models': mapping,
+  'saved-queries': mapping,
+  exposures: mapping,
+  functions: mapping,
+  packages: z.array(z.unknown()),
+  'query-comment': z.union([z.string(), mapping], { error: 'expected a string or a mapping (comment, append, job-label)' }),
+  'restrict-access': z.boolean(),
+  'dbt-cloud': mapping,
+  flags: mapping,
+  sync: mapping,
+} as const;
+
+/** Keys dbt_project.yml may carry that mini-dbt accepts and does not act on. */
+export const IGNORED_PROJECT_KEYS = Object.keys(ignoredKeys);
 
 export const projectFileSchema = z.strictObject({
   name: z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a letter or underscore followed by letters, digits or underscores')),
   'model-paths': z.optional(stringList),
   'seed-paths': z.optional(stringList),
+  // dbt's deprecated names of model-paths and seed-paths, still read when the new name is absent.
+  'source-paths': z.optional(stringList),
+  'data-paths': z.optional(stringList),
   'macro-paths': z.optional(stringList),
   'test-paths': z.optional(stringList),
   'target-path': z.optional(nonEmpty),
@@ -36,7 +80,9 @@ export const projectFileSchema = z.strictObject({
   tests: z.nullish(configTree),
   database: z.optional(nonEmpty),
   'busy-timeout': z.optional(z.int().check(z.nonnegative())),
-  ...Object.fromEntries(IGNORED_PROJECT_KEYS.map((k) => [k, z.optional(z.unknown())])),
+  ...(Object.fromEntries(Object.entries(ignoredKeys).map(([k, type]) => [k, z.nullish(type)])) as {
+    [K in keyof typeof ignoredKeys]: z.ZodMiniOptional<z.ZodMiniNullable<(typeof ignoredKeys)[K]>>;
+  }),
 });
 
 export type ProjectFile = z.infer<typeof projectFileSchema>;

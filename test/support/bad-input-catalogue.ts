@@ -51,7 +51,9 @@ const MONTHLY = 'models/marts/monthly_revenue.sql';
 export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E01', edit: (d) => rmSync(join(d, 'project.yml')), args: ['run'] },
   { id: 'E02', edit: write('project.yml', 'name: brightcart\nvars: [\n'), args: ['run'] },
-  { id: 'E03', edit: write('project.yml', 'name: brightcart\nmodelz: {}\n'), args: ['run'] },
+  { id: 'E105', edit: patch('project.yml', /^name: brightcart\n/m, 'name: brightcart\nsource-paths: [models]\nmodel-paths: [models]\n'), args: ['ls'] },
+  { id: 'E106', edit: patch('project.yml', /^name: brightcart\n/m, 'name: brightcart\ntests:\n  +severity: warn\ndata_tests:\n  +severity: warn\n'), args: ['ls'] },
+  { id: 'E03', edit: patch('project.yml', /^name: brightcart\n/m, 'name: brightcart\nmodelz: {}\n'), args: ['ls'] },
   { id: 'E04', edit: write('project.yml', 'name: brightcart\nmodel-paths: 3\n'), args: ['run'] },
   { id: 'E05', edit: write('models/schema.yml', 'models:\n  - name: x\n   bad: [\n'), args: ['run'] },
   { id: 'E06', edit: write('models/more.yml', 'models:\n  - name: daily_revenu\n    description: typo\n'), args: ['run'] },
