@@ -72,12 +72,14 @@ export function printSummary(
   if (error === 0 && warn === 0 && partial === 0) {
     line(colors.green('Completed successfully'));
   } else {
+    // dbt's EndOfRunSummary (1.9 on) word for word: errors name all three counts, partial successes without errors
+    // name two (no colon), warnings alone name one.
     const errors = `${error} error${error === 1 ? '' : 's'}`;
+    const partials = `${partial} partial success${partial === 1 ? '' : 'es'}`;
     const warnings = `${warn} warning${warn === 1 ? '' : 's'}`;
-    const heading = partial > 0
-      ? `Completed with ${errors}, ${partial} partial success${partial === 1 ? '' : 'es'}, and ${warnings}:`
-      : `Completed with ${errors} and ${warnings}:`;
-    line(error + partial > 0 ? colors.red(heading) : colors.yellow(heading));
+    if (error > 0) line(colors.red(`Completed with ${errors}, ${partials}, and ${warnings}:`));
+    else if (partial > 0) line(colors.yellow(`Completed with ${partials} and ${warnings}`));
+    else line(colors.yellow(`Completed with ${warnings}:`));
     for (const r of results.filter((x) => x.status === 'error' || x.status === 'partial success' || x.status === 'fail' || x.status === 'warn')) {
       line();
       const where = r.path ? ` (${r.path})` : '';

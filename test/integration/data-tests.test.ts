@@ -50,7 +50,7 @@ describe('data tests through the CLI', () => {
     expect(r.stdout).toMatch(/PASS not_null_orders_customer \.+ \[PASS in/);
     expect(r.stdout).toMatch(/SKIP relation main\.order_totals \.+ \[SKIP\]/);
     expect(r.stdout).toMatch(/PASS unique_customers_customer/);
-    expect(r.stdout).toContain('Completed with 1 error and 1 warning:');
+    expect(r.stdout).toContain('Completed with 1 error, 0 partial successes, and 1 warning:');
     expect(r.stdout).toContain('Failure in test unique_orders_id (models/schema.yml)');
     expect(r.stdout).toContain('Got 1 result, configured to fail if != 0');
     expect(r.stdout).toContain('compiled code at target/compiled/shop/models/schema.yml/unique_orders_id.sql');

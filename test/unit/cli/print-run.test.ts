@@ -48,11 +48,23 @@ describe('a microbatch model with some failed batches: PARTIAL SUCCESS, as dbt p
     expect(lines[0]).toMatch(/^2 of 2 PARTIALLY created sql incremental model main\.daily \.+ \[PARTIAL SUCCESS \(2\/3\) in 0\.50s\]$/);
   });
 
-  it('the summary: named in the heading, counted under ERROR in the Done line', () => {
+  it('the summary: named in the heading as dbt words it (EndOfRunSummary, 1.9 on), counted under ERROR in the Done line', () => {
     const lines = captured(() => printSummary([ok, partial], 1.5, { 'incremental model': 1, 'table model': 1 }));
-    expect(lines).toContain('Completed with 0 errors, 1 partial success, and 0 warnings:');
+    expect(lines).toContain('Completed with 1 partial success and 0 warnings');
     expect(lines).toContain('Failure in model daily (models/daily.sql)');
     expect(lines).toContain('  PARTIAL SUCCESS (2/3 batches): batch 2024-01-02 failed: malformed JSON');
     expect(lines.at(-1)).toBe('Done. PASS=1 WARN=0 ERROR=1 SKIP=0 TOTAL=2');
+  });
+
+  it("the heading in each case, as dbt's EndOfRunSummary words it", () => {
+    const failed: NodeResult = { ...ok, uniqueId: 'model.shop.bad', name: 'bad', status: 'error', message: 'no such table' };
+    const warned: NodeResult = { ...ok, uniqueId: 'test.shop.t', name: 't', resourceType: 'test', status: 'warn', message: 'Got 1 result' };
+    const heading = (results: NodeResult[]) => captured(() => printSummary(results, 1, {})).find((l) => l.startsWith('Completed'));
+    expect(heading([ok])).toBe('Completed successfully');
+    expect(heading([ok, partial, { ...partial, uniqueId: 'model.shop.other', name: 'other' }])).toBe('Completed with 2 partial successes and 0 warnings');
+    expect(heading([failed])).toBe('Completed with 1 error, 0 partial successes, and 0 warnings:');
+    expect(heading([failed, partial, warned, warned])).toBe('Completed with 1 error, 1 partial success, and 2 warnings:');
+    expect(heading([partial, warned])).toBe('Completed with 1 partial success and 1 warning');
+    expect(heading([ok, warned])).toBe('Completed with 1 warning:');
   });
 });
