@@ -8,11 +8,16 @@ export type OnSchemaChange = (typeof ON_SCHEMA_CHANGE)[number];
 // Readers of a raw config dict, for validation and the settings parser (model-settings.ts) only:
 // everything else reads node.settings (uniqueKeyColumns, partitionColumn, strategy).
 
-/** The unique_key config as a list of column names (dbt accepts a string or a list). */
+/**
+ * The unique_key config as a list of column names (dbt accepts a string or a list).
+ * `''` and `[]` mean no key, as in dbt (its macros test `{% if unique_key %}`, and
+ * both are falsy): the default strategy is then append. A blank name in a list
+ * names no column either, so it is dropped.
+ */
 export function uniqueKeyColumns(config: Readonly<Record<string, unknown>>): string[] {
   const key = config.unique_key;
   if (key === undefined || key === null) return [];
-  return Array.isArray(key) ? key.map(String) : [String(key)];
+  return (Array.isArray(key) ? key.map(String) : [String(key)]).filter((k) => k.trim() !== '');
 }
 
 /** The partition column a model declares: partition_by, a column name or {field: name}. */

@@ -20,7 +20,7 @@ export interface ModelHooks {
 interface CommonSettings {
   /** partition_by: a column name, or {field: name}. */
   readonly partitionColumn?: string;
-  /** unique_key as a list (dbt accepts a string or a list); empty when unset. */
+  /** unique_key as a list (dbt accepts a string or a list); empty when unset, `''` or `[]` (no key, as in dbt). */
   readonly uniqueKeyColumns: readonly string[];
   /** unique_key as configured (a project strategy macro receives it so, as in dbt). */
   readonly uniqueKey?: string | readonly string[];
@@ -171,7 +171,7 @@ function predicateList(config: RawConfig): string[] {
 export function parseModelSettings(config: RawConfig): ModelSettings {
   // Object literals, not spreads: spreading a dozen fields costs ~10x at 10,000 models.
   const partitionColumn = partitionColumnOf(config);
-  const key = config.unique_key === undefined || config.unique_key === null ? NONE : uniqueKeyColumns(config);
+  const key = config.unique_key === undefined || config.unique_key === null || config.unique_key === '' ? NONE : uniqueKeyColumns(config);
   const uniqueKey = typeof config.unique_key === 'string' || Array.isArray(config.unique_key) ? (config.unique_key as string | readonly string[]) : undefined;
   const uniqueKeyNulls = config.unique_key_nulls === 'error' ? 'error' : 'warn';
   const fullRefresh = typeof config.full_refresh === 'boolean' ? config.full_refresh : undefined;

@@ -165,7 +165,8 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
         rowsInserted: 0,
         partitions: [],
         asOf,
-        exitCode: error instanceof ProjectError ? error.exitCode : 1,
+        // dbt exits 1 whenever a node fails; 2 is for what stops the invocation before nodes run.
+        exitCode: 1,
         error,
         ...(failedBatches ? { batchResults: failedBatches } : {}),
       };

@@ -64,7 +64,7 @@ export function runTestStep(test: TestNode, context: TestStepContext): NodeResul
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));
     const message = error instanceof ProjectError ? error.format() : `Database Error in test ${test.name} (${test.path})\n  ${error.message}`;
-    out = result(test, { status: 'error', message, exitCode: error instanceof ProjectError ? error.exitCode : 1, error }, startedAt, t0);
+    out = result(test, { status: 'error', message, exitCode: 1, error }, startedAt, t0);
   }
   if (out.status === 'fail' || out.status === 'error') {
     for (const id of test.attachedTo ? [test.attachedTo] : test.dependsOn) context.blocked.add(id);

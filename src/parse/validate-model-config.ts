@@ -20,10 +20,33 @@ const isStringList = (v: unknown) => typeof v === 'string' || (Array.isArray(v) 
 const given = (v: unknown) => v !== undefined && v !== null;
 
 /**
+ * An incremental model's incremental_strategy that names neither a built-in
+ * strategy nor a project's get_incremental_<name>_sql macro, or undefined.
+ * Not a load error: as in dbt (its adapter resolves the strategy macro when
+ * the model's materialization runs, DbtRuntimeError "The incremental strategy
+ * 'x' is not valid for this adapter" / "could not find an incremental strategy
+ * macro"), the model errors when it runs (planNode throws this), its
+ * descendants are skipped and the rest of the project runs.
+ */
+export function unknownStrategyProblem(node: Pick<ModelNode, 'name' | 'config' | 'file'>, customStrategies: readonly string[] = []): ProjectError | undefined {
+  const { config, file } = node;
+  const strategy = config.incremental_strategy;
+  if (String(config.materialized) !== 'incremental' || strategy === undefined || strategy === null || strategy === 'default') return undefined;
+  const valid = [...strategyNames(), ...customStrategies];
+  if (typeof strategy === 'string' && valid.includes(strategy)) return undefined;
+  const known = isBuiltinStrategy(String(strategy));
+  return new ProjectError(
+    `model '${node.name}' has ${known ? 'unsupported' : 'unknown'} incremental_strategy '${String(strategy)}'; valid: ${valid.join(', ')}.${didYouMeanSuffix(String(strategy), valid)}`,
+    { location: { file: file.path, line: findLine(file.rawSql, String(strategy)) }, hint: `leave it unset (or 'default') for delete+insert with a unique_key and append without; a project adds its own strategy with a macro ${`get_incremental_${String(strategy).replace(/\+/g, '_')}_sql`}` },
+  );
+}
+
+/**
  * The first config problem of a model, or undefined: checked when the
  * project is loaded so every problem is reported before anything runs.
  * The rules every model shares are here; an incremental model's strategy
- * checks its own (IncrementalStrategy.validate).
+ * checks its own (IncrementalStrategy.validate). An unknown strategy is
+ * not one of them: it fails its model at run time (unknownStrategyProblem).
  */
 export function validateModelConfig(node: Pick<ModelNode, 'name' | 'config' | 'file'>, customStrategies: readonly string[] = []): ProjectError | undefined {
   const { config, file } = node;
@@ -31,17 +54,6 @@ export function validateModelConfig(node: Pick<ModelNode, 'name' | 'config' | 'f
   const materialized = String(config.materialized);
   if (!(MATERIALIZATIONS as readonly string[]).includes(materialized)) {
     return new ProjectError(`model '${node.name}' has unknown materialization '${materialized}'; valid: ${MATERIALIZATIONS.join(', ')}.${didYouMeanSuffix(materialized, MATERIALIZATIONS)}`, { location: at(materialized) });
-  }
-  const strategy = config.incremental_strategy;
-  if (materialized === 'incremental' && strategy !== undefined && strategy !== null && strategy !== 'default') {
-    const valid = [...strategyNames(), ...customStrategies];
-    if (typeof strategy !== 'string' || !valid.includes(strategy)) {
-      const known = isBuiltinStrategy(String(strategy));
-      return new ProjectError(
-        `model '${node.name}' has ${known ? 'unsupported' : 'unknown'} incremental_strategy '${String(strategy)}'; valid: ${valid.join(', ')}.${didYouMeanSuffix(String(strategy), valid)}`,
-        { location: at(String(strategy)), hint: `leave it unset (or 'default') for delete+insert with a unique_key and append without; a project adds its own strategy with a macro ${`get_incremental_${String(strategy).replace(/\+/g, '_')}_sql`}` },
-      );
-    }
   }
   const key = config.unique_key;
   if (key !== undefined && key !== null && typeof key !== 'string' && !(Array.isArray(key) && key.every((k) => typeof k === 'string'))) {
@@ -66,6 +78,7 @@ export function validateModelConfig(node: Pick<ModelNode, 'name' | 'config' | 'f
   for (const listKey of ['merge_update_columns', 'merge_exclude_columns', 'incremental_predicates'] as const) {
     if (given(config[listKey]) && !isStringList(config[listKey])) return new ProjectError(`model '${node.name}': ${listKey} must be a string or a list of strings`, { location: at(listKey) });
   }
+  if (unknownStrategyProblem(node, customStrategies)) return undefined;
   const [problem] = strategyRules(effectiveStrategy(config)).validate(config, node.name);
   return problem ? new ProjectError(problem.message, { location: at(problem.at), hint: problem.hint }) : undefined;
 }

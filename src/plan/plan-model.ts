@@ -24,6 +24,12 @@ export interface PlanModelInput {
   readonly schema?: IncrementalRunOptions['schema'];
   /** Renders the project's get_incremental_<name>_sql macro, when the strategy is the project's own. */
   readonly renderCustom?: IncrementalRunOptions['renderCustom'];
+  /**
+   * A full build only: the unique_key columns the model's SELECT does not produce (planNode
+   * describes it). dbt's full build ignores the key, so the build goes ahead without the key's
+   * checks and index, with a note; the next incremental run fails on them.
+   */
+  readonly keyNotProduced?: readonly string[];
 }
 
 /** Pure: the statements of a model's build in the mode decided for it. */
@@ -43,16 +49,22 @@ export function planModel(input: PlanModelInput): NodePlan {
       return { ...base, mode: 'view', reason: mode.reason, statements: viewStatements(node.alias, sql, existing, settings) };
     case 'full': {
       const strategy = settings.strategy;
-      const incremental = strategy !== undefined;
+      const missing = input.keyNotProduced ?? [];
+      const ignoreKey = missing.length > 0;
+      const incremental = strategy !== undefined && !ignoreKey;
+      const keyNote = ignoreKey
+        ? `unique_key column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `'${c}'`).join(', ')} not in the model's output: a full build ignores the key (as dbt's does), but the next incremental run will fail on it`
+        : undefined;
       return {
         ...base,
+        ...(keyNote ? { notes: [...(base.notes ?? []), keyNote] } : {}),
         strategy,
         mode: 'full',
         reason: mode.reason,
         statements: tableStatements({
           alias: node.alias,
           sql,
-          settings,
+          settings: ignoreKey ? { ...settings, uniqueKeyColumns: [] } : settings,
           partitionColumn: base.partitionColumn,
           checks: incremental ? (staged) => keyChecks(node.name, staged, settings, { unique: strategyNeedsUniqueKey(strategy, settings.uniqueKeyColumns), refuseNulls: input.backfill }) : undefined,
         }),

@@ -9,6 +9,7 @@ import { microbatchNodePlan } from './microbatch-node-plan.js';
 import type { NodePlan } from './node-plan.js';
 import { schemaOf, withRenderedHooks, type PlanNodeInput } from './plan-inputs.js';
 import { planModel } from './plan-model.js';
+import { customStrategyNames, unknownStrategyProblem } from '../parse/validate-model-config.js';
 
 export type { PlanNodeInput } from './plan-inputs.js';
 
@@ -23,6 +24,13 @@ export type { PlanNodeInput } from './plan-inputs.js';
  */
 export function planNode(input: PlanNodeInput): NodePlan {
   const { facts, manifest, node, context } = input;
+  // An unknown incremental_strategy fails this model, not the load (dbt resolves the strategy macro
+  // when the materialization runs, before it branches, so a first build fails too).
+  const strategy = node.settings.strategy;
+  if (strategy !== undefined && !isBuiltinStrategy(strategy)) {
+    const unknown = unknownStrategyProblem(node, customStrategyNames(manifest.jinja.macroNames));
+    if (unknown) throw unknown;
+  }
   const existing = facts && node.settings.materialized !== 'ephemeral' ? facts.relationKind(node.alias) : null;
   const mode = buildMode({ node, existing, context, builtBatches: facts ? () => facts.builtBatches(node.name) : undefined });
   const plan = mode.kind === 'microbatch' ? microbatchNodePlan(input, mode, existing) : (() => {
@@ -32,6 +40,10 @@ export function planNode(input: PlanNodeInput): NodePlan {
     const strategy = node.settings.strategy;
     const macro = strategy === undefined ? undefined : strategyMacroName(strategy);
     const custom = strategy !== undefined && macro !== undefined && !isBuiltinStrategy(strategy) && manifest.jinja.macroNames.includes(macro);
+    const key = node.settings.uniqueKeyColumns;
+    // dbt applies unique_key only on incremental runs: a full build of a model whose output lacks a key column succeeds.
+    const produced = mode.kind === 'full' && strategy !== undefined && key.length > 0 && facts ? facts.selectColumns(rendered.sql)?.map((c) => c.name) : undefined;
+    const keyNotProduced = produced ? key.filter((k) => !produced.includes(k)) : undefined;
     return planModel({
       node: withRenderedHooks(node, rendered.hooks),
       sql: rendered.sql,
@@ -41,6 +53,7 @@ export function planNode(input: PlanNodeInput): NodePlan {
       backfill: context.backfill !== undefined,
       schema: incremental && facts ? schemaOf(facts, node.alias, rendered.sql) : undefined,
       renderCustom: custom ? (args) => renderStrategyMacro(manifest, node, macro!, args, renderOptions) : undefined,
+      ...(keyNotProduced && keyNotProduced.length > 0 ? { keyNotProduced } : {}),
     });
   })();
   return withAudits(plan, auditStatements(manifest, node, plan.mode, { db: facts?.db, run: context }));

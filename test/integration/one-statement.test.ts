@@ -35,7 +35,7 @@ describe('model SQL is exactly one statement', () => {
     const r = await p.build({ vars: { as_of: '2024-01-02' } });
     expect(r.results[0]!.status).toBe('error');
     expect(r.results[0]!.message).toContain(`models/m.sql:2: ${refusal('m')}`);
-    expect(r.exitCode).toBe(2);
+    expect(r.exitCode).toBe(1); // a node failure: exit 1, as in dbt
     expect(p.rows('events')).toHaveLength(3);
     expect(p.snapshot()).toEqual(before);
   });
@@ -73,7 +73,7 @@ select day, sum(amount) as amount from {{ source('raw', 'events') }} group by da
     const range = { projectDir: p.dir, model: 'm', start: '2024-01-01', end: '2024-01-02', reason: 'test', vars, writeArtifacts: false };
     await expect(backfill({ ...range, dryRun: true })).rejects.toThrow(refusal('m'));
     const done = await backfill({ ...range, onEvent: () => undefined });
-    expect(done.exitCode).toBe(2);
+    expect(done.exitCode).toBe(1); // the backfill's run failed a node: exit 1
     expect(done.runs[0]!.results[0]!.message).toContain(refusal('m'));
     expect(p.snapshot()).toEqual(before);
   });

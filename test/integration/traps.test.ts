@@ -54,7 +54,7 @@ describe('trap 1: adding tonight\'s rows to the day totals (upsert +=)', () => {
     await expect(backfill({ session, model: 'daily_revenue_upsert', start: '2026-09-01', end: '2026-09-01', dryRun: true })).rejects.toThrow(refusal);
     const before = rowsOf(dir, 'daily_revenue_upsert');
     const refused = await backfill({ session, model: 'daily_revenue_upsert', start: '2026-09-01', end: '2026-09-01', reason: 'try' });
-    expect(refused.exitCode).toBe(2);
+    expect(refused.exitCode).toBe(1); // a node failure: exit 1, as in dbt
     expect(refused.ranges[0]).toMatchObject({ status: 'error', after: null });
     expect(refused.ranges[0]!.message).toMatch(refusal);
     expect(refused.ranges[0]!.message).toMatch(/hint: nothing was written/);

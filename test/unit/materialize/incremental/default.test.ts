@@ -26,8 +26,13 @@ describe('default strategy (no incremental_strategy, or default)', () => {
     expect(strategyNames()).toEqual(['append', 'delete+insert', 'merge', 'insert_overwrite', 'microbatch']);
   });
 
-  it('an unknown strategy is an error listing the valid ones', () => {
-    expect(() => setup(", incremental_strategy='upsert'")).toThrow(/unknown incremental_strategy 'upsert'; valid: append, delete\+insert, merge, insert_overwrite, microbatch/);
+  it('an unknown strategy fails its model when it runs (as in dbt), with an error listing the valid ones', async () => {
+    const p = setup(", incremental_strategy='upsert'");
+    const r = await p.build();
+    expect(r.exitCode).toBe(1);
+    expect(r.results[0]!.status).toBe('error');
+    expect(r.results[0]!.message).toMatch(/unknown incremental_strategy 'upsert'; valid: append, delete\+insert, merge, insert_overwrite, microbatch/);
+    expect(p.rows('m')).toEqual([]);
   });
 
   it('with a unique_key: first build, then the last key is replaced, not duplicated; a rerun is idempotent', async () => {

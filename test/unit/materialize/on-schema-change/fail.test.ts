@@ -11,7 +11,7 @@ describe('on_schema_change: fail', () => {
     const r = await p.build();
     const result = r.results[0]!;
     expect(result.status).toBe('error');
-    expect(result.exitCode).toBe(2);
+    expect(result.exitCode).toBe(1); // a node failure: exit 1, as in dbt
     expect(result.message).toContain(`model 'm': the model's output and table "m" are out of sync (on_schema_change: fail)`);
     expect(result.message).toContain("only in the model's output: extra (TEXT)");
     expect(result.message).toContain('only in the table: note (TEXT)');

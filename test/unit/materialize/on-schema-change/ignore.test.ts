@@ -23,7 +23,7 @@ describe('on_schema_change: ignore (the default)', () => {
     const before = p.snapshot();
     const r = await p.build();
     expect(r.results[0]!.status).toBe('error');
-    expect(r.results[0]!.exitCode).toBe(2);
+    expect(r.results[0]!.exitCode).toBe(1); // a node failure: exit 1, as in dbt
     expect(r.results[0]!.message).toContain("model 'm' no longer produces note, which table \"m\" has (on_schema_change: ignore)");
     expect(p.snapshot()).toEqual(before);
     // --full-refresh rebuilds with the new columns.

@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/run-cli.js';
+import { miniProject, type MiniProject } from '../support/strategy-project.js';
+
+/**
+ * Conformance with dbt (issue 13): errors belong to nodes, and unique_key as
+ * dbt reads it. Modelled on the behaviours dbt's adapter tests check
+ * (dbt-tests-adapter incremental/test_incremental_unique_id.py, and the
+ * bad-strategy tests of dbt-spark/dbt-databricks): each case is a small
+ * project, a sequence of commands, and the rows the warehouse then holds.
+ */
+
+const RAW = `create table events (id integer, state text, amount integer);
+insert into events values (1, 'CT', 10), (2, 'MA', 20), (3, 'NY', 30);`;
+
+function project(files: Record<string, string>): MiniProject {
+  const p = miniProject(files);
+  p.exec(RAW);
+  return p;
+}
+
+const count = (p: MiniProject, table: string) => p.rows(table).length;
+const runResults = (dir: string) => JSON.parse(readFileSync(join(dir, 'target/run_results.json'), 'utf8')) as { results: { unique_id: string; status: string; message: string | null }[] };
+
+describe('an unknown incremental strategy fails its model, not the project (dbt: the strategy is resolved when the model runs)', () => {
+  const files = {
+    'models/bogus.sql': "{{ config(materialized='incremental', incremental_strategy='bogus') }}\nselect id, state from {{ source('raw', 'events') }}\n",
+    'models/bogus_child.sql': "select * from {{ ref('bogus') }}\n",
+    'models/independent.sql': "{{ config(materialized='table') }}\nselect id, amount from {{ source('raw', 'events') }}\n",
+  };
+
+  it('run: the model errors naming the strategy and the valid ones, its child is skipped, the rest builds, exit 1', () => {
+    const p = project(files);
+    const r = runCli(['run', '--project-dir', p.dir]);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    const results = runResults(p.dir).results;
+    const status = Object.fromEntries(results.map((x) => [x.unique_id, x.status]));
+    expect(status).toEqual({ 'model.shop.bogus': 'error', 'model.shop.bogus_child': 'skipped', 'model.shop.independent': 'success' });
+    const message = results.find((x) => x.unique_id === 'model.shop.bogus')!.message!;
+    expect(message).toContain("models/bogus.sql:1: model 'bogus' has unknown incremental_strategy 'bogus'; valid: append, delete+insert, merge, insert_overwrite, microbatch");
+    expect(p.rows('independent', 'id').map((x) => x.amount)).toEqual([10, 20, 30]);
+    expect(count(p, 'bogus')).toBe(0); // never built
+    expect(r.stdout).toContain('Failure in model bogus');
+  });
+
+  it('a misspelled built-in strategy names the closest one, and loading the project (ls) still works', async () => {
+    const p = project({ ...files, 'models/bogus.sql': "{{ config(materialized='incremental', incremental_strategy='delete_insert', unique_key='id') }}\nselect id, state from {{ source('raw', 'events') }}\n" });
+    const ls = runCli(['ls', '--project-dir', p.dir]);
+    expect(ls.code, ls.stderr).toBe(0);
+    const result = await p.build();
+    expect(result.exitCode).toBe(1);
+    const bogus = result.results.find((x) => x.name === 'bogus')!;
+    expect(bogus.status).toBe('error');
+    expect(bogus.message).toContain("unknown incremental_strategy 'delete_insert'");
+    expect(bogus.message).toContain("Did you mean 'delete+insert'?");
+    expect(result.results.find((x) => x.name === 'independent')!.status).toBe('success');
+  });
+});
+
+describe("unique_key '' and [] mean no key: the default strategy is append (dbt's test__empty_str_unique_key, test__empty_unique_key_list)", () => {
+  for (const [label, key] of [['empty string', "''"], ['empty list', '[]']] as const) {
+    it(`${label}: every run appends, a second run adds all rows again`, async () => {
+      const p = project({ 'models/inc.sql': `{{ config(materialized='incremental', unique_key=${key}) }}\nselect id, state from {{ source('raw', 'events') }}\n` });
+      const first = await p.buildOk();
+      expect(first.results[0]!.plan!.strategy).toBe('append');
+      expect(count(p, 'inc')).toBe(3);
+      p.exec("insert into events values (4, 'WA', 40)");
+      const second = await p.buildOk();
+      expect(second.results[0]!.plan!.mode).toBe('incremental');
+      expect(second.results[0]!.plan!.strategy).toBe('append');
+      // append: 3 + 4; a key on id would have replaced the 3 and left 4.
+      expect(count(p, 'inc')).toBe(7);
+      expect(p.rows('inc', 'id, state').filter((x) => x.id === 1)).toHaveLength(2);
+    });
+  }
+
+  it('filtered on is_incremental(), the model matches its source after new rows land (as dbt checks against the seed)', async () => {
+    const p = project({ 'models/inc.sql': "{{ config(materialized='incremental', unique_key='') }}\nselect id, state, amount from {{ source('raw', 'events') }}\n{% if is_incremental() %} where id > (select max(id) from {{ this }}) {% endif %}\n" });
+    await p.buildOk();
+    p.exec("insert into events values (4, 'WA', 40), (5, 'CA', 50)");
+    await p.buildOk();
+    expect(p.rows('inc', 'id')).toEqual(p.rows('events', 'id'));
+  });
+});
+
+describe('a unique_key column the model does not produce fails only an incremental run (dbt: "unique keys are not applied on first run")', () => {
+  for (const [label, key] of [['one column', "'thisisnotacolumn'"], ['a list', "['state', 'thisisnotacolumn']"]] as const) {
+    it(`${label}: the full build succeeds, the incremental run fails that model (exit 1) and leaves its table as it was`, async () => {
+      const p = project({
+        'models/inc.sql': `{{ config(materialized='incremental', unique_key=${key}) }}\nselect id, state from {{ source('raw', 'events') }}\n`,
+        'models/other.sql': "{{ config(materialized='table') }}\nselect count(*) as n from {{ source('raw', 'events') }}\n",
+      });
+      const full = await p.build({ fullRefresh: true });
+      expect(full.results.map((x) => `${x.name}:${x.status}`).sort()).toEqual(['inc:success', 'other:success']);
+      expect(full.exitCode).toBe(0);
+      expect(count(p, 'inc')).toBe(3);
+      p.exec("insert into events values (4, 'WA', 40)");
+      const before = p.rows('inc');
+      const incremental = await p.build();
+      expect(incremental.exitCode).toBe(1);
+      const inc = incremental.results.find((x) => x.name === 'inc')!;
+      expect(inc.status).toBe('error');
+      expect(inc.message.toLowerCase()).toContain('thisisnotacolumn');
+      expect(p.rows('inc')).toEqual(before);
+      expect(incremental.results.find((x) => x.name === 'other')!.status).toBe('success');
+      expect(p.rows('other')).toEqual([{ n: 4 }]);
+    });
+  }
+
+  it('through the CLI: the full build exits 0, the incremental run exits 1 (a node failure, not a project error)', () => {
+    const p = project({ 'models/inc.sql': "{{ config(materialized='incremental', unique_key='order_day') }}\nselect id, state from {{ source('raw', 'events') }}\n" });
+    const full = runCli(['run', '--project-dir', p.dir]);
+    expect(full.code, full.stderr + full.stdout).toBe(0);
+    const again = runCli(['run', '--project-dir', p.dir]);
+    expect(again.code, again.stderr + again.stdout).toBe(1);
+    expect(again.stdout).toContain("unique_key column 'order_day' of model 'inc' not in its output; the model produces: id, state");
+    expect(runResults(p.dir).results.map((x) => x.status)).toEqual(['error']);
+  });
+});
+
+describe('a node failing with an error the project caused exits 1, as every node failure in dbt does', () => {
+  it('a var missing at run time: that model errors, exit 1, the others build', () => {
+    const p = project({
+      'models/needs_var.sql': "select {{ var('currency') }} as c\n",
+      'models/fine.sql': "{{ config(materialized='table') }}\nselect id from {{ source('raw', 'events') }}\n",
+    });
+    const r = runCli(['run', '--project-dir', p.dir]);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    expect(r.stdout).toContain("Required var 'currency' not found");
+    expect(Object.fromEntries(runResults(p.dir).results.map((x) => [x.unique_id, x.status]))).toEqual({ 'model.shop.needs_var': 'error', 'model.shop.fine': 'success' });
+    expect(count(p, 'fine')).toBe(3);
+  });
+
+  it('on_schema_change: fail on a changed model: the run fails that model, exit 1, the table keeps its rows', () => {
+    const p = project({ 'models/inc.sql': "{{ config(materialized='incremental', on_schema_change='fail') }}\nselect id, state from {{ source('raw', 'events') }}\n" });
+    expect(runCli(['run', '--project-dir', p.dir]).code).toBe(0);
+    p.write('models/inc.sql', "{{ config(materialized='incremental', on_schema_change='fail') }}\nselect id, state, amount from {{ source('raw', 'events') }}\n");
+    const r = runCli(['run', '--project-dir', p.dir]);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    expect(p.rows('inc', 'id')).toEqual([{ id: 1, state: 'CT' }, { id: 2, state: 'MA' }, { id: 3, state: 'NY' }]);
+  });
+
+  it('a run-time SQL error: exit 1', () => {
+    const p = project({ 'models/broken.sql': "{{ config(materialized='table') }}\nselect nope from {{ source('raw', 'events') }}\n" });
+    const r = runCli(['run', '--project-dir', p.dir]);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    expect(runResults(p.dir).results.map((x) => x.status)).toEqual(['error']);
+  });
+});
