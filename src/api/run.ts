@@ -62,6 +62,10 @@ export interface RunOptions extends SessionOptions {
    * night must rebuild from scratch).
    */
   readonly refuseIgnoredFullRefresh?: string;
+  /** dbt's --empty: refs and sources render as limit-0 subqueries, so relations are built with no rows. */
+  readonly empty?: boolean;
+  /** dbt's --fail-fast: the first failure skips every node not yet started. */
+  readonly failFast?: boolean;
 }
 
 export interface RunResult {
@@ -143,6 +147,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     warnError: options.warnError ?? false,
     storeFailures: options.storeFailures ?? false,
     vars: manifest.vars,
+    ...(options.empty ? { empty: true } : {}),
+    ...(options.failFast ? { failFast: true } : {}),
   };
   const { invocationId, startedAt: runStartedAt } = context;
   try {

@@ -14,6 +14,8 @@ export interface SessionOptions {
   readonly vars?: Readonly<Record<string, unknown>>;
   /** Milliseconds to wait for another writer (default: project busy-timeout, else 5000). */
   readonly busyTimeoutMs?: number;
+  /** false (dbt's --no-partial-parse): the parse cache (target/partial_parse.json) is neither read nor written. */
+  readonly partialParse?: boolean;
 }
 
 export interface Session {
@@ -24,7 +26,7 @@ export interface Session {
 
 /** Load, capture and graph the project (no warehouse needed). */
 export function loadSession(options: SessionOptions): Session {
-  const loaded = loadWithParseCache(options.projectDir ?? process.cwd(), { database: options.database, vars: options.vars });
+  const loaded = loadWithParseCache(options.projectDir ?? process.cwd(), { database: options.database, vars: options.vars, ...(options.partialParse === false ? { partialParse: false } : {}) });
   return withBusyTimeout({ project: loaded.project, manifest: loaded.manifest, graph: buildGraph(loaded.manifest.graphNodes) }, options.busyTimeoutMs);
 }
 

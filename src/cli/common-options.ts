@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { parseVars } from '../api/parse-vars.js';
 import type { SessionOptions } from '../api/session.js';
 import { indirectSelectionMode, type IndirectSelection } from '../graph/select-with-tests.js';
@@ -9,6 +9,8 @@ export interface CommonFlags {
   database?: string;
   vars?: string;
   busyTimeout?: string;
+  /** --no-partial-parse (a global flag, copied onto the command's flags). */
+  partialParse?: boolean;
 }
 
 /** --project-dir, --database, --vars and --busy-timeout, accepted by every command. */
@@ -20,10 +22,36 @@ export function withCommonOptions(command: Command): Command {
     .addOption(new Option('--busy-timeout <ms>', 'how long to wait for another process holding the write lock'));
 }
 
-export function withSelection(command: Command): Command {
+/**
+ * --select and --exclude; `-m`, `--models` and `--model` are dbt's older
+ * names for --select, still accepted: their selectors join --select's
+ * (on `ls` they also keep only models, as dbt's `ls --models` does).
+ */
+export function withSelection(command: Command, options: { modelsOnlyModels?: boolean } = {}): Command {
   return command
     .option('-s, --select <selector...>', 'nodes to include: name, +name, name+, tag:x, path:models/x, a,b (intersection)')
-    .option('--exclude <selector...>', 'nodes to leave out (same grammar as --select)');
+    .option('-m, --models <selector...>', options.modelsOnlyModels ? "dbt's older --select, keeping only models (as dbt's ls --models)" : "dbt's older name of --select (also --model)")
+    .addOption(new Option('--model <selector...>').hideHelp())
+    .option('--exclude <selector...>', 'nodes to leave out (same grammar as --select)')
+    .hook('preAction', (cmd) => {
+      const { select, models, model } = cmd.opts<{ select?: string[]; models?: string[]; model?: string[] }>();
+      const legacy = [...(models ?? []), ...(model ?? [])];
+      if (legacy.length === 0) return;
+      if (options.modelsOnlyModels) {
+        if (select) cmd.error("error: --models and --select cannot be combined on ls (in dbt's ls, --models also keeps only models)", { exitCode: 2 });
+        cmd.setOptionValue('models', legacy);
+        return;
+      }
+      cmd.setOptionValue('select', [...(select ?? []), ...legacy]);
+    });
+}
+
+/** --threads N (dbt): checked, then builds run one node at a time (SQLite has one writer). */
+export function withThreads(command: Command): Command {
+  return command.addOption(new Option('--threads <n>', 'accepted for dbt compatibility: a whole number from 1; mini-dbt builds one node at a time whatever it says (SQLite has one writer)').argParser((value: string) => {
+    if (!/^\s*\d+\s*$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('It must be a whole number of threads from 1.');
+    return Number(value);
+  }));
 }
 
 /** build, test, ls: which data tests the selection brings along. */
@@ -50,5 +78,5 @@ export function sessionOptions(flags: CommonFlags): SessionOptions {
       throw new ProjectError(`--busy-timeout must be a whole number of milliseconds from 0 to ${MAX_BUSY_TIMEOUT_MS} (a day), got '${flags.busyTimeout}'`);
     }
   }
-  return { projectDir: flags.projectDir, database: flags.database, vars: parseVars(flags.vars), busyTimeoutMs };
+  return { projectDir: flags.projectDir, database: flags.database, vars: parseVars(flags.vars), busyTimeoutMs, ...(flags.partialParse === false ? { partialParse: false } : {}) };
 }

@@ -5,6 +5,8 @@ import { indirectSelectionOption, sessionOptions, type CommonFlags } from './com
 
 export interface LsFlags extends CommonFlags {
   select?: string[];
+  /** -m/--models: dbt's ls selects with them and keeps only models. */
+  models?: string[];
   exclude?: string[];
   resourceType?: string[];
   output?: string;
@@ -15,13 +17,14 @@ const TYPES: readonly ResourceType[] = ['model', 'seed', 'source', 'test'];
 
 /** ls: selected nodes, as names, paths or JSON lines (dbt's --output). */
 export function lsCommand(flags: LsFlags): number {
-  const types = flags.resourceType?.map((t) => {
+  if (flags.models && flags.resourceType) throw new ProjectError('--models and --resource-type cannot be combined on ls: --models keeps only models (as in dbt)');
+  const types = flags.models ? ['model' as const] : flags.resourceType?.map((t) => {
     if (!(TYPES as readonly string[]).includes(t)) throw new ProjectError(`unknown --resource-type '${t}'; valid: ${TYPES.join(', ')}`);
     return t as ResourceType;
   });
   const output = flags.output ?? 'selector';
   if (!['selector', 'name', 'path', 'json'].includes(output)) throw new ProjectError(`unknown --output '${output}'; valid: selector, name, path, json`);
-  const nodes = listNodes({ ...sessionOptions(flags), select: flags.select, exclude: flags.exclude, resourceTypes: types, indirectSelection: indirectSelectionOption(flags.indirectSelection) });
+  const nodes = listNodes({ ...sessionOptions(flags), select: flags.models ?? flags.select, exclude: flags.exclude, resourceTypes: types, indirectSelection: indirectSelectionOption(flags.indirectSelection) });
   const lines = nodes.map((n) => {
     if (output === 'json') return JSON.stringify({ unique_id: n.uniqueId, name: n.name, resource_type: n.resourceType, original_file_path: n.path, config: { materialized: n.materialized }, tags: n.tags, depends_on: { nodes: n.dependsOn } });
     if (output === 'path') return n.path;

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
-import { withCommonOptions, withIndirectSelection, withSelection } from './common-options.js';
+import { withCommonOptions, withIndirectSelection, withSelection, withThreads } from './common-options.js';
+import { withGlobalFlags } from './global-flags.js';
 import { refuseEmptyValues } from './refuse-empty-values.js';
 
 const VERSION = '0.1.0';
@@ -30,36 +31,42 @@ const program = new Command('mini-dbt')
   .description('dbt-like SQL transformations on SQLite, built for incremental models, late rows and backfills')
   .version(VERSION, '-v, --version')
   .showSuggestionAfterError(true)
+  // A command's --help lists the global flags too: they work after the command name as well as before it.
+  .configureHelp({ showGlobalOptions: true })
   .exitOverride();
+withGlobalFlags(program);
 
-withSelection(withCommonOptions(program.command('run').description('build the selected models')))
+/** run and build: dbt's --empty. */
+const EMPTY_HELP = 'refs and sources read as empty (limit 0) subqueries: every relation is built with its columns and no rows (`this` is not limited)';
+
+withThreads(withSelection(withCommonOptions(program.command('run').description('build the selected models'))))
   .option('-f, --full-refresh', 'rebuild incremental models from scratch')
+  .option('--empty', EMPTY_HELP)
   .option('--event-time-start <time>', 'microbatch models: first batch time (UTC, e.g. 2024-09-01); needs --event-time-end')
   .option('--event-time-end <time>', 'microbatch models: end of the range, exclusive')
-  .option('--warn-error', 'warnings are failures: a test that would WARN fails (exit 1), a warn-severity audit stops its publish')
   .option('--dry-run', 'print what each selected model would do (mode, reason, schema changes, every statement); nothing is written to the warehouse')
   .action((flags) => act(async () => (flags.dryRun
     ? (await import('./compile-command.js')).compileCommand({ ...flags, planOnly: true })
     : (await import('./run-command.js')).runCommand('run', flags))));
 
-withSelection(withCommonOptions(program.command('seed').description('load seeds/*.csv into tables')))
-  .option('-f, --full-refresh', 'accepted for dbt compatibility (seeds are always replaced)')
+withThreads(withSelection(withCommonOptions(program.command('seed').description('load seeds/*.csv into tables')))
+  .option('-f, --full-refresh', 'accepted for dbt compatibility (seeds are always replaced)'))
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('seed', flags)));
 
-withIndirectSelection(withSelection(withCommonOptions(program.command('build').description('seeds, then models, in one DAG'))))
+withThreads(withIndirectSelection(withSelection(withCommonOptions(program.command('build').description('seeds, then models, in one DAG')))))
   .option('-f, --full-refresh', 'rebuild incremental models from scratch')
+  .option('--empty', EMPTY_HELP)
   .option('--store-failures', "keep every data test's failing rows in a table")
-  .option('--warn-error', 'warnings are failures: a test that would WARN fails (exit 1), a warn-severity audit stops its publish')
   .option('--event-time-start <time>', 'microbatch models: first batch time (UTC, e.g. 2024-09-01); needs --event-time-end')
   .option('--event-time-end <time>', 'microbatch models: end of the range, exclusive')
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('build', flags)));
 
-withSelection(withCommonOptions(program.command('compile').description('render models (both branches of incremental ones) and show the statements a run would execute')))
+withThreads(withSelection(withCommonOptions(program.command('compile').description('render models (both branches of incremental ones) and show the statements a run would execute'))))
   .option('-f, --full-refresh', 'plan as under --full-refresh')
   .option('--json', 'machine-readable output')
   .action((flags) => act(async () => (await import('./compile-command.js')).compileCommand(flags)));
 
-withIndirectSelection(withSelection(withCommonOptions(program.command('ls').alias('list').description('list selected nodes'))))
+withIndirectSelection(withSelection(withCommonOptions(program.command('ls').alias('list').description('list selected nodes')), { modelsOnlyModels: true }))
   .option('--resource-type <type...>', 'model, seed, source, test')
   .option('--output <format>', 'selector (default), name, path or json')
   .action((flags) => act(async () => (await import('./ls-command.js')).lsCommand(flags)));
@@ -102,16 +109,15 @@ withCommonOptions(program.command('replay').argument('<model>').description('sim
   .option('--json', 'machine-readable output')
   .action((model, flags) => act(async () => (await import('./replay-command.js')).replayCommand(model, flags)));
 
-withCommonOptions(program.command('retry').description('rerun what failed or was skipped in the last run/build (target/run_results.json); microbatch models rerun only their failed batches'))
+withThreads(withCommonOptions(program.command('retry').description('rerun what failed or was skipped in the last run/build (target/run_results.json); microbatch models rerun only their failed batches')))
   .action((flags) => act(async () => (await import('./retry-command.js')).retryCommand(flags)));
 
-withIndirectSelection(withSelection(withCommonOptions(program.command('test').description('run data tests (schema yml tests and tests/*.sql): PASS / WARN / FAIL'))))
+withThreads(withIndirectSelection(withSelection(withCommonOptions(program.command('test').description('run data tests (schema yml tests and tests/*.sql): PASS / WARN / FAIL')))))
   .option('--store-failures', "keep every test's failing rows in a table (dbt_test__audit__<test>)")
-  .option('--warn-error', 'warnings are failures: a test that would WARN fails (exit 1), a warn-severity audit stops its publish')
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('test', flags)));
 
 const docs = program.command('docs').description('a static documentation site with the lineage graph');
-withCommonOptions(docs.command('generate').description('write the site to target/ (open target/index.html, no server needed)'))
+withThreads(withCommonOptions(docs.command('generate').description('write the site to target/ (open target/index.html, no server needed)')))
   .option('--no-compile', 'do not render compiled SQL')
   .action((flags) => act(async () => (await import('./docs-command.js')).docsGenerateCommand(flags)));
 withCommonOptions(docs.command('serve').description('serve target/ on localhost (generate first)'))

@@ -1,12 +1,11 @@
 import { previewValue } from '../errors/value-preview.js';
 import type { NodeResult, RunEvent } from '../state/node-result.js';
 import { testResultLine } from './print-test-result.js';
-import { colors, line } from './terminal.js';
-
-const WIDTH = 80;
+import { colors, line, outputSettings } from './terminal.js';
 
 function dotted(prefix: string, status: string): string {
-  const dots = Math.max(3, WIDTH - prefix.length - 1);
+  // --printer-width (default 80)
+  const dots = Math.max(3, outputSettings().printerWidth - prefix.length - 1);
   return `${prefix} ${'.'.repeat(dots)} [${status}]`;
 }
 
@@ -19,19 +18,19 @@ export function printEvent(event: RunEvent): void {
   if (event.type === 'progress') return; // drawn by seedProgressBar on a terminal
   const head = `${event.index} of ${event.total}`;
   if (event.type === 'start') {
-    line(dotted(`${head} START ${event.description}`, 'RUN'));
+    line(dotted(`${head} START ${event.description}`, 'RUN'), { name: 'LogStartLine' });
     return;
   }
   const r = event.result;
   if (r.resourceType === 'test') {
     const { text, status } = testResultLine(r);
-    line(dotted(`${head} ${text}`, status));
+    line(dotted(`${head} ${text}`, status), { name: 'LogTestResult', level: r.status === 'fail' || r.status === 'error' ? 'error' : r.status === 'warn' ? 'warn' : 'info' });
     return;
   }
   const time = `in ${r.executionTime.toFixed(2)}s`;
   if (r.status === 'success') {
     const verb = r.resourceType === 'seed' ? 'loaded' : 'created';
-    line(dotted(`${head} OK ${verb} ${event.description}`, `${colors.green(r.message ?? 'OK')} ${time}`));
+    line(dotted(`${head} OK ${verb} ${event.description}`, `${colors.green(r.message ?? 'OK')} ${time}`), { name: 'LogModelResult' });
     if (r.plan && r.plan.mode !== 'view') {
       const parts = [`${r.plan.mode}${r.plan.strategy ? ` (${r.plan.strategy})` : ''}: ${r.plan.reason}`];
       if (r.partitions.length > 0) {
@@ -42,12 +41,12 @@ export function printEvent(event: RunEvent): void {
       line(colors.dim(`      ${parts.join('; ')}`));
     }
   } else if (r.status === 'error') {
-    line(dotted(`${head} ERROR creating ${event.description}`, `${colors.red('ERROR')} ${time}`));
+    line(dotted(`${head} ERROR creating ${event.description}`, `${colors.red('ERROR')} ${time}`), { name: 'LogModelResult', level: 'error' });
   } else if (r.status === 'partial success') {
     const batches = r.batchResults ? ` (${r.batchResults.successful.length}/${r.batchResults.successful.length + r.batchResults.failed.length})` : '';
     line(dotted(`${head} PARTIALLY created ${event.description}`, `${colors.yellow(`PARTIAL SUCCESS${batches}`)} ${time}`));
   } else {
-    line(dotted(`${head} SKIP relation main.${r.name}`, colors.yellow('SKIP')));
+    line(dotted(`${head} SKIP relation main.${r.name}`, colors.yellow('SKIP')), { name: 'LogSkipResult' });
   }
 }
 
@@ -67,7 +66,7 @@ export function printSummary(
     .map(([k, n]) => `${n} ${k}${n === 1 ? '' : 's'}`)
     .join(', ');
   line();
-  line(`Finished running ${what || 'nothing'} in ${elapsedSeconds.toFixed(2)}s.`);
+  line(`Finished running ${what || 'nothing'} in ${elapsedSeconds.toFixed(2)}s.`, { name: 'FinishedRunningStats' });
   line();
   if (error === 0 && warn === 0 && partial === 0) {
     line(colors.green('Completed successfully'));
@@ -83,10 +82,12 @@ export function printSummary(
     for (const r of results.filter((x) => x.status === 'error' || x.status === 'partial success' || x.status === 'fail' || x.status === 'warn')) {
       line();
       const where = r.path ? ` (${r.path})` : '';
-      line(r.status === 'warn' ? colors.yellow(`Warning in ${r.resourceType} ${r.name}${where}`) : colors.red(`Failure in ${r.resourceType} ${r.name}${where}`));
-      for (const l of [...(r.message ?? '').split('\n'), ...details(r)]) line(`  ${l}`);
+      // dbt logs these at warn and error level: --quiet keeps the failures.
+      const level = r.status === 'warn' ? 'warn' : 'error';
+      line(r.status === 'warn' ? colors.yellow(`Warning in ${r.resourceType} ${r.name}${where}`) : colors.red(`Failure in ${r.resourceType} ${r.name}${where}`), { level, name: 'RunResultError' });
+      for (const l of [...(r.message ?? '').split('\n'), ...details(r)]) line(`  ${l}`, { level, name: 'RunResultError' });
     }
   }
   line();
-  line(`Done. PASS=${pass} WARN=${warn} ERROR=${error + partial} SKIP=${skip} TOTAL=${results.length}`);
+  line(`Done. PASS=${pass} WARN=${warn} ERROR=${error + partial} SKIP=${skip} TOTAL=${results.length}`, { name: 'StatsLine' });
 }

@@ -20,6 +20,12 @@ export interface RunFlags extends CommonFlags {
   warnError?: boolean;
   /** build / test: which data tests the selection brings along. */
   indirectSelection?: string;
+  /** run / build: dbt's --empty (refs and sources read as empty subqueries). */
+  empty?: boolean;
+  /** dbt's -x/--fail-fast (a global flag, copied onto the command's flags). */
+  failFast?: boolean;
+  /** dbt's --threads: checked by the option; mini-dbt builds one node at a time. */
+  threads?: number;
 }
 
 const VERSION = '0.1.0';
@@ -30,9 +36,9 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
   const session = loadSession(options);
   const { manifest, project } = session;
   const counts = { model: manifest.models.size, 'data test': manifest.tests.size, seed: manifest.seeds.size, source: manifest.sources.size, macro: manifest.jinja.macroNames.length };
-  line(`Running with mini-dbt=${VERSION}`);
+  line(`Running with mini-dbt=${VERSION}`, { name: 'MainReportVersion' });
   if (project.configFile !== 'project.yml') line(`Using ${project.configFile} (no project.yml found)`);
-  line(`Found ${Object.entries(counts).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}${n === 1 ? '' : 's'}`).join(', ')}`);
+  line(`Found ${Object.entries(counts).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}${n === 1 ? '' : 's'}`).join(', ')}`, { name: 'FoundStats' });
   line();
   const result = await run({
     ...options,
@@ -45,6 +51,8 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
     ...(flags.eventTimeStart !== undefined || flags.eventTimeEnd !== undefined ? { eventTimeStart: flags.eventTimeStart, eventTimeEnd: flags.eventTimeEnd } : {}),
     ...(flags.storeFailures ? { storeFailures: true } : {}),
     ...(flags.warnError ? { warnError: true } : {}),
+    ...(flags.empty ? { empty: true } : {}),
+    ...(flags.failFast ? { failFast: true } : {}),
     indirectSelection: indirectSelectionOption(flags.indirectSelection),
     commandLine: ['mini-dbt', ...process.argv.slice(2)].join(' '),
     onEvent: withSeedProgressBar(printEvent),

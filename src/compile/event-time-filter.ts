@@ -14,9 +14,21 @@ export interface EventTimeBatch {
  * (`{{ ref('x').render() }}` still gives the bare table). The subquery has
  * no alias, so `from {{ ref('x') }} as o` keeps working.
  */
-export function eventTimeRelation(identifier: string, type: RelationType, eventTime: unknown, batch: EventTimeBatch | undefined): Relation {
-  if (!batch || typeof eventTime !== 'string' || eventTime === '') return new Relation(identifier, type);
+export function eventTimeRelation(identifier: string, type: RelationType, eventTime: unknown, batch: EventTimeBatch | undefined, empty = false): Relation {
+  const from = empty ? emptySubquery(quoteIdentifier(identifier)) : quoteIdentifier(identifier);
+  if (!batch || typeof eventTime !== 'string' || eventTime === '') return empty ? new Relation(identifier, type, from) : new Relation(identifier, type);
   const et = quoteIdentifier(eventTime);
-  const filtered = `(select * from ${quoteIdentifier(identifier)} where ${et} >= ${quoteLiteral(batch.start)} and ${et} < ${quoteLiteral(batch.end)})`;
+  // As in dbt, the limited subquery is inside the event-time filter.
+  const filtered = `(select * from ${from} where ${et} >= ${quoteLiteral(batch.start)} and ${et} < ${quoteLiteral(batch.end)})`;
   return new Relation(identifier, type, filtered);
+}
+
+/**
+ * dbt's --empty rendering of a relation (its render_limited with limit 0):
+ * the same columns, no rows. Without an alias, as dbt renders it on adapters
+ * whose subqueries need none (SQLite needs none), so `from {{ ref('x') }} as o`
+ * keeps working.
+ */
+export function emptySubquery(rendered: string): string {
+  return `(select * from ${rendered} where false limit 0)`;
 }

@@ -4,7 +4,7 @@ import type { Hook } from '../config/hook-config.js';
 import type { ModelHooks } from '../config/model-settings.js';
 import { PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
 import { ProjectError } from '../errors/project-error.js';
-import { eventTimeRelation, type EventTimeBatch } from './event-time-filter.js';
+import { emptySubquery, eventTimeRelation, type EventTimeBatch } from './event-time-filter.js';
 import { ephemeralCteName, inlineEphemerals, type EphemeralCte } from './inline-ephemerals.js';
 import type { Manifest, ManifestNode, ModelNode } from './manifest.js';
 import { Relation } from './relation.js';
@@ -42,6 +42,8 @@ export function modelRenderState(
   manifest: Manifest, node: ModelNode, options: RenderModelOptions, existing: RelationKind | null, ctes: Map<string, EphemeralCte>,
 ): RenderState {
   const { vars } = manifest;
+  // --empty: refs and sources (not `this`) read as empty subqueries.
+  const empty = options.run?.empty === true;
   return {
     modelName: node.name,
     modelPath: node.file.path,
@@ -65,15 +67,15 @@ export function modelRenderState(
           const body = renderBody(manifest, target, { ...options, incremental: false, existing: null, batch: undefined }, ctes);
           ctes.set(target.name, { name: cte, sql: body.sql });
         }
-        return new Relation(cte, 'ephemeral', cte);
+        return new Relation(cte, 'ephemeral', empty ? emptySubquery(cte) : cte);
       }
       const type = target.resourceType === 'seed' ? 'table' : (target.settings.materialized as 'table' | 'view');
-      return eventTimeRelation(target.alias, type, target.settings.eventTime, options.batch);
+      return eventTimeRelation(target.alias, type, target.settings.eventTime, options.batch, empty);
     },
     source: (s, t) => {
       const source = manifest.sources.get(`${s}.${t}`);
       if (!source) throw new ProjectError(`source '${s}.${t}' was not found`);
-      return eventTimeRelation(source.alias, 'table', source.settings.eventTime, options.batch);
+      return eventTimeRelation(source.alias, 'table', source.settings.eventTime, options.batch, empty);
     },
     self: new Relation(node.alias, existing),
     isIncremental: () => options.incremental,

@@ -1,5 +1,7 @@
 import type { Manifest } from '../compile/manifest.js';
-import { Relation } from '../compile/relation.js';
+import { Relation, type RelationType } from '../compile/relation.js';
+import { emptySubquery } from '../compile/event-time-filter.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
 import type { RenderState } from '../compile/render-state.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
@@ -70,18 +72,20 @@ export function captureTestState(
 
 /** A test rendered against the warehouse: ref() and source() resolve to the real relations. */
 export function runtimeTestState(manifest: Manifest, test: TestNode, options: TestRenderOptions): RenderState {
+  // --empty (build): a test reads its refs and sources as empty subqueries too, as dbt's do.
+  const relation = (alias: string, type: RelationType) => (options.run?.empty ? new Relation(alias, type, emptySubquery(quoteIdentifier(alias))) : new Relation(alias, type));
   return baseState({
     name: test.name, path: test.path, config: { ...test.config }, vars: manifest.vars, databasePath: manifest.project.databasePath, execute: true, options,
     ref: (name, pkg) => {
       if (pkg !== undefined && pkg !== manifest.project.name) throw new ProjectError(`ref('${pkg}', '${name}'): package '${pkg}' is not installed`);
       const target = manifest.models.get(name) ?? manifest.seeds.get(name);
       if (!target) throw new ProjectError(`test '${test.name}' depends on a node named '${name}' which was not found`);
-      return new Relation(target.alias, target.resourceType === 'seed' ? 'table' : (target.settings.materialized as 'table' | 'view'));
+      return relation(target.alias, target.resourceType === 'seed' ? 'table' : (target.settings.materialized as 'table' | 'view'));
     },
     source: (s, t) => {
       const source = manifest.sources.get(`${s}.${t}`);
       if (!source) throw new ProjectError(`source '${s}.${t}' was not found`);
-      return new Relation(source.alias, 'table');
+      return relation(source.alias, 'table');
     },
   });
 }

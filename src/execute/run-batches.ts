@@ -12,6 +12,8 @@ export interface RunBatchesContext {
   readonly emit: (event: RunEvent) => void;
   /** The ledger row for one publish of this node. */
   readonly record: (plan: NodePlan, outcome: StatementOutcome, status: 'success' | 'error', message?: string) => NodeRunRecord;
+  /** --empty: a batch writes no rows, so the ledger does not record it as built (fill_gaps and retry still see it missing). */
+  readonly empty?: boolean;
 }
 
 const dotted = (prefix: string, status: string) => `${prefix} ${'.'.repeat(Math.max(3, 80 - prefix.length - 1))} [${status}]`;
@@ -49,7 +51,7 @@ export function runBatches(db: Warehouse, plan: NodePlan, context: RunBatchesCon
     const withWindow = (r: NodeRunRecord): NodeRunRecord => ({ ...r, window_start: batch.start, window_end: batch.end });
     try {
       const o = publishPlan(db, one, (done) => {
-        recordNodeRun(db, withWindow(context.record(one, done, 'success')), [batch.label]);
+        recordNodeRun(db, withWindow(context.record(one, done, 'success')), context.empty ? [] : [batch.label]);
       });
       outcome.rowsDeleted += o.rowsDeleted;
       outcome.rowsInserted += o.rowsInserted;

@@ -53,6 +53,19 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
 
   for (const [i, node] of nodes.entries()) {
     const index = i + 1;
+    // --fail-fast: once a node failed, every node not yet started is skipped (as dbt marks them).
+    const firstFailure = options.context.failFast ? results.find((r) => r.status === 'error' || r.status === 'fail' || r.status === 'partial success') : undefined;
+    if (firstFailure) {
+      const at = nowIso();
+      const result: NodeResult = {
+        uniqueId: node.uniqueId, name: node.name, resourceType: node.resourceType, status: 'skipped',
+        message: `skipped by --fail-fast: ${firstFailure.name} failed`, executionTime: 0, startedAt: at, completedAt: at,
+        adapterResponse: {}, relationName: node.resourceType === 'test' ? '' : `"${node.alias}"`, rowsDeleted: 0, rowsInserted: 0, partitions: [], asOf: null, exitCode: 1,
+      };
+      results.push(result);
+      emit({ type: 'result', index, total, description: node.resourceType === 'test' ? `test ${node.name}` : describeNode(node), result });
+      continue;
+    }
     if (node.resourceType === 'test') {
       const result = runTestStep(node, { db, manifest, run: options.context, index, total, emit, failed, blocked });
       if (result.status === 'skipped' || result.status === 'error') failed.add(node.uniqueId);
@@ -103,6 +116,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
         const at = asOf;
         const published = publishModel(db, plan, {
           emit,
+          ...(options.context.empty ? { empty: true } : {}),
           record: (p, o, status, message) => ledgerRecord(options, node, p.mode, p, o, status, at, startedAt, t0, message ?? null),
         });
         outcome = published.outcome;
@@ -210,7 +224,7 @@ function ledgerRecord(
     materialization: node.resourceType === 'seed' ? 'seed' : node.settings.materialized,
     strategy: plan?.strategy ?? null,
     mode,
-    reason: plan?.reason ?? (node.resourceType === 'seed' ? 'seeds are reloaded in full' : null),
+    reason: plan ? `${plan.reason}${options.context.empty ? ' (--empty: refs and sources read no rows)' : ''}` : (node.resourceType === 'seed' ? 'seeds are reloaded in full' : null),
     as_of: asOf,
     window_start: partitions[0] ?? null,
     window_end: partitions[partitions.length - 1] ?? null,

@@ -23,6 +23,14 @@ export interface RunContext {
   readonly storeFailures: boolean;
   /** The vars templates see (project vars under --vars), as resolved for this invocation. */
   readonly vars: Readonly<Record<string, unknown>>;
+  /**
+   * dbt's --empty: ref() and source() render as `(select * from x where false
+   * limit 0)` subqueries (ephemeral refs too), so every relation is built with
+   * its columns and no rows; `this` is not limited.
+   */
+  readonly empty?: boolean;
+  /** dbt's --fail-fast: after the first failure the nodes not yet started are skipped. */
+  readonly failFast?: boolean;
 }
 
 /**

@@ -58,7 +58,10 @@ export function parseCachePath(project: Project): string {
   return join(project.root, project.paths.target, 'partial_parse.json');
 }
 
-export interface LoadOptions extends LoadProjectOptions, CaptureOptions {}
+export interface LoadOptions extends LoadProjectOptions, CaptureOptions {
+  /** false (dbt's --no-partial-parse): parse everything, neither reading nor writing the cache. */
+  readonly partialParse?: boolean;
+}
 
 /**
  * loadProject then captureProject, through the parse cache: yml files whose
@@ -67,6 +70,10 @@ export interface LoadOptions extends LoadProjectOptions, CaptureOptions {}
  * load.
  */
 export function loadWithParseCache(projectDir: string, options: LoadOptions = {}): { project: Project; manifest: Manifest } {
+  if (options.partialParse === false) {
+    const project = loadProject(projectDir, { database: options.database });
+    return { project, manifest: captureRemembered(project, options) };
+  }
   const guess = readCache(join(resolve(projectDir), 'target', 'partial_parse.json'), projectDir);
   if (guess) primeYaml(guess.yaml);
   const { result: project, used: yaml } = withYamlTracking(() => loadProject(projectDir, { database: options.database }));
