@@ -18,7 +18,9 @@ function textsOf(session: Session, id: string): string[] {
 export function warnUnusedVars(session: Session, cliVars: Readonly<Record<string, unknown>> | undefined, nodeIds: Iterable<string>): void {
   if (!cliVars || Object.keys(cliVars).length === 0) return;
   const { project, manifest } = session;
-  const shared = [...project.macros.map((m) => m.source), JSON.stringify([project.modelFolderConfigs, project.seedFolderConfigs, project.testFolderConfigs])];
+  // The yml as written (nodes carry their yml values rendered): a source identifier or a description may read a var.
+  const yml = [[...project.modelProperties.values()], [...project.seedProperties.values()], project.sources];
+  const shared = [...project.macros.map((m) => m.source), JSON.stringify([project.modelFolderConfigs, project.seedFolderConfigs, project.testFolderConfigs, yml])];
   const used = varsReadIn([...shared, ...[...nodeIds].flatMap((id) => textsOf(session, id))]);
   const everyNode = [...manifest.nodes.keys(), ...manifest.tests.keys()];
   const known = varsReadIn([...shared, ...everyNode.flatMap((id) => textsOf(session, id))]);

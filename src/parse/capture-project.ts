@@ -15,6 +15,7 @@ import { customStrategyNames, validateModelConfig } from './validate-model-confi
 import { RenderFailureErrors, skipsOfRenderFailures } from '../compile/render-failure-skips.js';
 import { relationNameProblems } from '../compile/check-relation-names.js';
 import { baseModelConfig, captureModel, type CaptureContext, type ModelCapture } from './capture-model.js';
+import { rememberYmlRendering, renderYmlValues } from './render-yml.js';
 
 export interface CaptureOptions {
   readonly vars?: Readonly<Record<string, unknown>>;
@@ -37,20 +38,29 @@ const stringList = (v: unknown): string[] => (v === undefined || v === null ? []
  * is_incremental() both false and true, so a ref used only on one branch is
  * still a dependency. Every problem is collected and thrown together.
  */
-export function captureProject(project: Project, options: CaptureOptions = {}): Manifest {
+export function captureProject(loaded: Project, options: CaptureOptions = {}): Manifest {
   const errors: ProjectError[] = [];
   // Compiling the macros is only needed to render something: a load served by the parse cache
   // (every capture reused, no tests, macro names known) never builds the environment.
   let environment: JinjaEnvironment | undefined = options.jinja;
-  const jinja = (): JinjaEnvironment => (environment ??= new JinjaEnvironment(project.macros));
+  const jinja = (): JinjaEnvironment => (environment ??= new JinjaEnvironment(loaded.macros));
   // When anything is rendered, build it first, so a macro error is reported once, from its file.
-  if (!options.macroNames || project.models.some((file) => !options.cached?.has(file.name))) jinja();
-  const vars = resolveVars(project.vars, project.name, options.vars ?? {});
+  if (!options.macroNames || loaded.models.some((file) => !options.cached?.has(file.name))) jinja();
+  const vars = resolveVars(loaded.vars, loaded.name, options.vars ?? {});
+  // Jinja in yml values, rendered as dbt renders it (render-yml.ts); every capture depends on the vars it read.
+  const ymlRendering = renderYmlValues(loaded, { jinja, cliVars: options.vars ?? {}, vars });
+  const { project, varsRead: ymlVars } = ymlRendering;
 
   const seeds = new Map<string, SeedNode>();
+  const disabledSeeds = new Set<string>();
   for (const file of project.seeds) {
     const properties = project.seedProperties.get(file.name);
     const config = mergeConfigs(...folderConfigLayers(project.seedFolderConfigs, project.name, file.folders), properties?.config ?? {});
+    // `enabled: false` (or a `+enabled` rendered from a var) removes the seed, as it removes a model.
+    if (config.enabled === false) {
+      disabledSeeds.add(file.name);
+      continue;
+    }
     seeds.set(file.name, {
       resourceType: 'seed',
       uniqueId: `seed.${project.name}.${file.name}`,
@@ -100,7 +110,7 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
       continue;
     }
     try {
-      const record = captureModel(file, baseConfigs.get(file.name)!, context);
+      const record = withVarsRead(captureModel(file, baseConfigs.get(file.name)!, context), ymlVars);
       captured.push({ file, ...record });
       options.onCapture?.(file.name, record);
     } catch (err) {
@@ -157,7 +167,7 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
       const target = models.get(ref) ?? seeds.get(ref);
       if (target) dependsOn.push(target.uniqueId);
       else if (renderFailed.has(ref)) continue; // reported once, from the failing model; this one is skipped
-      else if (disabled.has(ref)) errors.push(new ProjectError(`model '${name}' depends on a node named '${ref}' which is disabled`, { location: located() }));
+      else if (disabled.has(ref) || disabledSeeds.has(ref)) errors.push(new ProjectError(`model '${name}' depends on a node named '${ref}' which is disabled`, { location: located() }));
       else errors.push(new ProjectError(`model '${name}' depends on a node named '${ref}' which was not found.${didYouMeanSuffix(ref, refNames)}`, { location: located() }));
     }
     for (const [s, t] of node.sources) {
@@ -194,8 +204,9 @@ export function captureProject(project: Project, options: CaptureOptions = {}): 
   for (const t of tests.values()) {
     graphNodes.push({ uniqueId: t.uniqueId, name: t.name, resourceType: 'test', path: t.path, fqn: t.fqn, tags: stringList(t.config.tags), dependsOn: t.dependsOn, config: t.config, packageName: project.name });
   }
+  rememberYmlRendering(models, ymlRendering);
   return {
-    project,
+    project: loaded,
     get jinja() {
       return jinja();
     },
@@ -219,4 +230,10 @@ function declaresTests(project: Project): boolean {
     || [...project.modelProperties.values()].some(withTests)
     || [...project.seedProperties.values()].some(withTests)
     || project.sources.some(withTests);
+}
+
+/** A capture that also depends on `names` (the vars the yml values read): the parse cache and withVars follow them. */
+function withVarsRead(capture: ModelCapture, names: readonly string[]): ModelCapture {
+  const missing = names.filter((name) => !capture.vars?.includes(name));
+  return missing.length === 0 ? capture : { ...capture, vars: [...(capture.vars ?? []), ...missing] };
 }

@@ -15,6 +15,7 @@ import type { Manifest } from '../compile/manifest.js';
 import { isPlainJson } from '../project/is-plain-json.js';
 import { captureProject, type CaptureOptions } from './capture-project.js';
 import { baseModelConfig, captureModel, sameCapture, type ModelCapture } from './capture-model.js';
+import { ymlRenderingOf } from './render-yml.js';
 
 /** The value of a var a capture read: its JSON, UNSET when not set, null when it cannot be compared (not plain JSON). */
 export type VarFingerprint = string | null;
@@ -98,6 +99,11 @@ export function manifestWithVars(manifest: Manifest, cliVars: Readonly<Record<st
   }
   const captures = capturesBehind.get(manifest.models);
   if (captures && changed.size === 0) return { ...manifest, vars };
+  // A yml value that read a changed var (a source identifier, a project-file +enabled): the nodes are built again.
+  const yml = ymlRenderingOf(manifest.models);
+  if (yml && yml.varsRead.some((read) => changed.has(read))) {
+    return captureRemembered(project, { vars: cliVars, macroNames: manifest.macroNames, jinja: manifest.jinja });
+  }
   const cached = new Map<string, ModelCapture>();
   const affected: string[] = [];
   for (const [name, capture] of captures ?? []) {
@@ -119,7 +125,8 @@ export function manifestWithVars(manifest: Manifest, cliVars: Readonly<Record<st
 function sameCapturesUnder(
   manifest: Manifest, vars: Readonly<Record<string, unknown>>, names: readonly string[], captures: ReadonlyMap<string, ModelCapture>,
 ): boolean {
-  const { project } = manifest;
+  // The project as captured: its yml values rendered (under the same values of the vars they read).
+  const project = ymlRenderingOf(manifest.models)?.project ?? manifest.project;
   const files = new Map(project.models.map((f) => [f.name, f]));
   const folders = new Map<string, Record<string, unknown>>();
   const context = {

@@ -156,7 +156,7 @@ function writeCache(path: string, file: CacheFile): void {
 /** Everything but the model files that pass 1 depends on; null when a macro makes the capture uncacheable. */
 function projectHash(project: Project): string | null {
   if (project.macros.some((m) => UNCACHEABLE.test(m.source))) return null;
-  const templates = [...project.macros.map((m) => m.source), ...project.models.map((m) => m.rawSql)];
+  const templates = [...project.macros.map((m) => m.source), ...project.models.map((m) => m.rawSql), ymlTemplates(project)];
   const inputs = {
     tool: toolFingerprint(),
     name: project.name,
@@ -175,6 +175,13 @@ function projectHash(project: Project): string | null {
   };
   // Where an entry sits in its yml file (location) changes no capture, and reading its line would parse the file with positions.
   return hash(JSON.stringify(inputs, (key, value: unknown) => (key === 'location' ? undefined : value)));
+}
+
+/** The yml values rendered with Jinja (render-yml.ts), whose env_var() calls the captures depend on too. */
+function ymlTemplates(project: Project): string {
+  const properties = [...project.modelProperties.values(), ...project.seedProperties.values()].map((p) => [p.config, p.columns]);
+  return JSON.stringify([project.modelFolderConfigs, project.seedFolderConfigs, project.testFolderConfigs, properties, project.sources], (key, value: unknown) =>
+    key === 'location' ? undefined : value);
 }
 
 /** The environment variables templates may read: the literal env_var('NAME') names, or all of them if any name is computed. */

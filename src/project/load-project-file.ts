@@ -9,6 +9,8 @@ import { PROJECT_FILE_KEYS, projectFileSchema, type ProjectFile } from './projec
 export interface LoadedProjectFile {
   readonly file: string;
   readonly config: ProjectFile;
+  /** The line of a value in the file. */
+  readonly lineOf: (path: readonly (string | number)[]) => number | undefined;
 }
 
 /** Read project.yml (or dbt_project.yml when there is none) and validate it. */
@@ -56,7 +58,7 @@ export function loadProjectFile(root: string): LoadedProjectFile {
       location: { file, line: yaml.lineOf(path) ?? 1 },
     });
   }
-  return { file, config: parsed.data };
+  return { file, config: parsed.data, lineOf: (path) => yaml.lineOf(path) };
 }
 
 /** Set as Python's truth sees it (dbt checks `data.get('tests') and data.get('data_tests')`): an empty mapping is not. */

@@ -14,7 +14,7 @@ export interface LoadProjectOptions {
 /** Load the project folder: project file, models, seeds, macros, tests and yml properties. */
 export function loadProject(projectDir: string, options: LoadProjectOptions = {}): Project {
   const root = resolve(projectDir);
-  const { file, config } = loadProjectFile(root);
+  const { file, config, lineOf } = loadProjectFile(root);
   const paths = {
     models: config['model-paths'] ?? config['source-paths'] ?? ['models'],
     seeds: config['seed-paths'] ?? config['data-paths'] ?? ['seeds'],
@@ -75,6 +75,7 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
     root,
     name: config.name,
     configFile: file,
+    configFileLineOf: lineOf,
     paths,
     vars: config.vars ?? {},
     databasePath: database,

@@ -99,6 +99,7 @@ function nodeEntries(yaml: YamlFile, key: 'models' | 'seeds', into: Map<string, 
       config: key === 'seeds' ? withTimeKeys(entry, configOf(yaml, entry, path)) : configOf(yaml, entry, path),
       tests: testsOf(yaml, entry, path),
       location: locationOf(yaml, path),
+      lineOf: (below) => yaml.lineOf([...path, ...below]),
     });
   });
 }
@@ -129,6 +130,7 @@ function sourceEntries(yaml: YamlFile, into: SourceTable[]): void {
         config,
         location: locationOf(yaml, path),
         tests: testsOf(yaml, table, path),
+        lineOf: (below) => yaml.lineOf([...path, ...below]),
       });
     });
   });

@@ -22,6 +22,8 @@ export interface NodeProperties {
   readonly config: ConfigMap;
   readonly tests: readonly unknown[];
   readonly location: SourceLocation;
+  /** The line of a value below this entry (`['config', 'enabled']`), else the entry's own line: for errors. */
+  readonly lineOf?: (path: readonly (string | number)[]) => number | undefined;
 }
 
 export interface SourceTable {
@@ -35,6 +37,8 @@ export interface SourceTable {
   readonly location: SourceLocation;
   /** Table-level data tests (raw yml entries). */
   readonly tests?: readonly unknown[];
+  /** The line of a value below the table's entry (`['identifier']`), else the entry's own line: for errors. */
+  readonly lineOf?: (path: readonly (string | number)[]) => number | undefined;
 }
 
 export interface ModelFile {
@@ -79,6 +83,8 @@ export interface Project {
   readonly name: string;
   /** 'project.yml' or 'dbt_project.yml'. */
   readonly configFile: string;
+  /** The line of a value in the project file (`['models', 'p', '+enabled']`): for errors. */
+  readonly configFileLineOf?: (path: readonly (string | number)[]) => number | undefined;
   readonly paths: ProjectPaths;
   readonly vars: ConfigMap;
   readonly databasePath: string;

@@ -53,6 +53,7 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E02', edit: write('project.yml', 'name: brightcart\nvars: [\n'), args: ['run'] },
   { id: 'E105', edit: patch('project.yml', /^name: brightcart\n/m, 'name: brightcart\nsource-paths: [models]\nmodel-paths: [models]\n'), args: ['ls'] },
   { id: 'E106', edit: patch('project.yml', /^name: brightcart\n/m, 'name: brightcart\ntests:\n  +severity: warn\ndata_tests:\n  +severity: warn\n'), args: ['ls'] },
+  { id: 'E107', edit: write('models/more.yml', "sources:\n  - name: extra\n    tables:\n      - name: t\n        identifier: \"{{ var('extra_table') }}\"\n"), args: ['run'] },
   { id: 'E03', edit: patch('project.yml', /^name: brightcart\n/m, 'name: brightcart\nmodelz: {}\n'), args: ['ls'] },
   { id: 'E04', edit: write('project.yml', 'name: brightcart\nmodel-paths: 3\n'), args: ['run'] },
   { id: 'E05', edit: write('models/schema.yml', 'models:\n  - name: x\n   bad: [\n'), args: ['run'] },
