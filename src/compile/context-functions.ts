@@ -1,5 +1,6 @@
 import { engine } from '../engine/current-engine.js';
 import { ProjectError } from '../errors/project-error.js';
+import { batchId } from '../config/microbatch-time.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import { internals } from './jinja/nunjucks-internals.js';
 import { pythonTypeName } from './jinja/python-type-name.js';
@@ -111,7 +112,8 @@ export function contextFunctions(state: RenderState): Record<string, unknown> {
       name: state.modelName,
       original_file_path: state.modelPath,
       config: state.config,
-      batch: state.batch ? { id: state.batch.label, event_time_start: state.batch.start, event_time_end: state.batch.end } : null,
+      // dbt's batch id (`20240917`); outside a batch None, so `model.batch.id` renders empty.
+      batch: state.batch ? { id: batchId(state.batch.label), event_time_start: state.batch.start, event_time_end: state.batch.end } : null,
     },
     // Hooks that run outside the publish transaction, as in dbt.
     before_begin: (sql: unknown) => ({ sql: String(sql), transaction: false }),

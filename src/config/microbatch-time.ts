@@ -15,9 +15,13 @@ const TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
-/** A time as dbt accepts it (`YYYY-MM-DD`, `YYYY-MM-DD HH:MM:SS`, `YYYY-MM-DDTHH:MM:SS`), or undefined. */
+/**
+ * A time as dbt accepts it (`YYYY-MM-DD`, `YYYY-MM-DD HH:MM:SS`, `YYYY-MM-DDTHH:MM:SS`, or a Python date or
+ * datetime a template made, as `begin=modules.datetime.datetime(2020, 1, 1, 0, 0, 0)`), or undefined.
+ */
 export function tryParseTime(value: unknown): Date | undefined {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value;
+  if (isPythonDateTime(value)) return tryParseTime(value.isoformat());
   if (typeof value !== 'string') return undefined;
   const m = TIME.exec(value.trim());
   if (!m) return undefined;
@@ -27,6 +31,16 @@ export function tryParseTime(value: unknown): Date | undefined {
   d.setUTCHours(hour, minute, second);
   if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return undefined;
   return d;
+}
+
+/**
+ * A date or datetime of the templates' `modules.datetime` (compile/jinja/py-datetime.ts, above this layer: known
+ * by its isoformat(), which writes `2020-01-01T00:00:00`, with `.ffffff` and `+00:00` when it has them).
+ */
+function isPythonDateTime(value: unknown): value is { isoformat(): string } {
+  if (value === null || typeof value !== 'object') return false;
+  const tag = Object.prototype.toString.call(value);
+  return (tag === '[object datetime]' || tag === '[object date]') && typeof (value as { isoformat?: unknown }).isoformat === 'function';
 }
 
 /** Parse a time or fail with a ProjectError naming where it came from. */
@@ -79,7 +93,7 @@ export function ceilTime(d: Date, size: BatchSize): Date {
   return t.getTime() === d.getTime() ? t : addBatches(t, size, 1);
 }
 
-/** dbt's batch id format: `2024`, `2024-09`, `2024-09-17`, `2024-09-17T13`. */
+/** dbt's batch start format (format_batch_start: its log lines, and batch_id without the dashes): `2024`, `2024-09`, `2024-09-17`, `2024-09-17T13`. */
 export function batchLabel(start: Date, size: BatchSize): string {
   const y = pad(start.getUTCFullYear(), 4);
   const m = pad(start.getUTCMonth() + 1);
@@ -94,6 +108,15 @@ export function batchLabel(start: Date, size: BatchSize): string {
     case 'hour':
       return `${y}-${m}-${d}T${pad(start.getUTCHours())}`;
   }
+}
+
+/**
+ * dbt's `model.batch.id`: the batch label without its dashes (MicrobatchBuilder.batch_id), `2024`, `202409`,
+ * `20240917`, `20240917T13`. The label itself is what dbt's log lines name a batch by (`batch 2024-09-17 of ...`),
+ * and what the run ledger records.
+ */
+export function batchId(label: string): string {
+  return label.replace(/-/g, '');
 }
 
 /**

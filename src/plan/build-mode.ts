@@ -26,7 +26,7 @@ export interface BuildModeInput {
   readonly existing: RelationKind | null;
   readonly context: RunContext;
   /**
-   * Microbatch models: the batch ids the run ledger records as built; asked
+   * Microbatch models: the batch labels the run ledger records as built; asked
    * only for an incremental run (to fill gaps under fill_gaps: true, else to
    * report the never-built batches the run leaves, as dbt leaves them).
    */

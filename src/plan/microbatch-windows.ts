@@ -9,7 +9,7 @@ export type BatchReason = 'begin' | 'lookback' | 'gap' | 'flags' | 'retry';
 
 /** One half-open window `[start, end)` of a microbatch run. */
 export interface PlannedBatch {
-  /** dbt's batch id: 2024, 2024-09, 2024-09-17, 2024-09-17T13. */
+  /** The batch as dbt's log lines name it (format_batch_start): 2024, 2024-09, 2024-09-17, 2024-09-17T13; the run ledger records it; `model.batch.id` is it without dashes (batchId). */
   readonly label: string;
   readonly start: Date;
   readonly end: Date;

@@ -3,7 +3,7 @@ import { allRows, ledgerQueries as q } from './query-builder.js';
 
 /**
  * The batches of a microbatch model the run ledger records as built: every
- * partition (batch id) written by a successful microbatch publish. Empty
+ * partition (batch label, 2024-09-17) written by a successful microbatch publish. Empty
  * when the ledger does not exist yet (a read-only compile of a new warehouse).
  */
 export function builtBatches(db: Warehouse, model: string): Set<string> {

@@ -104,6 +104,8 @@ export class PyDateTime {
     return `${this.strftime('%Y-%m-%d')}${String(sep)}${this.strftime('%H:%M:%S')}${frac}${this.aware ? '+00:00' : ''}`;
   }
   toString(): string { return this.isoformat(' '); }
+  /** In JSON (manifest.json's config, a `begin=modules.datetime.datetime(...)`) as dbt writes it: `2020-01-01T00:00:00`. */
+  toJSON(): string { return this.isoformat(); }
   get [Symbol.toStringTag](): string { return this.isDate ? 'date' : 'datetime'; }
   [Symbol.toPrimitive](hint: string): string | number { return hint === 'number' ? this.ms : this.toString(); }
 }

@@ -1,5 +1,5 @@
 import { internals, isSafeString, type CompilerInstance } from './nunjucks-internals.js';
-import { percentFormat } from './percent-format.js';
+import { percentFormat, pythonStr } from './percent-format.js';
 import { pythonTypeName } from './python-type-name.js';
 import { dateArithmetic } from './py-datetime.js';
 import { checkListLength, checkTextLength } from './resource-limits.js';
@@ -67,10 +67,20 @@ function modulo(a: unknown, b: unknown): unknown {
   return r !== 0 && (r < 0) !== (y < 0) ? r + y : r;
 }
 
+/**
+ * `a ~ b`: Jinja's concatenation, each side as Python's str() (none is 'None', true 'True', a list
+ * `[1, 2]`), an undefined side (a missing key, `model.batch.id` outside a batch) empty as Jinja's
+ * Undefined is: never JavaScript's 'undefined' or 'null'.
+ */
+function concat(a: unknown, b: unknown): string {
+  const text = (v: unknown): string => (v === undefined ? '' : pythonStr(v));
+  return text(a) + text(b);
+}
+
 let patched = false;
 
 /**
- * Python semantics for `+ - * %` in templates: list + list concatenates,
+ * Python semantics for `+ - * % ~` in templates: list + list concatenates,
  * 'ab' * 3 repeats, '%s' % x formats, and dates add timedeltas. nunjucks
  * compiles them to JavaScript operators; the patch routes them through these
  * helpers (numbers and strings give what they gave before), and `(a, b)`
@@ -80,7 +90,7 @@ export function installPythonOperators(): void {
   if (patched) return;
   patched = true;
   const { runtime } = internals;
-  Object.assign(runtime, { miniDbtAdd: add, miniDbtSub: subtract, miniDbtMul: multiply, miniDbtMod: modulo });
+  Object.assign(runtime, { miniDbtAdd: add, miniDbtSub: subtract, miniDbtMul: multiply, miniDbtMod: modulo, miniDbtConcat: concat });
   const proto = internals.compiler.Compiler.prototype;
   const emitCall = (helper: string) =>
     function compileOperator(this: CompilerInstance, node: { left: unknown; right: unknown }, frame: unknown): void {
@@ -94,6 +104,7 @@ export function installPythonOperators(): void {
   proto.compileSub = emitCall('miniDbtSub');
   proto.compileMul = emitCall('miniDbtMul');
   proto.compileMod = emitCall('miniDbtMod');
+  proto.compileConcat = emitCall('miniDbtConcat');
   // A parenthesized group with commas is a tuple: a list, as `('a', 'b')` is in Jinja (not JavaScript's comma operator).
   const compileGroup = proto.compileGroup as (this: CompilerInstance, node: { children: unknown[] }, frame: unknown) => void;
   proto.compileGroup = function compileTupleOrGroup(this: CompilerInstance & { compileArray(node: unknown, frame: unknown): void }, node: { children: unknown[] }, frame: unknown): void {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseEventTimeRange, parseTime, tryParseTime } from '../../../src/config/microbatch-time.js';
+import { batchId, batchLabel, parseEventTimeRange, parseTime, tryParseTime } from '../../../src/config/microbatch-time.js';
+import { datetimeModule } from '../../../src/compile/jinja/py-datetime.js';
 
 describe('parseTime: the times users give (begin, --event-time-*, as_of)', () => {
   it('reads dates and times in UTC, years below 100 included (never shifted to 19xx)', () => {
@@ -19,5 +20,23 @@ describe('parseTime: the times users give (begin, --event-time-*, as_of)', () =>
   it('an --event-time range at the edges of the calendar is refused before any arithmetic', () => {
     expect(() => parseEventTimeRange('2026-01-01', '9999-12-31')).toThrow(/--event-time-end is 9999-12-31, outside/);
     expect(parseEventTimeRange('1000-01-01', '9998-12-31')?.end.toISOString()).toBe('9998-12-31T00:00:00.000Z');
+  });
+});
+
+describe("dbt's forms: begin as a Python datetime, model.batch.id", () => {
+  it('a date or datetime a template made (modules.datetime) is a time, as in dbt', () => {
+    const { datetime, date } = datetimeModule() as Record<string, (...args: unknown[]) => unknown>;
+    expect(tryParseTime(datetime!(2020, 1, 1, 0, 0, 0))?.toISOString()).toBe('2020-01-01T00:00:00.000Z');
+    expect(tryParseTime(datetime!(2020, 1, 1, 13, 5, 7))?.toISOString()).toBe('2020-01-01T13:05:07.000Z');
+    expect(tryParseTime(date!(2020, 2, 29))?.toISOString()).toBe('2020-02-29T00:00:00.000Z');
+    expect(parseTime(datetime!(2020, 1, 1), 'begin').toISOString()).toBe('2020-01-01T00:00:00.000Z');
+    expect(tryParseTime({ isoformat: () => '2020-01-01' })).toBeUndefined(); // only the datetime module's objects
+  });
+
+  it("the batch id is dbt's batch_id: the batch start as dbt logs it, without dashes", () => {
+    const start = new Date('2020-01-02T03:00:00Z');
+    expect(['hour', 'day', 'month', 'year'].map((size) => [batchLabel(start, size as 'day'), batchId(batchLabel(start, size as 'day'))])).toEqual([
+      ['2020-01-02T03', '20200102T03'], ['2020-01-02', '20200102'], ['2020-01', '202001'], ['2020', '2020'],
+    ]);
   });
 });
