@@ -1,9 +1,22 @@
+import { didYouMeanSuffix } from '../errors/did-you-mean.js';
+
 /** The materializations mini-dbt knows by name (the strategies are the registry's: src/materialize/incremental/strategy-registry.ts). */
 export const MATERIALIZATIONS = ['view', 'table', 'incremental', 'ephemeral'] as const;
 export type Materialization = (typeof MATERIALIZATIONS)[number];
 
 export const ON_SCHEMA_CHANGE = ['ignore', 'fail', 'append_new_columns', 'sync_all_columns'] as const;
 export type OnSchemaChange = (typeof ON_SCHEMA_CHANGE)[number];
+
+/**
+ * The warning an incremental run prints for an on_schema_change dbt does not know, or
+ * undefined. dbt does not refuse it: it logs "Invalid value for on_schema_change" and
+ * uses ignore, so a typo silently drops new columns; the note names the closest value.
+ */
+export function invalidOnSchemaChangeNote(config: Readonly<Record<string, unknown>>): string | undefined {
+  const value = config.on_schema_change;
+  if (value === undefined || value === null || (ON_SCHEMA_CHANGE as readonly unknown[]).includes(value)) return undefined;
+  return `invalid on_schema_change '${String(value)}'; valid: ${ON_SCHEMA_CHANGE.join(', ')}.${didYouMeanSuffix(String(value), ON_SCHEMA_CHANGE)} Using ignore, as dbt does: new model columns are not written`;
+}
 
 // Readers of a raw config dict, for validation and the settings parser (model-settings.ts) only:
 // everything else reads node.settings (uniqueKeyColumns, partitionColumn, strategy).

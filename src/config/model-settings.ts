@@ -1,6 +1,6 @@
 import { configHooks, type Hook } from './hook-config.js';
 import { tryParseTime, type BatchSize } from './microbatch-time.js';
-import { effectiveStrategy, partitionColumnOf, uniqueKeyColumns, type Materialization, type OnSchemaChange } from './model-config.js';
+import { ON_SCHEMA_CHANGE, effectiveStrategy, partitionColumnOf, uniqueKeyColumns, type Materialization, type OnSchemaChange } from './model-config.js';
 
 type RawConfig = Readonly<Record<string, unknown>>;
 
@@ -187,7 +187,8 @@ export function parseModelSettings(config: RawConfig): ModelSettings {
   }
   const strategy = effectiveStrategy(config);
   const defaultStrategy = config.incremental_strategy === undefined || config.incremental_strategy === null || config.incremental_strategy === 'default';
-  const onSchemaChange = typeof config.on_schema_change === 'string' ? (config.on_schema_change as OnSchemaChange) : 'ignore';
+  // dbt: any other value is logged and treated as ignore (the plan's note says so).
+  const onSchemaChange = (ON_SCHEMA_CHANGE as readonly unknown[]).includes(config.on_schema_change) ? (config.on_schema_change as OnSchemaChange) : 'ignore';
   const incrementalPredicates = predicateList(config);
   const mergeUpdateColumns = stringList(config.merge_update_columns);
   const mergeExcludeColumns = stringList(config.merge_exclude_columns);

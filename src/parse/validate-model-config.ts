@@ -1,4 +1,4 @@
-import { MATERIALIZATIONS, ON_SCHEMA_CHANGE, effectiveStrategy } from '../config/model-config.js';
+import { MATERIALIZATIONS, effectiveStrategy } from '../config/model-config.js';
 import { ProjectError } from '../errors/project-error.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import type { ModelNode } from '../compile/manifest.js';
@@ -42,19 +42,32 @@ export function unknownStrategyProblem(node: Pick<ModelNode, 'name' | 'config' |
 }
 
 /**
+ * A materialization mini-dbt does not know, or undefined. Not a load error
+ * either: dbt looks the materialization macro up when the model runs
+ * (ModelRunner.execute: MissingMaterializationError "No materialization 'x'
+ * was found for adapter ..."), so that model errors and the rest runs.
+ */
+export function unknownMaterializationProblem(node: Pick<ModelNode, 'name' | 'config' | 'file'>): ProjectError | undefined {
+  const materialized = String(node.config.materialized);
+  if ((MATERIALIZATIONS as readonly string[]).includes(materialized)) return undefined;
+  return new ProjectError(`model '${node.name}' has unknown materialization '${materialized}'; valid: ${MATERIALIZATIONS.join(', ')}.${didYouMeanSuffix(materialized, MATERIALIZATIONS)}`, {
+    location: { file: node.file.path, line: findLine(node.file.rawSql, materialized) },
+  });
+}
+
+/**
  * The first config problem of a model, or undefined: checked when the
  * project is loaded so every problem is reported before anything runs.
  * The rules every model shares are here; an incremental model's strategy
- * checks its own (IncrementalStrategy.validate). An unknown strategy is
- * not one of them: it fails its model at run time (unknownStrategyProblem).
+ * checks its own (IncrementalStrategy.validate). An unknown strategy or
+ * materialization is not one of them: it fails its model at run time
+ * (unknownStrategyProblem, unknownMaterializationProblem).
  */
 export function validateModelConfig(node: Pick<ModelNode, 'name' | 'config' | 'file'>, customStrategies: readonly string[] = []): ProjectError | undefined {
   const { config, file } = node;
   const at = (needle: string) => ({ file: file.path, line: findLine(file.rawSql, needle) });
   const materialized = String(config.materialized);
-  if (!(MATERIALIZATIONS as readonly string[]).includes(materialized)) {
-    return new ProjectError(`model '${node.name}' has unknown materialization '${materialized}'; valid: ${MATERIALIZATIONS.join(', ')}.${didYouMeanSuffix(materialized, MATERIALIZATIONS)}`, { location: at(materialized) });
-  }
+  if (!(MATERIALIZATIONS as readonly string[]).includes(materialized)) return undefined;
   const key = config.unique_key;
   if (key !== undefined && key !== null && typeof key !== 'string' && !(Array.isArray(key) && key.every((k) => typeof k === 'string'))) {
     return new ProjectError(`model '${node.name}': unique_key must be a column name or a list of column names`, { location: at('unique_key') });
@@ -63,10 +76,7 @@ export function validateModelConfig(node: Pick<ModelNode, 'name' | 'config' | 'f
   if (nulls !== undefined && nulls !== null && nulls !== 'warn' && nulls !== 'error') {
     return new ProjectError(`model '${node.name}' has invalid unique_key_nulls '${String(nulls)}'; valid: warn (dbt's behaviour: write them and say how many), error`, { location: at('unique_key_nulls') });
   }
-  const osc = config.on_schema_change;
-  if (osc !== undefined && !(ON_SCHEMA_CHANGE as readonly string[]).includes(String(osc))) {
-    return new ProjectError(`model '${node.name}' has invalid on_schema_change '${String(osc)}'; valid: ${ON_SCHEMA_CHANGE.join(', ')}`, { location: at(String(osc)) });
-  }
+  // An invalid on_schema_change is not refused: dbt logs it and uses ignore (invalidOnSchemaChangeNote says so on each incremental run).
   if (config.full_refresh !== undefined && config.full_refresh !== null && typeof config.full_refresh !== 'boolean') {
     return new ProjectError(`model '${node.name}': full_refresh must be true or false`, { location: at('full_refresh') });
   }
@@ -79,6 +89,21 @@ export function validateModelConfig(node: Pick<ModelNode, 'name' | 'config' | 'f
     if (given(config[listKey]) && !isStringList(config[listKey])) return new ProjectError(`model '${node.name}': ${listKey} must be a string or a list of strings`, { location: at(listKey) });
   }
   if (unknownStrategyProblem(node, customStrategies)) return undefined;
+  // microbatch's configs (event_time, begin, batch_size, ...) are parse errors in dbt too; the others' are not.
+  return effectiveStrategy(config) === 'microbatch' ? strategyConfigProblem(node) : undefined;
+}
+
+/**
+ * The first problem an incremental model's strategy finds in its config
+ * (IncrementalStrategy.validate), or undefined. microbatch's are checked at
+ * load, as dbt parses them; every other strategy's fail the model when it
+ * runs (planNode throws this), as dbt's strategy macros raise theirs then
+ * (merge_update_columns with merge_exclude_columns, insert_overwrite on an
+ * adapter it does not fit).
+ */
+export function strategyConfigProblem(node: Pick<ModelNode, 'name' | 'config' | 'file'>): ProjectError | undefined {
+  const { config, file } = node;
+  if (String(config.materialized) !== 'incremental') return undefined;
   const [problem] = strategyRules(effectiveStrategy(config)).validate(config, node.name);
-  return problem ? new ProjectError(problem.message, { location: at(problem.at), hint: problem.hint }) : undefined;
+  return problem ? new ProjectError(problem.message, { location: { file: file.path, line: findLine(file.rawSql, problem.at) }, hint: problem.hint }) : undefined;
 }

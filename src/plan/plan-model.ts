@@ -1,4 +1,5 @@
 import type { ModelNode } from '../compile/manifest.js';
+import { invalidOnSchemaChangeNote } from '../config/model-config.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import type { RelationKind } from '../engine/relation-kind.js';
 import { incrementalStatements, keyChecks, type IncrementalRunOptions } from '../materialize/incremental.js';
@@ -73,6 +74,7 @@ export function planModel(input: PlanModelInput): NodePlan {
     case 'incremental':
     case 'backfill': {
       const backfill = mode.kind === 'backfill';
+      const oscNote = invalidOnSchemaChangeNote(node.config);
       const incremental = incrementalStatements({
         model: node.name,
         alias: node.alias,
@@ -87,6 +89,7 @@ export function planModel(input: PlanModelInput): NodePlan {
       });
       return {
         ...base,
+        ...(oscNote ? { notes: [...(base.notes ?? []), oscNote] } : {}),
         strategy: settings.strategy,
         mode: mode.kind,
         reason: mode.reason,

@@ -9,7 +9,7 @@ import { microbatchNodePlan } from './microbatch-node-plan.js';
 import type { NodePlan } from './node-plan.js';
 import { schemaOf, withRenderedHooks, type PlanNodeInput } from './plan-inputs.js';
 import { planModel } from './plan-model.js';
-import { customStrategyNames, unknownStrategyProblem } from '../parse/validate-model-config.js';
+import { customStrategyNames, strategyConfigProblem, unknownMaterializationProblem, unknownStrategyProblem } from '../parse/validate-model-config.js';
 
 export type { PlanNodeInput } from './plan-inputs.js';
 
@@ -24,13 +24,19 @@ export type { PlanNodeInput } from './plan-inputs.js';
  */
 export function planNode(input: PlanNodeInput): NodePlan {
   const { facts, manifest, node, context } = input;
-  // An unknown incremental_strategy fails this model, not the load (dbt resolves the strategy macro
-  // when the materialization runs, before it branches, so a first build fails too).
+  // An unknown materialization or incremental_strategy fails this model, not the load (dbt looks the
+  // materialization up when the model runs, and resolves the strategy macro in it before it branches,
+  // so a first build fails too).
+  const unknownMaterialization = unknownMaterializationProblem(node);
+  if (unknownMaterialization) throw unknownMaterialization;
   const strategy = node.settings.strategy;
   if (strategy !== undefined && !isBuiltinStrategy(strategy)) {
     const unknown = unknownStrategyProblem(node, customStrategyNames(manifest.jinja.macroNames));
     if (unknown) throw unknown;
   }
+  // A strategy's own config rules (merge's unique_key, insert_overwrite's partition_by): this model's error too.
+  const strategyProblem = strategy !== undefined && strategy !== 'microbatch' ? strategyConfigProblem(node) : undefined;
+  if (strategyProblem) throw strategyProblem;
   const existing = facts && node.settings.materialized !== 'ephemeral' ? facts.relationKind(node.alias) : null;
   const mode = buildMode({ node, existing, context, builtBatches: facts ? () => facts.builtBatches(node.name) : undefined });
   const plan = mode.kind === 'microbatch' ? microbatchNodePlan(input, mode, existing) : (() => {

@@ -59,6 +59,39 @@ describe('an unknown incremental strategy fails its model, not the project (dbt:
   });
 });
 
+describe('an unknown materialization fails its model, not the project (dbt: MissingMaterializationError when the model runs)', () => {
+  it('run: that model errors naming the valid materializations and the closest, its child is skipped, the rest builds, exit 1', () => {
+    const p = project({
+      'models/typo.sql': "{{ config(materialized='tabel') }}\nselect id from {{ source('raw', 'events') }}\n",
+      'models/typo_child.sql': "select * from {{ ref('typo') }}\n",
+      'models/fine.sql': "{{ config(materialized='table') }}\nselect id from {{ source('raw', 'events') }}\n",
+    });
+    const r = runCli(['run', '--project-dir', p.dir]);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    const results = runResults(p.dir).results;
+    expect(Object.fromEntries(results.map((x) => [x.unique_id, x.status]))).toEqual({ 'model.shop.typo': 'error', 'model.shop.typo_child': 'skipped', 'model.shop.fine': 'success' });
+    expect(results.find((x) => x.unique_id === 'model.shop.typo')!.message).toContain("models/typo.sql:1: model 'typo' has unknown materialization 'tabel'; valid: view, table, incremental, ephemeral. Did you mean 'table'?");
+    expect(count(p, 'fine')).toBe(3);
+    expect(count(p, 'typo')).toBe(0);
+  });
+});
+
+describe('an invalid on_schema_change is not a load error: dbt logs it and uses ignore', () => {
+  it('the incremental run warns naming the closest value and behaves as ignore (the new column is not written)', async () => {
+    const model = (cols: string) => `{{ config(materialized='incremental', on_schema_change='append_new_column') }}\nselect ${cols} from {{ source('raw', 'events') }}\n`;
+    const p = project({ 'models/inc.sql': model('id, state') });
+    await p.buildOk();
+    p.write('models/inc.sql', model('id, state, amount'));
+    p.exec("insert into events values (4, 'WA', 40)");
+    const logs: string[] = [];
+    const r = await p.buildOk({ onEvent: (e) => { if (e.type === 'log') logs.push(e.message); } });
+    expect(r.exitCode).toBe(0);
+    expect(logs.join('\n')).toContain("inc: invalid on_schema_change 'append_new_column'; valid: ignore, fail, append_new_columns, sync_all_columns. Did you mean 'append_new_columns'? Using ignore, as dbt does");
+    expect(p.columns('inc').map((c) => c.name)).toEqual(['id', 'state']);
+    expect(count(p, 'inc')).toBe(7); // append (no key): 3, then 4 more
+  });
+});
+
 describe("unique_key '' and [] mean no key: the default strategy is append (dbt's test__empty_str_unique_key, test__empty_unique_key_list)", () => {
   for (const [label, key] of [['empty string', "''"], ['empty list', '[]']] as const) {
     it(`${label}: every run appends, a second run adds all rows again`, async () => {
@@ -113,6 +146,7 @@ describe('a unique_key column the model does not produce fails only an increment
     const p = project({ 'models/inc.sql': "{{ config(materialized='incremental', unique_key='order_day') }}\nselect id, state from {{ source('raw', 'events') }}\n" });
     const full = runCli(['run', '--project-dir', p.dir]);
     expect(full.code, full.stderr + full.stdout).toBe(0);
+    expect(full.stdout).toContain("unique_key column 'order_day' not in the model's output: a full build ignores the key");
     const again = runCli(['run', '--project-dir', p.dir]);
     expect(again.code, again.stderr + again.stdout).toBe(1);
     expect(again.stdout).toContain("unique_key column 'order_day' of model 'inc' not in its output; the model produces: id, state");
@@ -140,6 +174,24 @@ describe('a node failing with an error the project caused exits 1, as every node
     const r = runCli(['run', '--project-dir', p.dir]);
     expect(r.code, r.stderr + r.stdout).toBe(1);
     expect(p.rows('inc', 'id')).toEqual([{ id: 1, state: 'CT' }, { id: 2, state: 'MA' }, { id: 3, state: 'NY' }]);
+  });
+
+  it('an invalid adapter method and a failing macro call reached at run time (under `execute`): those models error, a child is skipped, the rest builds, exit 1', () => {
+    const p = project({
+      'models/bad_adapter.sql': 'select 1 as a {% if execute %}{{ adapter.nope() }}{% endif %}\n',
+      'models/bad_macro.sql': "select 1 as a {% if execute %}{{ exceptions.raise_compiler_error('no rows for ' ~ this.name) }}{% endif %}\n",
+      'models/child.sql': "select * from {{ ref('bad_macro') }}\n",
+      'models/fine.sql': "{{ config(materialized='table') }}\nselect id from {{ source('raw', 'events') }}\n",
+    });
+    const r = runCli(['run', '--project-dir', p.dir]);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    const results = runResults(p.dir).results;
+    expect(Object.fromEntries(results.map((x) => [x.unique_id, x.status]))).toEqual({
+      'model.shop.bad_adapter': 'error', 'model.shop.bad_macro': 'error', 'model.shop.child': 'skipped', 'model.shop.fine': 'success',
+    });
+    expect(results.find((x) => x.unique_id === 'model.shop.bad_adapter')!.message).toContain("'adapter' has no attribute 'nope'");
+    expect(results.find((x) => x.unique_id === 'model.shop.bad_macro')!.message).toContain('no rows for bad_macro');
+    expect(count(p, 'fine')).toBe(3);
   });
 
   it('a run-time SQL error: exit 1', () => {

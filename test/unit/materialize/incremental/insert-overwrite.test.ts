@@ -61,8 +61,11 @@ describe('insert_overwrite strategy', () => {
     expect(p.rows('by_status').map((r) => r.order_day)).toEqual(['2024-01-01', '2024-01-04']);
   });
 
-  it('needs partition_by', () => {
-    expect(() => miniProject({ 'models/m.sql': "{{ config(materialized='incremental', incremental_strategy='insert_overwrite') }}select 1 as d" })).toThrow(/'insert_overwrite' needs partition_by/);
+  it('needs partition_by: without it that model errors when it runs, exit 1', async () => {
+    const r = await miniProject({ 'models/m.sql': "{{ config(materialized='incremental', incremental_strategy='insert_overwrite') }}select 1 as d" }).build();
+    expect(r.exitCode).toBe(1);
+    expect(r.results[0]!.status).toBe('error');
+    expect(r.results[0]!.message).toMatch(/'insert_overwrite' needs partition_by/);
   });
 
   it('a failure after the last statement of the publish leaves rows and schema unchanged and is in the ledger', async () => {

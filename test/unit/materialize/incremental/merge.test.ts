@@ -86,9 +86,14 @@ describe('merge strategy', () => {
     expect(exclude.rows('orders')[0]).toEqual({ id: 1, status: 'shipped', amount: 10, updated_at: '2024-01-02' });
   });
 
-  it('refuses both merge_update_columns and merge_exclude_columns, and a missing unique_key', () => {
-    expect(() => setup(", merge_update_columns=['status'], merge_exclude_columns=['amount']")).toThrow(/cannot both be set/);
-    expect(() => miniProject({ 'models/m.sql': "{{ config(materialized='incremental', incremental_strategy='merge') }}select 1 as id" })).toThrow(/'merge' needs a unique_key/);
+  it('refuses both merge_update_columns and merge_exclude_columns, and a missing unique_key: that model errors when it runs (as the merge macro of dbt raises), exit 1', async () => {
+    const both = await setup(", merge_update_columns=['status'], merge_exclude_columns=['amount']").build();
+    expect(both.exitCode).toBe(1);
+    expect(both.results[0]!.status).toBe('error');
+    expect(both.results[0]!.message).toMatch(/cannot both be set/);
+    const keyless = await miniProject({ 'models/m.sql': "{{ config(materialized='incremental', incremental_strategy='merge') }}select 1 as id" }).build();
+    expect(keyless.exitCode).toBe(1);
+    expect(keyless.results[0]!.message).toMatch(/models\/m\.sql:1: model 'm': incremental_strategy 'merge' needs a unique_key/);
   });
 
   it('incremental_predicates limit which existing rows may be updated', async () => {
