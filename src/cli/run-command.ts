@@ -5,7 +5,7 @@ import { withSeedProgressBar } from './seed-progress-bar.js';
 import { testFailureHints } from './print-test-result.js';
 import { compiledTestPath } from '../state/write-test-artifacts.js';
 import { indirectSelectionOption, sessionOptions, type CommonFlags } from './common-options.js';
-import { line } from './terminal.js';
+import { line, outputSettings, shows } from './terminal.js';
 
 export interface RunFlags extends CommonFlags {
   select?: string[];
@@ -55,7 +55,8 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
     ...(flags.failFast ? { failFast: true } : {}),
     indirectSelection: indirectSelectionOption(flags.indirectSelection),
     commandLine: ['mini-dbt', ...process.argv.slice(2)].join(' '),
-    onEvent: withSeedProgressBar(printEvent),
+    // No bar when progress lines are hidden (--quiet, --log-level) or are JSON events.
+    onEvent: shows('info') && outputSettings().format !== 'json' ? withSeedProgressBar(printEvent) : printEvent,
   });
   if (result.results.length === 0) {
     line('Nothing to do. Try checking your model configs and model specification args');

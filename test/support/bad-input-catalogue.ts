@@ -147,4 +147,8 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E93', edit: patch(DAILY, "unique_key='order_date',", "unique_key='order_date', full_refresh=false, full_refresh_ignored='refuse',"), args: ['run', '--full-refresh'] },
   { id: 'E94', edit: write(MONTHLY, "{{ config(materialized='incremental', incremental_strategy='microbatch', event_time='order_date', begin='2026-09-01', batch_size='day', fill_gaps='yes') }}\nselect * from {{ ref('daily_revenue') }}\n"), args: ['run', '-s', 'monthly_revenue'] },
   { id: 'E95', edit: write(MONTHLY, "{{ config(materialized='incremental', incremental_strategy='microbatch', event_time='order_date', begin='2026-09-01', batch_size='day', rows_outside_batch='drop') }}\nselect * from {{ ref('daily_revenue') }}\n"), args: ['run', '-s', 'monthly_revenue'] },
+  { id: 'E96', args: ['run', '--threads', '0'] },
+  { id: 'E97', args: ['--log-level', 'verbose', 'run'] },
+  { id: 'E98', args: ['run', '--warn-error-options', '{include: al}'] },
+  { id: 'E99', args: ['ls', '--models', 'daily_revenue', '--select', 'daily_revenue'] },
 ];
