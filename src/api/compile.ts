@@ -18,6 +18,8 @@ export interface CompileOptions extends SessionOptions {
   readonly select?: readonly string[];
   readonly exclude?: readonly string[];
   readonly fullRefresh?: boolean;
+  /** dbt's --empty: refs and sources render as limit-0 subqueries. */
+  readonly empty?: boolean;
   /** Write target/compiled and target/run for every model (default true). */
   readonly writeArtifacts?: boolean;
 }
@@ -43,7 +45,7 @@ export function compile(options: CompileOptions = {}): CompiledModel[] {
   const db: Warehouse | undefined = existsSync(project.databasePath) ? openProjectWarehouse(project, { readonly: true }) : undefined;
   const facts = db ? warehouseFacts(db) : undefined;
   // compile runs nothing: no invocation id; microbatch batches end at the as_of var, else now.
-  const context: RunContext = { ...PARSE_CONTEXT, startedAt: now(), fullRefresh: options.fullRefresh ?? false, backfill: backfillOfVars(manifest.vars), vars: manifest.vars };
+  const context: RunContext = { ...PARSE_CONTEXT, startedAt: now(), fullRefresh: options.fullRefresh ?? false, backfill: backfillOfVars(manifest.vars), vars: manifest.vars, ...(options.empty ? { empty: true } : {}) };
   try {
     const out: CompiledModel[] = [];
     for (const id of topologicalOrder(graph, selected)) {

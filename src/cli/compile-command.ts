@@ -7,6 +7,8 @@ export interface CompileFlags extends CommonFlags {
   select?: string[];
   exclude?: string[];
   fullRefresh?: boolean;
+  /** dbt's --empty (compile, and run --dry-run --empty). */
+  empty?: boolean;
   json?: boolean;
   /** `run --dry-run`: only what a run would do now, not the two renderings. */
   planOnly?: boolean;
@@ -14,7 +16,7 @@ export interface CompileFlags extends CommonFlags {
 
 /** compile: both renderings of incremental models, and the statements a run would execute now. */
 export function compileCommand(flags: CompileFlags): number {
-  const compiled = compile({ ...sessionOptions(flags), select: flags.select, exclude: flags.exclude, fullRefresh: flags.fullRefresh });
+  const compiled = compile({ ...sessionOptions(flags), select: flags.select, exclude: flags.exclude, fullRefresh: flags.fullRefresh, ...(flags.empty ? { empty: true } : {}) });
   if (flags.json) {
     const out = compiled.map((c) => ({
       unique_id: c.node.uniqueId,

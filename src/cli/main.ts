@@ -36,7 +36,7 @@ const program = new Command('mini-dbt')
   .exitOverride();
 withGlobalFlags(program);
 
-/** run and build: dbt's --empty. */
+/** run, build and compile: dbt's --empty. */
 const EMPTY_HELP = 'refs and sources read as empty (limit 0) subqueries: every relation is built with its columns and no rows (`this` is not limited)';
 
 withThreads(withSelection(withCommonOptions(program.command('run').description('build the selected models'))))
@@ -63,6 +63,7 @@ withThreads(withIndirectSelection(withSelection(withCommonOptions(program.comman
 
 withThreads(withSelection(withCommonOptions(program.command('compile').description('render models (both branches of incremental ones) and show the statements a run would execute'))))
   .option('-f, --full-refresh', 'plan as under --full-refresh')
+  .option('--empty', EMPTY_HELP)
   .option('--json', 'machine-readable output')
   .action((flags) => act(async () => (await import('./compile-command.js')).compileCommand(flags)));
 

@@ -68,6 +68,10 @@ describe('--empty', () => {
     const compiled = readFileSync(join(p.dir, 'target/run/shop/models/events_by_kind.sql'), 'utf8');
     expect(compiled).toContain('(select * from __dbt__cte__kinds where false limit 0) as k');
     expect(compiled).toContain('(select * from "stg_events" where false limit 0) as e');
+    // compile (and run --dry-run) show the same rendering.
+    expect(cli('compile', '--empty', '-s', 'country_names').stdout).toContain('from (select * from "countries" where false limit 0)');
+    expect(cli('run', '--dry-run', '--empty', '-s', 'country_names').stdout).toContain('from (select * from "countries" where false limit 0)');
+    expect(cli('compile', '-s', 'country_names').stdout).not.toContain('limit 0');
     // The ledger records the builds, with no partitions, saying why they wrote no rows.
     expect(p.ledger('events_inc').at(-1)).toMatchObject({ status: 'success', rows_inserted: 0 });
     expect(String(p.ledger('events_inc').at(-1)!.reason)).toContain('--empty');
