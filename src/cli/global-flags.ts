@@ -120,6 +120,9 @@ export function withGlobalFlags(program: Command): Command {
     program.addOption(new Option(flags, `accepted for dbt compatibility; no effect (${why})`).hideHelp());
     if (negatable) program.addOption(new Option(flags.replace(/^--/, '--no-')).hideHelp());
   }
+  program.addHelpText('after', `
+dbt's global flags work before or after the command (mini-dbt --quiet run is mini-dbt run --quiet).
+Accepted for dbt compatibility, without effect: ${ACCEPTED_WITHOUT_EFFECT.map((f) => (f.negatable ? f.flags.replace(/^--/, '--[no-]') : f.flags.split(' ')[0])).join(', ')}.`);
   program.hook('preAction', (_program, action) => {
     const g = program.opts<GlobalFlags>();
     const debug = g.debug === true;

@@ -146,6 +146,9 @@ describe('--threads', () => {
       expect(r.stderr).toContain(`option '--threads <n>' argument '${bad}' is invalid. It must be a whole number of threads from 1.`);
     }
     expect(runCli(['run', '--help']).stdout).toContain('one node at a time');
+    const help = runCli(['--help']).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('work before or after the command');
+    expect(help).toContain('--[no-]version-check, --[no-]send-anonymous-usage-stats');
   });
 });
 
