@@ -135,6 +135,21 @@ describe('--fail-fast / -x', () => {
   });
 });
 
+describe('--fail-fast on build', () => {
+  it('a failing data test stops the build too: what was not started is skipped', () => {
+    const { cli } = setup({
+      'models/a_first.sql': "select 1 as id union all select null\n",
+      'models/z_last.sql': 'select 2 as x\n',
+      'models/schema.yml': 'models:\n  - name: a_first\n    columns:\n      - name: id\n        data_tests: [not_null]\n',
+    });
+    const r = cli('build', '-x', '-s', 'a_first', 'z_last');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/FAIL 1 not_null_a_first_id/);
+    expect(r.stdout).toContain('Done. PASS=1 WARN=0 ERROR=1 SKIP=1 TOTAL=3');
+    expect(cli('build', '-s', 'a_first', 'z_last').stdout).toContain('Done. PASS=2 WARN=0 ERROR=1 SKIP=0 TOTAL=3');
+  });
+});
+
 describe('--threads', () => {
   it('is accepted as a whole number from 1 (builds run one at a time) and refused otherwise (exit 2)', () => {
     const { cli } = setup();
