@@ -4,7 +4,8 @@ import { isBuiltinStrategy } from '../materialize/incremental/strategy-registry.
 import { auditStatements } from '../data-tests/audit-statements.js';
 import type { AuditStatement } from '../materialize/planned-statement.js';
 import { strategyMacroName } from '../materialize/incremental/custom-macro.js';
-import { buildMode, rendersIncremental } from './build-mode.js';
+import { buildMode, rendersIncremental, type BuildMode } from './build-mode.js';
+import type { RelationKind } from '../engine/relation-kind.js';
 import { microbatchNodePlan } from './microbatch-node-plan.js';
 import type { NodePlan } from './node-plan.js';
 import { schemaOf, withRenderedHooks, type PlanNodeInput } from './plan-inputs.js';
@@ -39,30 +40,34 @@ export function planNode(input: PlanNodeInput): NodePlan {
   if (strategyProblem) throw strategyProblem;
   const existing = facts && node.settings.materialized !== 'ephemeral' ? facts.relationKind(node.alias) : null;
   const mode = buildMode({ node, existing, context, builtBatches: facts ? () => facts.builtBatches(node.name) : undefined });
-  const plan = mode.kind === 'microbatch' ? microbatchNodePlan(input, mode, existing) : (() => {
-    const renderOptions = { db: facts?.db, existing, incremental: rendersIncremental(mode), run: context, log: input.log };
-    const rendered = (rendersIncremental(mode) ? input.renderings?.incremental : input.renderings?.full) ?? renderModel(manifest, node, renderOptions);
-    const incremental = facts !== undefined && rendersIncremental(mode);
-    const strategy = node.settings.strategy;
-    const macro = strategy === undefined ? undefined : strategyMacroName(strategy);
-    const custom = strategy !== undefined && macro !== undefined && !isBuiltinStrategy(strategy) && manifest.jinja.macroNames.includes(macro);
-    const key = node.settings.uniqueKeyColumns;
-    // dbt applies unique_key only on incremental runs: a full build of a model whose output lacks a key column succeeds.
-    const produced = mode.kind === 'full' && strategy !== undefined && key.length > 0 && facts ? facts.selectColumns(rendered.sql)?.map((c) => c.name) : undefined;
-    const keyNotProduced = produced ? key.filter((k) => !produced.includes(k)) : undefined;
-    return planModel({
-      node: withRenderedHooks(node, rendered.hooks),
-      sql: rendered.sql,
-      mode,
-      existing,
-      targetColumns: facts && existing === 'table' ? facts.columns(node.alias).map((c) => c.name) : [],
-      backfill: context.backfill !== undefined,
-      schema: incremental && facts ? schemaOf(facts, node.alias, rendered.sql) : undefined,
-      renderCustom: custom ? (args) => renderStrategyMacro(manifest, node, macro!, args, renderOptions) : undefined,
-      ...(keyNotProduced && keyNotProduced.length > 0 ? { keyNotProduced } : {}),
-    });
-  })();
+  const plan = mode.kind === 'microbatch' ? microbatchNodePlan(input, mode, existing) : selectPlan(input, mode, existing);
   return withAudits(plan, auditStatements(manifest, node, plan.mode, { db: facts?.db, run: context }));
+}
+
+/** A model built by one SELECT (every materialization but microbatch): render it in its mode and plan its statements. */
+function selectPlan(input: PlanNodeInput, mode: Exclude<BuildMode, { kind: 'microbatch' }>, existing: RelationKind | null): NodePlan {
+  const { facts, manifest, node, context } = input;
+  const incremental = rendersIncremental(mode);
+  const renderOptions = { db: facts?.db, existing, incremental, run: context, log: input.log };
+  const rendered = (incremental ? input.renderings?.incremental : input.renderings?.full) ?? renderModel(manifest, node, renderOptions);
+  const strategy = node.settings.strategy;
+  const macro = strategy === undefined ? undefined : strategyMacroName(strategy);
+  const custom = strategy !== undefined && macro !== undefined && !isBuiltinStrategy(strategy) && manifest.jinja.macroNames.includes(macro);
+  const key = node.settings.uniqueKeyColumns;
+  // dbt applies unique_key only on incremental runs: a full build of a model whose output lacks a key column succeeds.
+  const produced = mode.kind === 'full' && strategy !== undefined && key.length > 0 && facts ? facts.selectColumns(rendered.sql)?.map((c) => c.name) : undefined;
+  const keyNotProduced = produced ? key.filter((k) => !produced.includes(k)) : undefined;
+  return planModel({
+    node: withRenderedHooks(node, rendered.hooks),
+    sql: rendered.sql,
+    mode,
+    existing,
+    targetColumns: facts && existing === 'table' ? facts.columns(node.alias).map((c) => c.name) : [],
+    backfill: context.backfill !== undefined,
+    schema: incremental && facts ? schemaOf(facts, node.alias, rendered.sql) : undefined,
+    renderCustom: custom ? (args) => renderStrategyMacro(manifest, node, macro!, args, renderOptions) : undefined,
+    ...(keyNotProduced && keyNotProduced.length > 0 ? { keyNotProduced } : {}),
+  });
 }
 
 /** The plan with its audits run last inside the publish transaction (each batch's, for microbatch plans). */
