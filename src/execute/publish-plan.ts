@@ -2,6 +2,7 @@ import type { Warehouse } from '../engine/open-warehouse.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import type { PlannedStatement } from '../materialize/planned-statement.js';
 import { crashPoint, injectedFailure } from '../test-hooks.js';
+import { checkViewCompiles } from './check-view-compiles.js';
 import { runStatements, type StatementOutcome } from './run-statements.js';
 
 const outside = (s: PlannedStatement, when: 'before' | 'after') => s.kind === 'exec' && s.outsideTransaction === when;
@@ -10,7 +11,8 @@ const outside = (s: PlannedStatement, when: 'before' | 'after') => s.kind === 'e
  * One publish: hooks marked `transaction: false` before BEGIN, then every
  * other statement and the ledger write (`beforeCommit`) in one IMMEDIATE
  * transaction, COMMIT, then the `transaction: false` post-hooks. Anything
- * failing inside rolls the whole publish back.
+ * failing inside rolls the whole publish back, a view whose SELECT does not
+ * compile included.
  */
 export function publishPlan(db: Warehouse, plan: NodePlan, beforeCommit: (outcome: StatementOutcome) => void): StatementOutcome {
   const before = plan.statements.filter((s) => outside(s, 'before'));
@@ -21,6 +23,7 @@ export function publishPlan(db: Warehouse, plan: NodePlan, beforeCommit: (outcom
   db.begin();
   try {
     outcome = runStatements(db, { ...plan, statements: inside });
+    if (plan.mode === 'view') checkViewCompiles(db, plan.relation);
     beforeCommit(outcome);
     crashPoint();
     injectedFailure(plan.name, 'commit');
