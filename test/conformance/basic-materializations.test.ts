@@ -1,0 +1,241 @@
+import { describe, expect, it } from 'vitest';
+import { conformanceProject } from '../support/conformance-project.js';
+
+/**
+ * Conformance with dbt (issue 13): the simple materializations. Modelled on
+ * dbt-tests-adapter basic/test_base.py (BaseSimpleMaterializations),
+ * basic/test_incremental.py (BaseIncremental, BaseIncrementalNotSchemaChange),
+ * basic/test_table_materialization.py and basic/test_adapter_methods.py.
+ * Each case: a small project, the CLI commands dbt's test runs, then the
+ * relations and rows the warehouse holds.
+ */
+
+// The seed rows follow dbt's fixture (basic/files.py): facts, not code.
+const BASE_ROWS = [
+  '1,Easton,1981-05-20T06:46:51', '2,Lillian,1978-09-03T18:10:33', '3,Jeremiah,1982-03-11T03:59:51',
+  '4,Nolan,1976-05-06T20:21:35', '5,Hannah,1982-06-23T05:41:26', '6,Eleanor,1991-08-10T23:12:21',
+  '7,Lily,1971-03-29T14:58:02', '8,Jonathan,1988-02-26T02:55:24', '9,Adrian,1994-02-09T13:14:23',
+  '10,Nora,1976-03-01T16:51:39',
+];
+const ADDED_ROWS = [
+  '11,Mateo,2014-09-07T17:04:27', '12,Julian,2000-02-04T11:48:30', '13,Gabriel,2001-07-10T07:32:52',
+  '14,Isaac,2002-11-24T03:22:28', '15,Levi,2009-11-15T11:57:15', '16,Elizabeth,2005-04-09T03:50:11',
+  '17,Grayson,2019-08-06T19:28:17', '18,Dylan,2014-03-01T11:50:41', '19,Jayden,2009-06-06T07:12:49',
+  '20,Luke,2003-12-05T21:42:18',
+];
+const csv = (rows: readonly string[]) => `id,name,some_date\n${rows.join('\n')}\n`;
+
+// A source whose identifier follows a var, as dbt's schema_base_yml does.
+const SOURCES = `version: 2
+sources:
+  - name: raw
+    schema: "{{ target.schema }}"
+    tables:
+      - name: seed
+        identifier: "{{ var('seed_name', 'base') }}"
+`;
+const FROM_SOURCE = "select * from {{ source('raw', 'seed') }}\n";
+
+describe('simple materializations: seed, run, and a model switched between materializations (BaseSimpleMaterializations)', () => {
+  const files = {
+    'seeds/base.csv': csv(BASE_ROWS),
+    'models/schema.yml': SOURCES,
+    'models/view_model.sql': `{{ config(materialized="view") }}\n${FROM_SOURCE}`,
+    'models/table_model.sql': `{{ config(materialized="table") }}\n${FROM_SOURCE}`,
+    'models/swappable.sql': `{{ config(materialized=var("materialized_var", "table")) }}\n${FROM_SOURCE}`,
+  };
+
+  it('seed loads 10 rows; run builds the three models as their configs say, each equal to the seed', () => {
+    const p = conformanceProject(files, 'base');
+    const seed = p.dbt(['seed']);
+    expect(seed.code, seed.stdout + seed.stderr).toBe(0);
+    expect(seed.statuses).toEqual({ 'seed.base.base': 'success' });
+    expect(p.count('base')).toBe(10);
+
+    const run = p.dbt(['run']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.statuses).toEqual({ 'model.base.view_model': 'success', 'model.base.table_model': 'success', 'model.base.swappable': 'success' });
+    expect(['base', 'view_model', 'table_model', 'swappable'].map((r) => p.relationType(r))).toEqual(['table', 'view', 'table', 'table']);
+    for (const r of ['view_model', 'table_model', 'swappable']) expect(p.difference('base', r), r).toBe(0);
+  });
+
+  it('a second run rebuilds the same relations with the same rows (nothing is appended or lost)', () => {
+    const p = conformanceProject(files, 'base');
+    expect(p.dbt(['seed']).code).toBe(0);
+    expect(p.dbt(['run']).code).toBe(0);
+    const first = Object.fromEntries(['view_model', 'table_model', 'swappable'].map((r) => [r, p.rows(r, 'id')]));
+    const again = p.dbt(['run']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(Object.values(again.statuses)).toEqual(['success', 'success', 'success']);
+    for (const r of ['view_model', 'table_model', 'swappable']) {
+      expect(p.rows(r, 'id'), r).toEqual(first[r]);
+      expect(p.count(r), r).toBe(10);
+    }
+    expect(['view_model', 'table_model', 'swappable'].map((r) => p.relationType(r))).toEqual(['view', 'table', 'table']);
+  });
+
+  it('switching the model table -> view -> incremental -> view replaces the relation each time, keeping its rows', () => {
+    const p = conformanceProject(files, 'base');
+    expect(p.dbt(['seed']).code).toBe(0);
+    expect(p.dbt(['run']).code).toBe(0);
+    expect(p.relationType('swappable')).toBe('table');
+
+    for (const [materialized, type] of [['view', 'view'], ['incremental', 'table'], ['view', 'view'], ['table', 'table']] as const) {
+      const r = p.dbt(['run', '-m', 'swappable', '--vars', `materialized_var: ${materialized}`]);
+      expect(r.code, `${materialized}: ${r.stdout}${r.stderr}`).toBe(0);
+      expect(r.statuses, materialized).toEqual({ 'model.base.swappable': 'success' });
+      expect(p.relationType('swappable'), materialized).toBe(type);
+      expect(p.difference('base', 'swappable'), materialized).toBe(0);
+      // The other models are not selected and stay as they were.
+      expect([p.relationType('view_model'), p.relationType('table_model')]).toEqual(['view', 'table']);
+    }
+  });
+
+  it.todo('docs generate writes target/catalog.json listing 4 nodes and 1 source (dbt checks the catalog; mini-dbt writes only target/index.html)');
+});
+
+describe('incremental: new source rows are picked up by the is_incremental() filter (BaseIncremental)', () => {
+  const files = {
+    'seeds/base.csv': csv(BASE_ROWS),
+    'seeds/added.csv': csv([...BASE_ROWS, ...ADDED_ROWS]),
+    'models/schema.yml': SOURCES,
+    'models/incremental.sql': `{{ config(materialized="incremental") }}
+select * from {{ source('raw', 'seed') }}
+{% if is_incremental() %}
+where id > (select max(id) from {{ this }})
+{% endif %}
+`,
+  };
+
+  it('first run equals base (10 rows); pointed at added, the second run adds exactly the 10 new rows', () => {
+    const p = conformanceProject(files, 'incremental');
+    const seed = p.dbt(['seed']);
+    expect(Object.keys(seed.statuses).sort()).toEqual(['seed.incremental.added', 'seed.incremental.base']);
+    expect([p.count('base'), p.count('added')]).toEqual([10, 20]);
+
+    const first = p.dbt(['run', '--vars', 'seed_name: base']);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect(first.statuses).toEqual({ 'model.incremental.incremental': 'success' });
+    expect(p.difference('base', 'incremental')).toBe(0);
+
+    const second = p.dbt(['run', '--vars', 'seed_name: added']);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(second.statuses).toEqual({ 'model.incremental.incremental': 'success' });
+    expect(p.difference('added', 'incremental')).toBe(0);
+    expect(p.relationType('incremental')).toBe('table');
+  });
+
+  it('a run with no new rows adds nothing and rebuilds nothing (a row removed from the table stays removed)', () => {
+    const p = conformanceProject(files, 'incremental');
+    expect(p.dbt(['seed']).code).toBe(0);
+    expect(p.dbt(['run', '--vars', 'seed_name: added']).code).toBe(0);
+    expect(p.difference('added', 'incremental')).toBe(0);
+    p.exec('delete from incremental where id = 3');
+    const again = p.dbt(['run', '--vars', 'seed_name: added']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(p.count('incremental')).toBe(19);
+    expect(p.rows('incremental', 'id').map((r) => r.id)).not.toContain(3);
+  });
+
+  it('--full-refresh rebuilds from the source it now reads', () => {
+    const p = conformanceProject(files, 'incremental');
+    expect(p.dbt(['seed']).code).toBe(0);
+    expect(p.dbt(['run', '--vars', 'seed_name: added']).code).toBe(0);
+    const full = p.dbt(['run', '--full-refresh', '--vars', 'seed_name: base']);
+    expect(full.code, full.stdout + full.stderr).toBe(0);
+    expect(p.difference('base', 'incremental')).toBe(0);
+  });
+});
+
+describe('an incremental run whose text column changes length is not a schema change (BaseIncrementalNotSchemaChange)', () => {
+  it('sync_all_columns: the second (incremental) run succeeds and keeps the one column set', () => {
+    const p = conformanceProject({
+      'models/incremental_not_schema_change.sql': `{{ config(materialized="incremental", unique_key="user_id_current_time", on_schema_change="sync_all_columns") }}
+select
+    1 || '-' || current_timestamp as user_id_current_time,
+    {% if is_incremental() %}
+        'thisis18characters' as platform
+    {% else %}
+        'okthisis20characters' as platform
+    {% endif %}
+`,
+    }, 'incremental');
+    // Schema change is not evaluated on the first run, so two are needed.
+    const first = p.dbt(['run', '--select', 'incremental_not_schema_change']);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const second = p.dbt(['run', '--select', 'incremental_not_schema_change']);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(second.statuses).toEqual({ 'model.incremental.incremental_not_schema_change': 'success' });
+    expect(p.columns('incremental_not_schema_change')).toEqual(['user_id_current_time', 'platform']);
+    expect(p.rows('incremental_not_schema_change').map((r) => r.platform).sort()).toContain('thisis18characters');
+  });
+});
+
+describe('table materialization: adapter-specific configs are no-ops, {{ this.schema }} names the schema (BaseTableMaterialization)', () => {
+  it('sort and dist are accepted and the table equals the seed it selects through this.schema', () => {
+    const people = ['1,Jack,Hunter,Male', '2,Kathryn,Walker,Female', '3,Gerald,Ryan,Male', '4,Bonnie,Spencer,Female', '5,Harold,Taylor,Male'];
+    const p = conformanceProject({
+      'seeds/seed.csv': `id,first_name,last_name,gender\n${people.join('\n')}\n`,
+      'models/materialized.sql': `{{
+  config(
+    materialized = "table",
+    sort = 'first_name',
+    dist = 'first_name'
+  )
+}}
+
+select * from {{ this.schema }}.seed
+`,
+    });
+    expect(p.dbt(['seed']).code).toBe(0);
+    const run = p.dbt(['run']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.statuses).toEqual({ 'model.conformance.materialized': 'success' });
+    expect(p.relationType('materialized')).toBe('table');
+    expect(p.difference('seed', 'materialized')).toBe(0);
+    expect(p.count('materialized')).toBe(5);
+  });
+});
+
+describe('adapter methods in models and tests answer from the warehouse (BaseAdapterMethod, without schemas: SQLite has one)', () => {
+  const files = {
+    'models/upstream.sql': "{{ config(materialized='table') }}\nselect 1 as id, 'a' as label\n",
+    // get_relation with dbt's three positional arguments, and get_columns_in_relation, both at run time.
+    'models/model.sql': `{% set upstream = ref('upstream') %}
+{% set existing = adapter.get_relation(upstream.database, upstream.schema, upstream.identifier) %}
+{% set columns = adapter.get_columns_in_relation(upstream) %}
+select
+  {{ "'" ~ (existing.type if existing is not none else 'missing') ~ "'" }} as found,
+  {{ columns | length }} as column_count,
+  '{{ columns | map(attribute='name') | join(',') }}' as column_names
+from {{ upstream }}
+`,
+    // dbt's tests__get_columns_in_relation_sql: passes (no rows) only when the model has columns.
+    'tests/get_columns_in_relation.sql': `{% set columns = adapter.get_columns_in_relation(ref('model')) %}
+{% set limit_query = 0 %}
+{% if (columns | length) == 0 %}
+    {% set limit_query = 1 %}
+{% endif %}
+
+select 1 as id limit {{ limit_query }}
+`,
+  };
+
+  it('compile on an empty warehouse raises nothing; run then sees the upstream table and its columns', () => {
+    const p = conformanceProject(files, 'adapter_methods');
+    const compile = p.dbt(['compile']);
+    expect(compile.code, compile.stdout + compile.stderr).toBe(0);
+    const run = p.dbt(['run']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.statuses).toEqual({ 'model.adapter_methods.upstream': 'success', 'model.adapter_methods.model': 'success' });
+    expect(p.rows('model')).toEqual([{ found: 'table', column_count: 2, column_names: 'id,label' }]);
+  });
+
+  it('the singular test reading get_columns_in_relation passes once the model exists', () => {
+    const p = conformanceProject(files, 'adapter_methods');
+    expect(p.dbt(['run']).code).toBe(0);
+    const test = p.dbt(['test']);
+    expect(test.code, test.stdout + test.stderr).toBe(0);
+    expect(test.statuses).toEqual({ 'test.adapter_methods.get_columns_in_relation': 'pass' });
+  });
+});
