@@ -43,7 +43,7 @@ export function refusesRowsOutsideBatch(settings: ModelSettings): boolean {
 
 const given = (v: unknown) => v !== undefined && v !== null;
 
-/** dbt's microbatch configs: event_time, begin, batch_size (and lookback, a whole number of batches); mini-dbt's opt-in fill_gaps (a boolean). */
+/** dbt's microbatch configs: event_time, begin, batch_size (and lookback, a whole number of batches; concurrent_batches, a boolean); mini-dbt's opt-ins rows_outside_batch and fill_gaps. */
 function microbatchProblems(config: NodeConfig, model: string): ConfigProblem[] {
   if (typeof config.event_time !== 'string' || config.event_time === '') {
     return [{ message: `Microbatch model '${model}' must provide an 'event_time' (string) config that indicates the name of the event time column.`, at: 'microbatch' }];
@@ -56,6 +56,9 @@ function microbatchProblems(config: NodeConfig, model: string): ConfigProblem[] 
   }
   if (given(config.lookback) && !(Number.isInteger(config.lookback) && (config.lookback as number) >= 0)) {
     return [{ message: `Microbatch model '${model}': lookback must be a whole number of batches (0 or more), got ${String(config.lookback)}.`, at: 'lookback' }];
+  }
+  if (given(config.concurrent_batches) && typeof config.concurrent_batches !== 'boolean') {
+    return [{ message: `Microbatch model '${model}': concurrent_batches must be true or false, got ${JSON.stringify(config.concurrent_batches)}.`, at: 'concurrent_batches' }];
   }
   if (given(config.rows_outside_batch) && config.rows_outside_batch !== 'warn' && config.rows_outside_batch !== 'error') {
     return [{ message: `Microbatch model '${model}' has invalid rows_outside_batch '${String(config.rows_outside_batch)}'; valid: warn (dbt's behaviour: write them and say how many), error.`, at: 'rows_outside_batch' }];

@@ -1,0 +1,78 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/run-cli.js';
+
+/**
+ * Conformance with dbt (issue 13): the microbatch configs dbt checks when it
+ * parses a project. Modelled on dbt-core's
+ * tests/functional/microbatch/test_microbatch_config_validation.py and the
+ * checks of core/dbt/parser/manifest.py (check_valid_microbatch_config,
+ * check_microbatch_model_has_a_filtered_input). dbt raises a ParsingError
+ * before any node runs; mini-dbt's equivalent is exit 2 from any command that
+ * loads the project (here `ls`), naming the model.
+ */
+
+const INPUT = "{{ config(materialized='table') }}\nselect 1 as id, '2020-01-01 00:00:00' as event_time\n";
+const REF = "select * from {{ ref('input_model') }}\n";
+
+function ls(files: Record<string, string>) {
+  const dir = mkdtempSync(join(tmpdir(), 'mini-dbt-microbatch-'));
+  for (const [path, text] of Object.entries({ 'dbt_project.yml': "name: shop\nversion: '1.0'\nprofile: default\n", 'models/input_model.sql': INPUT, ...files })) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return runCli(['ls', '--project-dir', dir]);
+}
+const model = (config: string) => ({ 'models/microbatch.sql': `{{ config(materialized='incremental', incremental_strategy='microbatch'${config}) }}\n${REF}` });
+
+describe('microbatch configs dbt refuses at parse time: exit 2, naming the model', () => {
+  const refused: [string, Record<string, string>, string][] = [
+    ['event_time missing (TestMissingEventTimeMicrobatch)', model(", batch_size='day', begin='2020-01-01'"), 'event_time'],
+    ['event_time not a string (TestInvalidEventTimeMicrobatch)', model(", batch_size='day', begin='2020-01-01', event_time=2"), 'event_time'],
+    ['begin missing (TestMissingBeginMicrobatch)', model(", batch_size='day', event_time='event_time'"), 'begin'],
+    ['begin not a date (TestInvaliBeginTypeMicrobatch)', model(", batch_size='day', event_time='event_time', begin=2"), 'begin'],
+    ['batch_size missing (TestMissingBatchSizeMicrobatch)', model(", event_time='event_time', begin='2020-01-01'"), 'batch_size'],
+    ['batch_size not hour/day/month/year (TestInvalidBatchSizeMicrobatch)', model(", batch_size='invalid', event_time='event_time', begin='2020-01-01'"), 'batch_size'],
+    ['lookback not a whole number (check_valid_microbatch_config)', model(", batch_size='day', event_time='event_time', begin='2020-01-01', lookback='two'"), 'lookback'],
+    ['concurrent_batches not true or false (check_valid_microbatch_config)', model(", batch_size='day', event_time='event_time', begin='2020-01-01', concurrent_batches='yes'"), 'concurrent_batches must be true or false'],
+    [
+      'begin in yml that is not a date (TestInvaliBegiFormatMicrobatch)',
+      {
+        'models/microbatch.sql': REF,
+        'models/microbatch.yml': 'models:\n  - name: microbatch\n    config:\n      materialized: incremental\n      incremental_strategy: microbatch\n      batch_size: day\n      event_time: event_time\n      begin: 2020-01-01 11 PM\n',
+      },
+      'begin',
+    ],
+  ];
+  for (const [label, files, names] of refused) {
+    it(label, () => {
+      const r = ls(files);
+      expect(r.code, r.stdout + r.stderr).toBe(2);
+      expect(r.stderr).toContain("'microbatch'");
+      expect(r.stderr).toContain(names);
+    });
+  }
+
+
+  it.todo("an input of a microbatch model whose event_time is not a string (TestInvalidInputEventTimeMicrobatch: \"depends on an input node 'input_model' with an 'event_time' config of invalid (non-string) type\")");
+});
+
+describe('microbatch configs dbt accepts', () => {
+  it('a yml config whose begin is a YAML date (TestValidBeginMicrobatch)', () => {
+    const r = ls({
+      'models/microbatch.sql': REF,
+      'models/schema.yml': 'models:\n  - name: microbatch\n    config:\n      materialized: incremental\n      incremental_strategy: microbatch\n      batch_size: day\n      event_time: event_time\n      begin: 2020-01-01\n',
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('shop.microbatch');
+  });
+
+  it('concurrent_batches true or false, and a whole-number lookback', () => {
+    for (const extra of [', concurrent_batches=true', ', concurrent_batches=false', ', lookback=0', ', lookback=3']) {
+      const r = ls(model(`, batch_size='day', event_time='event_time', begin='2020-01-01'${extra}`));
+      expect(r.code, `${extra}: ${r.stdout}${r.stderr}`).toBe(0);
+    }
+  });
+});
