@@ -7,7 +7,9 @@ import { conformanceProject } from '../support/conformance-project.js';
  * Conformance with dbt (issue 13): ephemeral models. Modelled on
  * dbt-tests-adapter basic/test_ephemeral.py (BaseEphemeral),
  * ephemeral/test_ephemeral.py (BaseEphemeralMulti, BaseEphemeralNested,
- * BaseEphemeralErrorHandling) and basic/test_singular_tests_ephemeral.py.
+ * BaseEphemeralErrorHandling), basic/test_singular_tests_ephemeral.py, and
+ * dbt-core's tests/functional/schema_tests/test_schema_v2_tests.py
+ * (TestHooksInTests: a generic test on an ephemeral model).
  * Ephemerals are never relations and never results: the cases read the
  * relations built from them and the statuses of the nodes that use them.
  */
@@ -161,6 +163,11 @@ describe('singular tests that ref an ephemeral model (BaseSingularTestsEphemeral
   // failures = 10 (one per seed row), exit 1. mini-dbt's test ref() resolves an ephemeral to a relation named after it
   // (data-tests/test-render-state.ts runtimeTestState), so both tests error with "no such table: ephemeral".
   it.todo("test: a singular test reading an ephemeral passes or fails on the ephemeral's rows (failures = 10)");
+
+  // dbt (TestHooksInTests): `unique` on column id of an ephemeral `select 1 as id`; `test --model ephemeral` has 1
+  // result, pass. mini-dbt drops tests declared on ephemeral models (data-tests/capture-tests.ts skips them), so the
+  // command finds nothing to test.
+  it.todo('a generic test declared on an ephemeral model runs on its rows (unique on select 1 as id: pass)');
 
   it('run builds the two models (WITH merged into the CTEs of the ephemeral) and neither is the ephemeral', () => {
     const p = conformanceProject(files, 'singular_tests_ephemeral');

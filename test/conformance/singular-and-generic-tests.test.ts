@@ -4,7 +4,9 @@ import { conformanceProject, type Invocation } from '../support/conformance-proj
 /**
  * Conformance with dbt (issue 13): data tests. Modelled on dbt-tests-adapter
  * basic/test_singular_tests.py (BaseSingularTests) and
- * basic/test_generic_tests.py (BaseGenericTests), with the built-in generic
+ * basic/test_generic_tests.py (BaseGenericTests) and dbt-core's
+ * tests/functional/schema_tests/test_schema_v2_tests.py (TestLimitedSchemaTests:
+ * warn_if / error_if), with the built-in generic
  * tests' failure counts as dbt's test macros compute them (unique: one row per
  * repeated value; not_null and relationships: one per failing row;
  * accepted_values: one per value not accepted). Each case reads the statuses
@@ -197,5 +199,54 @@ seeds:
     expect(build.statuses['model.generic.customer_summary']).toBe('success');
     expect(p.relationType('order_summary')).toBeUndefined();
     expect(p.rows('customer_summary', 'status')).toEqual([{ status: 'active', n: 2 }, { status: 'churned', n: 1 }]);
+  });
+});
+
+describe('warn_if and error_if thresholds decide the status; a passing test reports 0 failures (TestLimitedSchemaTests)', () => {
+  // One colour has a NULL count in table_limit_null, two in table_failure_limit_null.
+  const files = {
+    'seeds/seed.csv': 'id,favorite_color\n1,blue\n2,blue\n3,green\n',
+    'models/table_limit_null.sql': "{{ config(materialized='table') }}\nselect favorite_color as favorite_color_full_list, count(*) as count\nfrom {{ this.schema }}.seed\ngroup by 1\nunion all\nselect 'purple' as favorite_color_full_list, null as count\n",
+    'models/table_warning_limit_null.sql': "{{ config(materialized='table') }}\nselect * from {{ ref('table_limit_null') }}\n",
+    'models/table_failure_limit_null.sql': "{{ config(materialized='table') }}\nselect * from {{ ref('table_limit_null') }}\nunion all\nselect 'magenta' as favorite_color_full_list, null as count\n",
+    'models/schema.yml': `version: 2
+models:
+  - name: table_limit_null
+    columns:
+      - name: count
+        data_tests:
+          - not_null:
+              error_if: '>1'
+              warn_if: '>1'
+  - name: table_warning_limit_null
+    columns:
+      - name: count
+        data_tests:
+          - not_null:
+              error_if: '>1'
+  - name: table_failure_limit_null
+    columns:
+      - name: count
+        data_tests:
+          - not_null:
+              error_if: '>1'
+`,
+  };
+
+  it('1 NULL under both thresholds passes (0 failures), 1 NULL over warn_if warns (1), 2 NULLs over error_if fail (2), exit 1', () => {
+    const p = conformanceProject(files, 'limited');
+    expect(p.dbt(['seed']).code).toBe(0);
+    const run = p.dbt(['run']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const nulls = (t: string) => p.rows(t).filter((r) => r.count === null).length;
+    expect([nulls('table_limit_null'), nulls('table_warning_limit_null'), nulls('table_failure_limit_null')]).toEqual([1, 1, 2]);
+    const test = p.dbt(['test']);
+    expect(test.code, test.stdout + test.stderr).toBe(1);
+    expect(byTestName(test)).toEqual({
+      not_null_table_limit_null_count: { status: 'pass', failures: 0 },
+      not_null_table_warning_limit_null_count: { status: 'warn', failures: nulls('table_warning_limit_null') },
+      not_null_table_failure_limit_null_count: { status: 'fail', failures: nulls('table_failure_limit_null') },
+    });
+    expect(test.results.reduce((sum, r) => sum + (r.failures ?? 0), 0)).toBe(3);
   });
 });
