@@ -22,9 +22,9 @@ const COMMANDS = new Set(['run', 'build', 'seed', 'backfill']);
 
 /**
  * Read target/run_results.json (as dbt retry does) and decide what to
- * rebuild. A microbatch model with some successful batches reruns only its
- * failed ones; with none it is rebuilt as a normal run would. Null when the
- * last invocation had nothing to retry.
+ * rebuild. A microbatch model reruns only its failed batches (after a
+ * --full-refresh run with none successful, it is rebuilt as a normal run
+ * would). Null when the last invocation had nothing to retry.
  */
 export function planRetry(session: Session): RetryPlan | null {
   const { project, manifest } = session;
@@ -46,7 +46,11 @@ export function planRetry(session: Session): RetryPlan | null {
     const node = manifest.nodes.get(r.unique_id);
     if (!node || node.resourceType === 'source') continue; // removed since
     const failed = r.batch_results?.failed ?? [];
-    const batches = (r.batch_results?.successful ?? []).length > 0 && failed.length > 0 ? failed.map(([start, end]) => ({ start, end })) : undefined;
+    // With no successful batch dbt plans the run again from the original invocation's start, which gives the batches
+    // that failed (skipped ones included): rerunning that list keeps a retry of a failed retry on its batches, as
+    // dbt's does. A --full-refresh run is planned again instead, so that it rebuilds the table.
+    const succeeded = (r.batch_results?.successful ?? []).length > 0;
+    const batches = failed.length > 0 && (succeeded || file.args?.fullRefresh !== true) ? failed.map(([start, end]) => ({ start, end })) : undefined;
     if (batches) retryBatches.set(node.uniqueId, batches);
     nodes.push({ uniqueId: node.uniqueId, name: node.name, status: r.status, ...(batches ? { batches } : {}) });
     select.push(`fqn:${node.fqn.join('.')}`);
