@@ -5,7 +5,8 @@ import { conformanceProject } from '../support/conformance-project.js';
  * Conformance with dbt (issue 13): the simple materializations. Modelled on
  * dbt-tests-adapter basic/test_base.py (BaseSimpleMaterializations),
  * basic/test_incremental.py (BaseIncremental, BaseIncrementalNotSchemaChange),
- * basic/test_table_materialization.py and basic/test_adapter_methods.py.
+ * basic/test_table_materialization.py and basic/test_adapter_methods.py, and
+ * dbt-core's tests/functional/materializations/test_runtime_materialization.py.
  * Each case: a small project, the CLI commands dbt's test runs, then the
  * relations and rows the warehouse holds.
  */
@@ -237,5 +238,54 @@ select 1 as id limit {{ limit_query }}
     const test = p.dbt(['test']);
     expect(test.code, test.stdout + test.stderr).toBe(0);
     expect(test.statuses).toEqual({ 'test.adapter_methods.get_columns_in_relation': 'pass' });
+  });
+});
+
+describe('--full-refresh on every materialization, with a view on top and leftover staging tables (dbt-core TestRuntimeMaterialization)', () => {
+  const guard = (kind: string) => `{% if is_incremental() %}\n{% do exceptions.raise_compiler_error("is_incremental() evaluated to True in a ${kind}") %}\n{% endif %}\n`;
+  const files = {
+    'seeds/seed.csv': `id,name,some_date\n${BASE_ROWS.join('\n')}\n`,
+    'models/view.sql': `{{ config(materialized = "view") }}\nselect * from {{ this.schema }}.seed\n${guard('view')}`,
+    'models/materialized.sql': `{{ config(materialized = "table") }}\nselect * from {{ this.schema }}.seed\n${guard('table')}`,
+    'models/incremental.sql': '{{ config(materialized = "incremental") }}\nselect * from {{ this.schema }}.seed\n{% if is_incremental() %}\n    where id > (select max(id) from {{this}})\n{% endif %}\n',
+  };
+  const all = ['view', 'materialized', 'incremental'];
+
+  it('--full-refresh rebuilds the incremental model (a stray row goes), and a view the user put on the models still reads after', () => {
+    const p = conformanceProject(files, 'test');
+    expect(p.dbt(['seed']).code).toBe(0);
+    const first = p.dbt(['run', '--full-refresh']);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect(Object.keys(first.statuses).sort()).toEqual(all.map((m) => `model.test.${m}`).sort());
+    for (const m of all) expect(p.difference('seed', m), m).toBe(0);
+
+    p.exec("insert into incremental (name, some_date) values ('Hank', '2001-01-01T00:00:00')");
+    expect(p.count('incremental')).toBe(p.count('seed') + 1);
+    expect(p.dbt(['run', '--full-refresh']).code).toBe(0);
+    expect(p.difference('seed', 'incremental')).toBe(0);
+
+    p.exec(`create view dependent_view as
+      select 'materialized' as model, count(*) as n from materialized
+      union all select 'view', count(*) from view
+      union all select 'incremental', count(*) from incremental;
+      insert into seed (id, name, some_date) values (101, 'Michael', '1990-01-01T00:00:00'), (102, 'Shawn', '1991-01-01T00:00:00');`);
+    const again = p.dbt(['run', '--full-refresh']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    for (const m of all) expect(p.difference('seed', m), m).toBe(0);
+    const n = p.count('seed');
+    expect(n).toBe(12);
+    expect(p.rows('dependent_view', 'model')).toEqual([{ model: 'incremental', n }, { model: 'materialized', n }, { model: 'view', n }]);
+  });
+
+  it('a staging table left behind (as by a crash) does not stop the rebuild and is gone after it', () => {
+    const p = conformanceProject(files, 'test');
+    expect(p.dbt(['seed']).code).toBe(0);
+    expect(p.dbt(['run']).code).toBe(0);
+    p.exec('create table incremental__mini_dbt_tmp as select 1 as id; create table materialized__mini_dbt_tmp as select 1 as id');
+    const run = p.dbt(['run', '--model', 'incremental', 'materialized', '--full-refresh']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.statuses).toEqual({ 'model.test.incremental': 'success', 'model.test.materialized': 'success' });
+    expect([p.relationType('incremental__mini_dbt_tmp'), p.relationType('materialized__mini_dbt_tmp')]).toEqual([undefined, undefined]);
+    for (const m of all) expect(p.difference('seed', m), m).toBe(0);
   });
 });
