@@ -1,5 +1,6 @@
 import type { RenderState } from '../render-state.js';
 import { adapterContext } from './adapter-context.js';
+import { dbtTypeMacros } from './dbt-type-macros.js';
 import { datetimeModule, toPyDateTime } from './py-datetime.js';
 import { reModule } from './python-re-module.js';
 import { statementFunctions } from './statement-call.js';
@@ -7,13 +8,15 @@ import { statementFunctions } from './statement-call.js';
 /**
  * The parts of dbt's Jinja context that need the warehouse or Python's
  * modules: run_query, statement/load_result, adapter, api, modules.datetime
- * and run_started_at as a datetime. Added on top of contextFunctions().
+ * and run_started_at as a datetime, and dbt's type macros (`dbt.type_string()`).
+ * Added on top of contextFunctions().
  */
 export function dbtRuntimeContext(state: RenderState, lookupGlobal: (name: string) => unknown): Record<string, unknown> {
   return {
     ...statementFunctions(state),
     ...adapterContext(state, lookupGlobal),
     modules: { datetime: datetimeModule(), re: reModule() },
+    dbt: dbtTypeMacros(),
     run_started_at: toPyDateTime(state.run.startedAt),
     dbt_version: '1.8.0',
     thread_id: 'Thread-1',
