@@ -156,9 +156,13 @@ export function indexConfigs(config: RawConfig): IndexConfig[] {
   });
 }
 
-/** incremental_predicates as a list (a bare string is one predicate, not a list of characters). */
+/**
+ * incremental_predicates as a list (a bare string is one predicate, not a list of characters). As in
+ * dbt (`config.get('predicates') or config.get('incremental_predicates')`), a non-empty `predicates` wins.
+ */
 function predicateList(config: RawConfig): string[] {
-  const raw = config.incremental_predicates ?? config.predicates;
+  const older = config.predicates;
+  const raw = older !== undefined && older !== null && older !== '' && !(Array.isArray(older) && older.length === 0) ? older : config.incremental_predicates;
   if (raw === undefined || raw === null) return [];
   return (Array.isArray(raw) ? raw : [raw]).map(String).filter((p) => p.trim() !== '');
 }
