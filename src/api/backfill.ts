@@ -3,7 +3,7 @@ import type { ModelNode } from '../compile/manifest.js';
 import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { relationColumns, relationKind } from '../engine/relation-kind.js';
-import { strategyRules } from '../materialize/incremental/strategy-registry.js';
+import { replacesRows } from '../materialize/incremental/strategy-registry.js';
 import { ProjectError } from '../errors/project-error.js';
 import { effectiveAsOf } from '../state/effective-as-of.js';
 import type { RunEvent } from '../state/node-result.js';
@@ -185,8 +185,10 @@ function checkBackfillable(node: ModelNode): string {
       hint: `rebuild it: mini-dbt run --select ${node.name}`,
     });
   }
-  if (!strategyRules(node.settings.strategy).deletes) {
-    throw new ProjectError(`model '${node.name}' uses incremental_strategy '${node.settings.strategy}', which never deletes: a backfill would insert its range a second time`, {
+  const { strategy, uniqueKeyColumns } = node.settings;
+  if (!replacesRows(strategy, uniqueKeyColumns)) {
+    const keyless = strategy !== 'append' && uniqueKeyColumns.length === 0 ? ' without a unique_key' : '';
+    throw new ProjectError(`model '${node.name}' uses incremental_strategy '${strategy}'${keyless}, which never deletes: a backfill would insert its range a second time`, {
       hint: `rebuild it: mini-dbt run --select ${node.name} --full-refresh, or give it a unique_key and delete+insert`,
     });
   }

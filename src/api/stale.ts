@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { openProjectWarehouse } from '../engine/open-warehouse.js';
-import { strategyRules } from '../materialize/incremental/strategy-registry.js';
+import { replacesRows } from '../materialize/incremental/strategy-registry.js';
 import { ProjectError } from '../errors/project-error.js';
 import { effectiveAsOf } from '../state/effective-as-of.js';
 import { dateRange, isIsoDate } from '../feed/iso-date.js';
@@ -88,8 +88,8 @@ export function stale(options: StaleOptions): StaleReport {
     if (report.stale.length > 0) {
       const { settings } = node;
       command = settings.materialized !== 'incremental' ? `mini-dbt run --select ${node.name}`
-        // A strategy that never deletes (append) would insert the range a second time.
-        : report.partition_column && strategyRules(settings.strategy).deletes ? `mini-dbt backfill ${node.name} --stale --reason "<why>"`
+        // A strategy that never deletes (append, or delete+insert and merge without a key) would insert the range a second time.
+        : report.partition_column && replacesRows(settings.strategy, settings.uniqueKeyColumns) ? `mini-dbt backfill ${node.name} --stale --reason "<why>"`
         : `mini-dbt run --select ${node.name} --full-refresh`;
     }
     return { ...report, ranges, covering_range: covering, backfill_command: command };

@@ -12,6 +12,7 @@ export const deleteInsertStrategy: IncrementalStrategy = {
   validate: () => [],
   indexes: (uniqueKey) => keyIndex(uniqueKey),
   deletes: true,
+  keylessInsertsOnly: true,
   nullKeyConsequence: 'delete+insert never deletes them',
   statements: ({ target, newRows, uniqueKey, destColumns, predicates }) => {
     const cols = destColumns.join(', ');

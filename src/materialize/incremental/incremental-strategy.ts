@@ -50,6 +50,8 @@ export interface IncrementalStrategy {
   indexes(uniqueKey: readonly string[]): IndexConfig[];
   /** Whether it deletes (or replaces) target rows: a backfill can rewrite a range only then. */
   readonly deletes: boolean;
+  /** Without a unique_key it only inserts (delete+insert; merge, whose MERGE then matches on FALSE in dbt): a backfill refuses it then, as it refuses append. */
+  readonly keylessInsertsOnly?: boolean;
   /** Why a row with a NULL unique_key survives a rerun (a warning gives its count), when the strategy uses the key. */
   readonly nullKeyConsequence?: string;
   statements(context: StrategyContext): PlannedStatement[];

@@ -2,7 +2,6 @@ import { dialect } from '../../engine/current-engine.js';
 import { quoteIdentifier } from '../../engine/quote-identifier.js';
 import { ProjectError } from '../../errors/project-error.js';
 import { indexName } from '../staging-names.js';
-import { uniqueKeyColumns } from '../../config/model-config.js';
 import { keyIndex, type IncrementalStrategy, type StrategyContext } from './incremental-strategy.js';
 
 const given = (v: unknown) => v !== undefined && v !== null;
@@ -30,14 +29,13 @@ export function mergeUpdateColumns(context: Pick<StrategyContext, 'model' | 'set
  * table predates it) lets `INSERT ... ON CONFLICT (key) DO UPDATE` update
  * the rows whose key exists and insert the others. incremental_predicates
  * limit which existing rows may be updated (DBT_INTERNAL_DEST is the
- * target row, DBT_INTERNAL_SOURCE or `excluded` the new one).
+ * target row, DBT_INTERNAL_SOURCE or `excluded` the new one). Without a
+ * unique_key dbt's MERGE matches on FALSE and inserts every new row: so
+ * does this, as a plain insert.
  */
 export const mergeStrategy: IncrementalStrategy = {
   name: 'merge',
   validate: (config, model) => {
-    if (uniqueKeyColumns(config).length === 0) {
-      return [{ message: `model '${model}': incremental_strategy 'merge' needs a unique_key (the upsert's ON CONFLICT columns)`, at: 'merge' }];
-    }
     if (given(config.merge_update_columns) && given(config.merge_exclude_columns)) {
       return [{ message: `model '${model}': merge_update_columns and merge_exclude_columns cannot both be set`, at: 'merge_', hint: 'list the columns to update, or the ones to leave alone, not both' }];
     }
@@ -46,11 +44,13 @@ export const mergeStrategy: IncrementalStrategy = {
   // The upsert's ON CONFLICT needs a unique index on the key.
   indexes: (uniqueKey) => keyIndex(uniqueKey, true),
   deletes: true,
+  keylessInsertsOnly: true,
   nullKeyConsequence: 'merge never matches them',
   statements: (context) => {
     const { model, target, newRows, uniqueKey, destColumns, predicates } = context;
-    const keys = uniqueKey.map(quoteIdentifier).join(', ');
     const cols = destColumns.join(', ');
+    if (uniqueKey.length === 0) return [{ kind: 'exec', role: 'insert', sql: `insert into ${target} (${cols})\nselect ${cols} from ${newRows}` }];
+    const keys = uniqueKey.map(quoteIdentifier).join(', ');
     const update = mergeUpdateColumns(context);
     const where = predicates.map((p) => p.replace(/\bDBT_INTERNAL_SOURCE\./gi, `${dialect.upsertNewRow}.`));
     return [

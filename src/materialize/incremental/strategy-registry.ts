@@ -38,6 +38,12 @@ export function strategyRules(name: string): IncrementalStrategy {
   return STRATEGIES.get(name) ?? customMacroStrategy(name);
 }
 
+/** Whether a model's strategy, with this unique_key, deletes or replaces rows: a backfill can rewrite a range only then. */
+export function replacesRows(strategy: string, uniqueKey: readonly string[]): boolean {
+  const rules = strategyRules(strategy);
+  return rules.deletes && !(rules.keylessInsertsOnly === true && uniqueKey.length === 0);
+}
+
 /** A built-in strategy, or a project's own when it defines the macro (`hasMacro`). */
 export function getStrategy(name: string, hasMacro = false): IncrementalStrategy {
   const strategy = STRATEGIES.get(name);

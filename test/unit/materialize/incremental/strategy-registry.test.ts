@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseModelSettings } from '../../../../src/config/model-settings.js';
 import { indexStatements } from '../../../../src/materialize/model-indexes.js';
-import { BUILTIN_STRATEGIES, getStrategy, isBuiltinStrategy, strategyNames, strategyRules } from '../../../../src/materialize/incremental/strategy-registry.js';
+import { BUILTIN_STRATEGIES, getStrategy, isBuiltinStrategy, replacesRows, strategyNames, strategyRules } from '../../../../src/materialize/incremental/strategy-registry.js';
 import { customStrategyNames } from '../../../../src/parse/validate-model-config.js';
 
 /** Each strategy owns its rules: validation, indexes, whether it deletes, its statements. */
@@ -23,6 +23,12 @@ describe('strategy registry', () => {
     expect(Object.fromEntries(strategyNames().map((n) => [n, strategyRules(n).deletes]))).toEqual({
       append: false, 'delete+insert': true, merge: true, insert_overwrite: true, microbatch: true,
     });
+    // Without a key, delete+insert and merge only insert (dbt's MERGE matches on FALSE).
+    expect(Object.fromEntries(strategyNames().map((n) => [n, replacesRows(n, [])]))).toEqual({
+      append: false, 'delete+insert': false, merge: false, insert_overwrite: true, microbatch: true,
+    });
+    expect(replacesRows('merge', ['id'])).toBe(true);
+    expect(replacesRows('delete+insert', ['id'])).toBe(true);
   });
 
   it('names why a NULL key survives a rerun only for the strategies that use the key', () => {
@@ -47,9 +53,8 @@ describe('strategy registry', () => {
   });
 
   it('each strategy validates its own config', () => {
-    expect(strategyRules('merge').validate({}, 'm')).toEqual([
-      { message: "model 'm': incremental_strategy 'merge' needs a unique_key (the upsert's ON CONFLICT columns)", at: 'merge' },
-    ]);
+    // merge without a unique_key is valid, as in dbt: it inserts every new row.
+    expect(strategyRules('merge').validate({}, 'm')).toEqual([]);
     expect(strategyRules('merge').validate({ unique_key: 'id', merge_update_columns: ['a'], merge_exclude_columns: ['b'] }, 'm')[0]!.at).toBe('merge_');
     expect(strategyRules('merge').validate({ unique_key: ['id'] }, 'm')).toEqual([]);
     expect(strategyRules('insert_overwrite').validate({}, 'm')[0]!.message).toBe("model 'm': incremental_strategy 'insert_overwrite' needs partition_by (the column whose partitions are replaced)");
