@@ -54,8 +54,9 @@ export function compile(options: CompileOptions = {}): CompiledModel[] {
       const render = (incremental: boolean) => renderModel(manifest, node, { db: facts?.db, incremental, run: context });
       const full = render(false);
       const incremental = node.settings.materialized === 'incremental' ? render(true) : undefined;
-      // The plan renders the model in the mode it decides: it reuses one of these two.
-      const plan = planNode({ facts, manifest, node, context, renderings: { full, incremental } });
+      // The plan renders the model in the mode it decides: it reuses one of these two. A model a run
+      // would fail (unknown materialization or strategy) still compiles, as in dbt: its plan says why.
+      const plan = planNode({ facts, manifest, node, context, renderings: { full, incremental } }, { refusalAsPlan: true });
       if (options.writeArtifacts !== false) writeNodeArtifacts(project, node, plan);
       const part = node.settings.partitionColumn;
       const window = db && incremental && part ? incrementalWindow(db, incremental.sql, part) : undefined;

@@ -6,6 +6,9 @@ import type { AuditStatement } from '../materialize/planned-statement.js';
 import { strategyMacroName } from '../materialize/incremental/custom-macro.js';
 import { buildMode, rendersIncremental, type BuildMode } from './build-mode.js';
 import type { RelationKind } from '../engine/relation-kind.js';
+import { quoteIdentifier } from '../engine/quote-identifier.js';
+import type { ProjectError } from '../errors/project-error.js';
+import type { Manifest, ModelNode } from '../compile/manifest.js';
 import { microbatchNodePlan } from './microbatch-node-plan.js';
 import type { NodePlan } from './node-plan.js';
 import { schemaOf, withRenderedHooks, type PlanNodeInput } from './plan-inputs.js';
@@ -23,25 +26,57 @@ export type { PlanNodeInput } from './plan-inputs.js';
  * `run` executes this plan; `compile`, `--dry-run` style output and the
  * backfill preview read it.
  */
-export function planNode(input: PlanNodeInput): NodePlan {
+export function planNode(input: PlanNodeInput, options: { readonly refusalAsPlan?: boolean } = {}): NodePlan {
   const { facts, manifest, node, context } = input;
-  // An unknown materialization or incremental_strategy fails this model, not the load (dbt looks the
-  // materialization up when the model runs, and resolves the strategy macro in it before it branches,
-  // so a first build fails too).
-  const unknownMaterialization = unknownMaterializationProblem(node);
-  if (unknownMaterialization) throw unknownMaterialization;
-  const strategy = node.settings.strategy;
-  if (strategy !== undefined && !isBuiltinStrategy(strategy)) {
-    const unknown = unknownStrategyProblem(node, customStrategyNames(manifest.jinja.macroNames));
-    if (unknown) throw unknown;
-  }
-  // A strategy's own config rules (merge's unique_key, insert_overwrite's partition_by): this model's error too.
-  const strategyProblem = strategy !== undefined && strategy !== 'microbatch' ? strategyConfigProblem(node) : undefined;
-  if (strategyProblem) throw strategyProblem;
   const existing = facts && node.settings.materialized !== 'ephemeral' ? facts.relationKind(node.alias) : null;
   const mode = buildMode({ node, existing, context, builtBatches: facts ? () => facts.builtBatches(node.name) : undefined });
+  const refusal = runRefusal(manifest, node, mode);
+  if (refusal) {
+    if (options.refusalAsPlan && mode.kind !== 'microbatch') return refusedPlan(node, mode, existing, refusal, input);
+    throw refusal;
+  }
   const plan = mode.kind === 'microbatch' ? microbatchNodePlan(input, mode, existing) : selectPlan(input, mode, existing);
   return withAudits(plan, auditStatements(manifest, node, plan.mode, { db: facts?.db, run: context }));
+}
+
+/**
+ * What fails this model when it runs, in this mode, before anything is written; not the load.
+ * dbt looks the materialization up when the model runs and resolves the strategy macro in it before
+ * it branches, so an unknown one fails a first build too; a strategy's own config rules (merge_update_columns
+ * with merge_exclude_columns, insert_overwrite without partition_by) are raised by the macro that writes
+ * the incremental SQL, so only an incremental run fails on them (microbatch's are checked at load).
+ */
+function runRefusal(manifest: Manifest, node: ModelNode, mode: BuildMode): ProjectError | undefined {
+  const unknownMaterialization = unknownMaterializationProblem(node);
+  if (unknownMaterialization) return unknownMaterialization;
+  const strategy = node.settings.strategy;
+  if (strategy === undefined) return undefined;
+  if (!isBuiltinStrategy(strategy)) {
+    const unknown = unknownStrategyProblem(node, customStrategyNames(manifest.jinja.macroNames));
+    if (unknown) return unknown;
+  }
+  return (mode.kind === 'incremental' || mode.kind === 'backfill') ? strategyConfigProblem(node) : undefined;
+}
+
+/**
+ * compile's view of a model a run would fail (dbt's compile never runs the materialization, so it
+ * compiles): the SELECT rendered in the decided mode, and one statement saying why a run stops there.
+ */
+function refusedPlan(node: ModelNode, mode: Exclude<BuildMode, { kind: 'microbatch' }>, existing: RelationKind | null, refusal: ProjectError, input: PlanNodeInput): NodePlan {
+  const incremental = rendersIncremental(mode);
+  const rendered = (incremental ? input.renderings?.incremental : input.renderings?.full)
+    ?? renderModel(input.manifest, node, { db: input.facts?.db, existing, incremental, run: input.context, log: input.log });
+  return {
+    uniqueId: node.uniqueId,
+    name: node.name,
+    relation: quoteIdentifier(node.alias),
+    materialization: String(node.config.materialized),
+    ...(node.settings.strategy !== undefined ? { strategy: node.settings.strategy } : {}),
+    mode: mode.kind,
+    reason: unknownMaterializationProblem(node) ? 'no materialization by that name' : mode.reason,
+    sql: rendered.sql,
+    statements: [{ kind: 'fail', message: `a run fails this model: ${refusal.format()}` }],
+  };
 }
 
 /** A model built by one SELECT (every materialization but microbatch): render it in its mode and plan its statements. */

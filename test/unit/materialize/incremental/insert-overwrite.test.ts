@@ -61,8 +61,10 @@ describe('insert_overwrite strategy', () => {
     expect(p.rows('by_status').map((r) => r.order_day)).toEqual(['2024-01-01', '2024-01-04']);
   });
 
-  it('needs partition_by: without it that model errors when it runs, exit 1', async () => {
-    const r = await miniProject({ 'models/m.sql': "{{ config(materialized='incremental', incremental_strategy='insert_overwrite') }}select 1 as d" }).build();
+  it('needs partition_by: without it that model errors on an incremental run (as dbt raises it in the incremental SQL; the first build goes ahead), exit 1', async () => {
+    const p = miniProject({ 'models/m.sql': "{{ config(materialized='incremental', incremental_strategy='insert_overwrite') }}select 1 as d" });
+    await p.buildOk();
+    const r = await p.build();
     expect(r.exitCode).toBe(1);
     expect(r.results[0]!.status).toBe('error');
     expect(r.results[0]!.message).toMatch(/'insert_overwrite' needs partition_by/);
