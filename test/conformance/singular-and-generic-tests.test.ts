@@ -250,3 +250,47 @@ models:
     expect(test.results.reduce((sum, r) => sum + (r.failures ?? 0), 0)).toBe(3);
   });
 });
+
+describe('test configs: limit, where, a custom name, severity from the project file, a generic test of the project', () => {
+  it('failures count the rows the configured query returns; data_tests: +severity in dbt_project.yml makes a test warn', () => {
+    const p = conformanceProject({
+      'dbt_project.yml': "name: cfg\nversion: '1.0'\nprofile: default\ndata_tests:\n  cfg:\n    +severity: warn\n",
+      'seeds/colors.csv': 'id,color\n1,blue\n2,\n3,\n4,red\n5,\n6,green\n',
+      'seeds/colors.yml': `version: 2
+seeds:
+  - name: colors
+    columns:
+      - name: color
+        data_tests:
+          - not_null:
+              name: color_not_null_limited
+              config:
+                limit: 2
+                severity: error
+          - not_null:
+              name: color_not_null_where
+              config:
+                where: "id > 2"
+                severity: error
+          - not_null:
+              name: color_not_null_project_severity
+          - is_primary:
+              config:
+                severity: error
+`,
+      'tests/generic/is_primary.sql': "{% test is_primary(model, column_name) %}\nselect * from {{ model }} where {{ column_name }} not in ('red', 'blue', 'yellow')\n{% endtest %}\n",
+    }, 'cfg');
+    expect(p.dbt(['seed']).code).toBe(0);
+    const rows = p.rows('colors');
+    const nulls = rows.filter((r) => r.color === null);
+    expect(nulls.length).toBe(3);
+    const test = p.dbt(['test']);
+    expect(test.code).toBe(1);
+    expect(byTestName(test)).toEqual({
+      color_not_null_limited: { status: 'fail', failures: Math.min(2, nulls.length) },
+      color_not_null_where: { status: 'fail', failures: nulls.filter((r) => Number(r.id) > 2).length },
+      color_not_null_project_severity: { status: 'warn', failures: nulls.length },
+      is_primary_colors_color: { status: 'fail', failures: rows.filter((r) => r.color !== null && !['red', 'blue', 'yellow'].includes(String(r.color))).length },
+    });
+  });
+});
