@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
 
@@ -5,7 +7,8 @@ import { conformanceProject } from '../support/conformance-project.js';
  * Conformance with dbt (issue 13): the simple materializations. Modelled on
  * dbt-tests-adapter basic/test_base.py (BaseSimpleMaterializations),
  * basic/test_incremental.py (BaseIncremental, BaseIncrementalNotSchemaChange),
- * basic/test_table_materialization.py and basic/test_adapter_methods.py, and
+ * basic/test_table_materialization.py, basic/test_adapter_methods.py and
+ * basic/test_empty.py (BaseEmpty: a project with no nodes), and
  * dbt-core's tests/functional/materializations/test_runtime_materialization.py.
  * Each case: a small project, the CLI commands dbt's test runs, then the
  * relations and rows the warehouse holds.
@@ -287,5 +290,17 @@ describe('--full-refresh on every materialization, with a view on top and leftov
     expect(run.statuses).toEqual({ 'model.test.incremental': 'success', 'model.test.materialized': 'success' });
     expect([p.relationType('incremental__mini_dbt_tmp'), p.relationType('materialized__mini_dbt_tmp')]).toEqual([undefined, undefined]);
     for (const m of all) expect(p.difference('seed', m), m).toBe(0);
+  });
+});
+
+describe('a project with no nodes (BaseEmpty)', () => {
+  it('seed, run, test and build each succeed with 0 results and write run_results.json', () => {
+    const p = conformanceProject({}, 'empty');
+    for (const command of ['seed', 'run', 'test', 'build']) {
+      const r = p.dbt([command]);
+      expect(r.code, `${command}: ${r.stdout}${r.stderr}`).toBe(0);
+      expect(existsSync(join(p.dir, 'target/run_results.json')), command).toBe(true);
+      expect(r.results, command).toEqual([]);
+    }
   });
 });
