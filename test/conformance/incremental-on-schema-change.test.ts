@@ -199,3 +199,32 @@ select cast(12 as {{ dbt.type_string() }}) as s, cast('7' as {{ dbt.type_int() }
     expect(p.rows('typed')).toEqual([{ s: '12', i: 7, b: 8, f: 1.5, n: 2.25, t: 1, names: 'TEXT|integer|bigint|float|numeric(28,6)|boolean' }]);
   });
 });
+
+describe('column names that need quoting (a space, a keyword, a dash, dots): columns are added and dropped by their quoted names (the special-character cases of dbt-postgres test_incremental.py)', () => {
+  const q = (name: string) => `{{ adapter.quote("${name}") }}`;
+  const SPECIAL_UPSTREAM = `{{ config(materialized='table') }}
+select 1 as id, 'aaa' as ${q('field with space')}, 'bbb' as ${q('select')}, 111 as ${q('field-with-dash')}, 'TTT' as ${q('field.with.dots')}
+union all select 2, 'ccc', 'ddd', 222, 'UUU'
+union all select 3, 'eee', 'fff', 333, 'VVV'
+union all select 4, 'ggg', 'hhh', 444, 'WWW'
+`;
+  const special = (model: string, target: string) => miniProject({ 'models/upstream.sql': SPECIAL_UPSTREAM, 'models/inc.sql': model, 'models/inc_expected.sql': target });
+
+  it("append_new_columns: 'field-with-dash' and 'field.with.dots' are added, NULL for ids 1-3", async () => {
+    const p = special(
+      incremental('append_new_columns', `id, ${str(q('field with space'))}, ${str(q('select'))}`, `id, ${str(q('field with space'))}, ${str(q('select'))}, ${str(q('field-with-dash'))}, ${str(q('field.with.dots'))}`),
+      expected(`id, ${str(q('field with space'))}, ${str(q('select'))}, ${laterOnly(q('field-with-dash'))}, ${laterOnly(q('field.with.dots'))}`),
+    );
+    await runTwiceAndCompare(p);
+    expect(names(p, 'inc')).toEqual(['id', 'field with space', 'select', 'field-with-dash', 'field.with.dots']);
+  });
+
+  it("sync_all_columns: 'select' is dropped, 'field-with-dash' added", async () => {
+    const p = special(
+      incremental('sync_all_columns', `id, ${q('select')}`, `id, ${q('field-with-dash')}`),
+      expected(`id, case when id <= 3 then null else ${q('field-with-dash')} end as ${q('field-with-dash')}`),
+    );
+    await runTwiceAndCompare(p);
+    expect(names(p, 'inc')).toEqual(['id', 'field-with-dash']);
+  });
+});
