@@ -294,3 +294,44 @@ seeds:
     });
   });
 });
+
+describe('tests on sources, and the tests / data_tests keys', () => {
+  it("tests on a source's columns are named source_<test>_<source>_<table>_<column> and select with source:", () => {
+    const p = conformanceProject({
+      'seeds/raw_ids.csv': 'id\n1\n2\n',
+      'models/sources.yml': `version: 2
+sources:
+  - name: raw
+    schema: main
+    tables:
+      - name: raw_ids
+        columns:
+          - name: id
+            data_tests:
+              - not_null
+              - accepted_values:
+                  values: [1]
+                  quote: false
+`,
+    }, 'src');
+    expect(p.dbt(['seed']).code).toBe(0);
+    const test = p.dbt(['test', '-s', 'source:raw.raw_ids']);
+    expect(test.code).toBe(1);
+    const notAccepted = new Set(p.rows('raw_ids').map((r) => r.id).filter((id) => id !== 1)).size;
+    expect(byTestName(test)).toEqual({
+      source_not_null_raw_raw_ids_id: { status: 'pass', failures: 0 },
+      source_accepted_values_raw_raw_ids_id__False__1: { status: 'fail', failures: notAccepted },
+    });
+  });
+
+  it("one column with both tests: and data_tests: is refused at load, as dbt refuses it (exit 2, nothing runs)", () => {
+    const p = conformanceProject({
+      'seeds/s.csv': 'id\n1\n2\n',
+      'seeds/s.yml': 'version: 2\nseeds:\n  - name: s\n    columns:\n      - name: id\n        tests:\n          - unique\n        data_tests:\n          - not_null\n',
+    }, 'both');
+    const seed = p.dbt(['seed']);
+    expect(seed.code).toBe(2);
+    expect(seed.stderr).toContain("Invalid test config: cannot have both 'tests' and 'data_tests' defined");
+    expect(p.relationType('s')).toBeUndefined();
+  });
+});
