@@ -49,7 +49,8 @@ export function runStatements(db: Warehouse, plan: StatementsToRun): StatementOu
         const have = schema === 'temp'
           ? relationColumns(db, name, { temp: true }).map((c) => c.name)
           : relationColumns(db, name).map((c) => c.name);
-        const missing = statement.columns.filter((c) => !have.includes(c));
+        // SQL names columns case-insensitively (a unique_key 'ID' is the column id), as SQLite and dbt's adapters do.
+        const missing = statement.columns.filter((c) => !have.some((h) => h.toLowerCase() === c.toLowerCase()));
         if (missing.length > 0) {
           throw new ProjectError(
             `${statement.config} column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `'${c}'`).join(', ')} of model '${plan.name}' not in its output; the model produces: ${have.join(', ')}`,

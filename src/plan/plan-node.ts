@@ -91,7 +91,7 @@ function selectPlan(input: PlanNodeInput, mode: Exclude<BuildMode, { kind: 'micr
   const key = node.settings.uniqueKeyColumns;
   // dbt applies unique_key only on incremental runs: a full build of a model whose output lacks a key column succeeds.
   const produced = mode.kind === 'full' && strategy !== undefined && key.length > 0 && facts ? facts.selectColumns(rendered.sql)?.map((c) => c.name) : undefined;
-  const keyNotProduced = produced ? key.filter((k) => !produced.includes(k)) : undefined;
+  const keyNotProduced = produced ? key.filter((k) => !produced.some((c) => c.toLowerCase() === k.toLowerCase())) : undefined;
   return planModel({
     node: withRenderedHooks(node, rendered.hooks),
     sql: rendered.sql,

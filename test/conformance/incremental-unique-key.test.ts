@@ -140,6 +140,15 @@ describe('a later version of an existing row lands: a key overwrites it in place
     expect(p.rows('visits_inc')).toHaveLength(6);
   });
 
+  for (const [strategy, key] of [['delete+insert', "'STATE'"], ['merge', "['STATE', 'County', 'city']"]] as const) {
+    it(`${strategy}: a key written in another case than its columns (unique_key ${key}) names those columns, as SQL names are case-insensitive`, async () => {
+      const p = project(`, unique_key=${key}, incremental_strategy='${strategy}'`);
+      const run = await scenario(p, LATER_VISIT);
+      expect(run.results[0]!.plan!.notes ?? []).toEqual([]);
+      expect(p.rows('visits_inc')).toEqual(p.rows('expected_overwrite'));
+    });
+  }
+
   it('two new rows with the same key: delete+insert writes both (dbt checks no uniqueness there)', async () => {
     const p = project(", unique_key='state'");
     await scenario(p, "insert into visits values ('CT', 'Hartford', 'Hartford', '2022-02-14'), ('CT', 'New Haven', 'New Haven', '2022-02-15')");
@@ -208,4 +217,13 @@ describe('a unique_key column the model does not produce (test__bad_unique_key, 
     expect(incremental.stdout.toLowerCase()).toContain('thisisnotacolumn');
     expect(p.rows('not_found')).toHaveLength(7);
   });
+});
+
+describe('a unique_key that is an SQL expression (dbt documents unique_key as "a column name or expression")', () => {
+  // dbt pastes the key into its delete and merge SQL as written, so where the warehouse takes it an
+  // expression works. mini-dbt quotes each key as a column name ("state || county"), so the incremental
+  // run fails that model naming a column it does not produce. The fix: keep a key that is not a plain
+  // name unquoted in the strategies' SQL and checks (materialize/incremental/*.ts, keyChecks), and skip
+  // the require-columns check and the key index for it.
+  it.todo("unique_key='state || county': the incremental run replaces the rows whose expression value is among the new rows");
 });
