@@ -177,6 +177,13 @@ with source_data as (select * from {{ ref('upstream') }})
     expect(names(p, 'inc')).toEqual(['id', 'field1', 'field3']);
   });
 
+  // dbt raises it with raise_compiler_error, so the result's message starts "Compilation Error in model
+  // inc (models/inc.sql)" followed by "The source and target schemas on this incremental model are out of
+  // sync!" (dbt's test asserts "Compilation Error" in it); mini-dbt's message is its own ("model 'inc': the
+  // model's output and table ... are out of sync (on_schema_change: fail)"). The wording lives in
+  // materialize/schema-change-statements.ts (the 'fail' case).
+  it.todo('the failed result\'s message says "Compilation Error in model inc (models/inc.sql)", as dbt\'s does');
+
   it('fail with the same columns is no failure: the run succeeds and adds the new ids', async () => {
     const p = project(
       incremental('fail', 'id, field1, field2', 'id, field1, field2'),
@@ -226,5 +233,32 @@ union all select 4, 'ggg', 'hhh', 444, 'WWW'
     );
     await runTwiceAndCompare(p);
     expect(names(p, 'inc')).toEqual(['id', 'field-with-dash']);
+  });
+});
+
+describe('the same runs under merge (dbt-snowflake and dbt-bigquery run this suite with merge, their default strategy)', () => {
+  const merge = (model: string) => model.replace("unique_key='id'", "unique_key='id', incremental_strategy='merge'");
+  const cases: [string, string, string, string[]][] = [
+    ['ignore', incremental('ignore', 'id, field1, field2', 'id, field1, field2, field3, field4'), expected('id, field1, field2'), ['id', 'field1', 'field2']],
+    ['append_new_columns', incremental('append_new_columns', `id, ${str('field1')}, ${str('field2')}`, `id, ${str('field1')}, ${str('field3')}, ${str('field4')}`),
+      expected(`id, ${str('field1')}, ${firstOnly('field2')}, ${laterOnly('field3')}, ${laterOnly('field4')}`), ['id', 'field1', 'field2', 'field3', 'field4']],
+    ['sync_all_columns', incremental('sync_all_columns', `id, ${str('field1')}, ${str('field2')}`, `id, ${str('field1')}, ${str('field3')}, ${str('field4')}`),
+      expected(`id, ${str('field1')}, ${laterOnly('field3')}, ${laterOnly('field4')}`), ['id', 'field1', 'field3', 'field4']],
+  ];
+  for (const [mode, model, target, columns] of cases) {
+    it(`${mode}: the table equals the expected one`, async () => {
+      const p = project(merge(model), target);
+      const second = await runTwiceAndCompare(p);
+      expect(second.results.find((r) => r.name === 'inc')!.plan!.strategy).toBe('merge');
+      expect(names(p, 'inc')).toEqual(columns);
+    });
+  }
+
+  it('sync_all_columns on rows that are updated, not only inserted: a matched row takes the new columns\' values', async () => {
+    const p = project(
+      merge(incremental('sync_all_columns', `id, ${str('field1')}, ${str('field2')}`, `id, ${str('field1')}, ${str('field3')}, ${str('field4')}`)).replace('where id not in (select id from {{ this }})', 'where id >= 3'),
+      expected(`id, ${str('field1')}, cast(case when id < 3 then null else field3 end as {{ string_type }}) as field3, cast(case when id < 3 then null else field4 end as {{ string_type }}) as field4`),
+    );
+    await runTwiceAndCompare(p);
   });
 });
