@@ -132,6 +132,14 @@ describe('a later version of an existing row lands: a key overwrites it in place
     });
   }
 
+  it("append with unique_key 'state': the key changes nothing, the later CT visit is added next to the first (dbt's append ignores it)", async () => {
+    const p = project(", unique_key='state', incremental_strategy='append'");
+    const run = await scenario(p, LATER_VISIT);
+    expect(run.results[0]!.plan!.strategy).toBe('append');
+    expect(run.results[0]!.rowsDeleted).toBe(0);
+    expect(p.rows('visits_inc')).toEqual(p.rows('visits'));
+  });
+
   it("a key that repeats in the table: one new row replaces every row with its key (unique_key 'state' and a later NY visit)", async () => {
     const p = project(", unique_key='state'");
     await scenario(p, "insert into visits values ('NY', 'Queens', 'Flushing', '2022-03-01')");
