@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Manifest } from '../compile/manifest.js';
 import { openProjectWarehouse } from '../engine/open-warehouse.js';
 import type { Project } from '../project/project.js';
+import type { Target } from '../project/target.js';
 
 /** What a scratch copy needs of a session (the api's Session has these). */
 interface SessionLike {
@@ -22,9 +23,9 @@ export interface ScratchWarehouse<S extends SessionLike> {
   dispose(): void;
 }
 
-/** The same session with another warehouse file. */
-export function withDatabase<S extends SessionLike>(session: S, databasePath: string): S {
-  const project = { ...session.project, databasePath };
+/** The same session with another warehouse file (and other files for the target's attached schemas). */
+export function withDatabase<S extends SessionLike>(session: S, databasePath: string, target: Target = session.project.target): S {
+  const project = { ...session.project, databasePath, target };
   return { ...session, project, manifest: { ...session.manifest, project } };
 }
 
@@ -38,17 +39,25 @@ export function scratchWarehouse<S extends SessionLike>(session: S): ScratchWare
   const path = join(dir, 'scratch.db');
   const live = session.project.databasePath;
   const copied = existsSync(live);
+  // The target's attached schemas are copied too, and the copy's target points at the copies (and at an
+  // empty schema_directory of its own), so nothing a scratch run writes reaches a live file.
+  const schemaPaths: Record<string, string> = {};
   if (copied) {
     const db = openProjectWarehouse(session.project, { readonly: true });
     try {
       db.copyTo(path);
+      for (const schema of db.attachedSchemas().filter((s) => s !== 'main')) {
+        schemaPaths[schema] = join(dir, `schema-${Object.keys(schemaPaths).length}.db`);
+        db.copyTo(schemaPaths[schema], schema);
+      }
     } finally {
       db.close();
     }
   }
+  const target: Target = { ...session.project.target, schemaPaths, schemaDirectory: join(dir, 'schemas') };
   return {
     path,
-    session: withDatabase(session, path),
+    session: withDatabase(session, path, target),
     copied,
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };

@@ -18,6 +18,7 @@ import { afterPublish } from '../state/artifact-write-error.js';
 import { finishRun, startRun } from '../state/ledger.js';
 import { isBusyError, warehouseLocked } from '../state/warehouse-locked.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, openProjectWarehouse } from '../engine/open-warehouse.js';
+import { ensureSchema } from '../engine/target-schemas.js';
 import { migrateLedger } from '../state/migrate-ledger.js';
 import { parseEventTimeRange, parseTime } from '../config/microbatch-time.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
@@ -153,6 +154,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const { invocationId, startedAt: runStartedAt } = context;
   try {
     migrateLedger(db);
+    // dbt's create_schema: the schemas the selected nodes are built in, attached (files created) before anything runs.
+    for (const schema of schemasWritten(manifest, order)) ensureSchema(db, project.target, schema);
     startRun(db, {
       invocationId,
       command,
@@ -199,4 +202,14 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   } finally {
     db.close();
   }
+}
+
+/** The schemas the nodes of `order` write relations in (seeds, and models that are not ephemeral). */
+function schemasWritten(manifest: Session['manifest'], order: readonly string[]): Set<string> {
+  const schemas = new Set<string>();
+  for (const id of order) {
+    const node = manifest.nodes.get(id);
+    if (node?.resourceType === 'seed' || (node?.resourceType === 'model' && node.settings.materialized !== 'ephemeral')) schemas.add(node.schema);
+  }
+  return schemas;
 }

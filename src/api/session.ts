@@ -14,6 +14,10 @@ export interface SessionOptions {
   readonly vars?: Readonly<Record<string, unknown>>;
   /** Milliseconds to wait for another writer (default: project busy-timeout, else 5000). */
   readonly busyTimeoutMs?: number;
+  /** --profiles-dir, --profile, --target: the profile's target (profiles.yml) the command runs against. */
+  readonly profilesDir?: string;
+  readonly profile?: string;
+  readonly target?: string;
   /** false (dbt's --no-partial-parse): the parse cache (target/partial_parse.json) is neither read nor written. */
   readonly partialParse?: boolean;
 }
@@ -26,7 +30,7 @@ export interface Session {
 
 /** Load, capture and graph the project (no warehouse needed). */
 export function loadSession(options: SessionOptions): Session {
-  const loaded = loadWithParseCache(options.projectDir ?? process.cwd(), { database: options.database, vars: options.vars, ...(options.partialParse === false ? { partialParse: false } : {}) });
+  const loaded = loadWithParseCache(options.projectDir ?? process.cwd(), { database: options.database, vars: options.vars, profilesDir: options.profilesDir, profile: options.profile, target: options.target, ...(options.partialParse === false ? { partialParse: false } : {}) });
   return withBusyTimeout({ project: loaded.project, manifest: loaded.manifest, graph: buildGraph(loaded.manifest.graphNodes) }, options.busyTimeoutMs);
 }
 

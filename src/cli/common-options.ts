@@ -9,16 +9,22 @@ export interface CommonFlags {
   database?: string;
   vars?: string;
   busyTimeout?: string;
+  profilesDir?: string;
+  profile?: string;
+  target?: string;
   /** --no-partial-parse (a global flag, copied onto the command's flags). */
   partialParse?: boolean;
 }
 
-/** --project-dir, --database, --vars and --busy-timeout, accepted by every command. */
+/** --project-dir, --database, --vars, --busy-timeout and dbt's profile flags, accepted by every command. */
 export function withCommonOptions(command: Command): Command {
   return command
     .option('--project-dir <dir>', 'the project folder (default: the current directory)')
     .option('--database <path>', 'the SQLite warehouse file (overrides the project\'s database:)')
     .option('--vars <yaml>', "variables as a YAML mapping, e.g. '{as_of: \"2026-09-02\"}'")
+    .option('--profiles-dir <dir>', 'the folder holding profiles.yml (default: DBT_PROFILES_DIR, the current directory, ~/.dbt)')
+    .addOption(new Option('--profile <name>', "the profile to use (default: the project file's profile:)").env('DBT_PROFILE'))
+    .addOption(new Option('-t, --target <name>', "the profile's output to run against (default: the profile's target:)").env('DBT_TARGET'))
     .addOption(new Option('--busy-timeout <ms>', 'how long to wait for another process holding the write lock'));
 }
 
@@ -78,5 +84,8 @@ export function sessionOptions(flags: CommonFlags): SessionOptions {
       throw new ProjectError(`--busy-timeout must be a whole number of milliseconds from 0 to ${MAX_BUSY_TIMEOUT_MS} (a day), got '${flags.busyTimeout}'`);
     }
   }
-  return { projectDir: flags.projectDir, database: flags.database, vars: parseVars(flags.vars), busyTimeoutMs, ...(flags.partialParse === false ? { partialParse: false } : {}) };
+  return {
+    projectDir: flags.projectDir, database: flags.database, vars: parseVars(flags.vars), busyTimeoutMs,
+    profilesDir: flags.profilesDir, profile: flags.profile, target: flags.target,
+    ...(flags.partialParse === false ? { partialParse: false } : {}) };
 }

@@ -107,7 +107,18 @@ export function contextFunctions(state: RenderState): Record<string, unknown> {
     execute: state.execute,
     invocation_id: state.run.invocationId,
     run_started_at: state.run.startedAt,
-    target: { name: state.targetName, type: engine.name, schema: 'main', database: 'main', path: state.databasePath, threads: 1 },
+    // dbt-sqlite's target: its profile output's keys (database is the main schema's name, as dbt-sqlite reports it).
+    target: {
+      name: state.target.name,
+      profile_name: state.target.profileName ?? null,
+      type: engine.name,
+      schema: state.target.schema,
+      database: 'main',
+      path: state.databasePath,
+      threads: state.target.threads,
+      schemas_and_paths: { main: state.databasePath, ...state.target.schemaPaths },
+      schema_directory: state.target.schemaDirectory ?? null,
+    },
     model: {
       name: state.modelName,
       original_file_path: state.modelPath,

@@ -14,13 +14,14 @@ export interface EventTimeBatch {
  * (`{{ ref('x').render() }}` still gives the bare table). The subquery has
  * no alias, so `from {{ ref('x') }} as o` keeps working.
  */
-export function eventTimeRelation(identifier: string, type: RelationType, eventTime: unknown, batch: EventTimeBatch | undefined, empty = false): Relation {
-  const from = empty ? emptySubquery(quoteIdentifier(identifier)) : quoteIdentifier(identifier);
-  if (!batch || typeof eventTime !== 'string' || eventTime === '') return empty ? new Relation(identifier, type, from) : new Relation(identifier, type);
+export function eventTimeRelation(identifier: string, type: RelationType, eventTime: unknown, batch: EventTimeBatch | undefined, empty = false, schema = 'main'): Relation {
+  const bare = new Relation(identifier, type, undefined, schema);
+  const from = empty ? emptySubquery(bare.render()) : bare.render();
+  if (!batch || typeof eventTime !== 'string' || eventTime === '') return empty ? new Relation(identifier, type, from, schema) : bare;
   const et = quoteIdentifier(eventTime);
   // As in dbt, the limited subquery is inside the event-time filter.
   const filtered = `(select * from ${from} where ${et} >= ${quoteLiteral(batch.start)} and ${et} < ${quoteLiteral(batch.end)})`;
-  return new Relation(identifier, type, filtered);
+  return new Relation(identifier, type, filtered, schema);
 }
 
 /**

@@ -12,6 +12,8 @@ export interface ModelNode {
   readonly name: string;
   /** The relation name in the warehouse (alias config, else the name). */
   readonly alias: string;
+  /** The schema it is built in (generate_schema_name; main without a profile). */
+  readonly schema: string;
   readonly file: ModelFile;
   readonly fqn: readonly string[];
   /** The merged config as written (templates' config.get(), manifest.json); code reads `settings`. */
@@ -29,6 +31,7 @@ export interface SeedNode {
   readonly uniqueId: string;
   readonly name: string;
   readonly alias: string;
+  readonly schema: string;
   readonly file: SeedFile;
   readonly fqn: readonly string[];
   readonly config: NodeConfig;
@@ -41,6 +44,8 @@ export interface SourceNode {
   readonly uniqueId: string;
   readonly name: string; // source.table
   readonly alias: string; // the identifier in the warehouse
+  /** The source's schema with a profile; main without one. */
+  readonly schema: string;
   readonly table: SourceTable;
   readonly fqn: readonly string[];
   readonly config: NodeConfig;

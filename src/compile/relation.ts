@@ -1,19 +1,23 @@
 import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { splitKeywordArgs } from './keyword-args.js';
 
 export type RelationType = 'table' | 'view' | 'ephemeral' | null;
 
 /**
- * What `ref()`, `source()` and `this` return: renders as a quoted
- * identifier, and exposes dbt's attributes to templates.
+ * What `ref()`, `source()` and `this` return: renders schema-qualified, as
+ * dbt-sqlite renders relations (`"main"."orders"`), so an import CTE named
+ * like the model it selects from (`with orders as (select * from
+ * {{ ref('orders') }})`) does not refer to itself; exposes dbt's attributes
+ * to templates.
  */
 export class Relation {
   readonly database = 'main';
-  readonly schema = 'main';
 
   constructor(
     readonly identifier: string,
     readonly type: RelationType = null,
     private readonly rendered?: string,
+    readonly schema = 'main',
   ) {}
 
   get name(): string {
@@ -30,9 +34,18 @@ export class Relation {
   }
   /** The relation without any filtering wrapper (dbt's `.render()`). */
   render(): string {
-    return quoteIdentifier(this.identifier);
+    return `${quoteIdentifier(this.schema)}.${quoteIdentifier(this.identifier)}`;
+  }
+  /** dbt's `.include(schema=False)` etc.: the same relation rendered with fewer parts (database is never rendered, as in dbt-sqlite). */
+  include(...args: unknown[]): Relation | string {
+    const { positional, keywords } = splitKeywordArgs(args);
+    // include(database, schema, identifier), positionally or by keyword.
+    const schema = (keywords.schema ?? positional[1]) !== false;
+    const identifier = (keywords.identifier ?? positional[2]) !== false;
+    const text = [schema ? quoteIdentifier(this.schema) : undefined, identifier ? quoteIdentifier(this.identifier) : undefined].filter((p) => p !== undefined).join('.');
+    return new Relation(this.identifier, this.type, text, this.schema);
   }
   toString(): string {
-    return this.rendered ?? quoteIdentifier(this.identifier);
+    return this.rendered ?? this.render();
   }
 }

@@ -1,10 +1,11 @@
+import { FILE_TARGET } from '../project/target.js';
 import { PARSE_CONTEXT } from '../invocation/run-context.js';
 import { contextFunctions } from './context-functions.js';
 import { dbtRuntimeContext } from './jinja/dbt-runtime-context.js';
 import type { RenderState } from './render-state.js';
 
 /** Names every render defines (the runtime part wins where both define one, as run_started_at). */
-const FAKE_STATE = { captured: { refs: [], sources: [], config: {} }, config: {}, run: PARSE_CONTEXT } as unknown as RenderState;
+const FAKE_STATE = { captured: { refs: [], sources: [], config: {} }, config: {}, run: PARSE_CONTEXT, target: FILE_TARGET } as unknown as RenderState;
 const FUNCTION_NAMES = Object.keys(contextFunctions(FAKE_STATE));
 const RUNTIME_NAMES = Object.keys(dbtRuntimeContext(FAKE_STATE, () => undefined));
 export const CONTEXT_NAMES: readonly string[] = [...new Set([...FUNCTION_NAMES, ...RUNTIME_NAMES])];

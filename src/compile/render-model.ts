@@ -70,20 +70,20 @@ export function modelRenderState(
         return new Relation(cte, 'ephemeral', empty ? emptySubquery(cte) : cte);
       }
       const type = target.resourceType === 'seed' ? 'table' : (target.settings.materialized as 'table' | 'view');
-      return eventTimeRelation(target.alias, type, target.settings.eventTime, options.batch, empty);
+      return eventTimeRelation(target.alias, type, target.settings.eventTime, options.batch, empty, target.schema);
     },
     source: (s, t) => {
       const source = manifest.sources.get(`${s}.${t}`);
       if (!source) throw new ProjectError(`source '${s}.${t}' was not found`);
-      return eventTimeRelation(source.alias, 'table', source.settings.eventTime, options.batch, empty);
+      return eventTimeRelation(source.alias, 'table', source.settings.eventTime, options.batch, empty, source.schema);
     },
-    self: new Relation(node.alias, existing),
+    self: new Relation(node.alias, existing, undefined, node.schema),
     isIncremental: () => options.incremental,
     config: node.config,
     captured: { refs: [], sources: [], config: {} },
     db: options.db,
     run: options.run ?? PARSE_CONTEXT,
-    targetName: 'dev',
+    target: manifest.project.target,
     databasePath: manifest.project.databasePath,
     log: options.log ?? (() => undefined),
     batch: options.batch,
@@ -96,7 +96,7 @@ interface Body {
 }
 
 function renderBody(manifest: Manifest, node: ModelNode, options: RenderModelOptions, ctes: Map<string, EphemeralCte>): Body {
-  const existing = isEphemeral(node) ? null : options.existing !== undefined ? options.existing : options.db ? relationKind(options.db, node.alias) : null;
+  const existing = isEphemeral(node) ? null : options.existing !== undefined ? options.existing : options.db ? relationKind(options.db, node.alias, node.schema) : null;
   const state = modelRenderState(manifest, node, options, existing, ctes);
   const rendered = manifest.jinja.render(node.file.path, node.file.rawSql, state).trim();
   const sql = requireOneStatement(rendered, {

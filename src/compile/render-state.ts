@@ -2,6 +2,7 @@ import type { Warehouse } from '../engine/open-warehouse.js';
 import type { RunContext } from '../invocation/run-context.js';
 import type { EventTimeBatch } from './event-time-filter.js';
 import type { Relation } from './relation.js';
+import type { Target } from '../project/target.js';
 
 /** A ref() or source() call recorded while rendering. */
 export interface CapturedRef {
@@ -32,7 +33,8 @@ export interface RenderState {
   readonly db?: Warehouse;
   /** The invocation: invocation_id, run_started_at, flags.FULL_REFRESH (PARSE_CONTEXT outside a run). */
   readonly run: RunContext;
-  readonly targetName: string;
+  /** The profile's target (`target` in templates). */
+  readonly target: Target;
   readonly databasePath: string;
   readonly log: (message: string) => void;
   /** The microbatch batch being rendered (`model.batch` in templates). */

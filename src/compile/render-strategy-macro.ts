@@ -23,7 +23,7 @@ export interface StrategyMacroArgs {
 export function renderStrategyMacro(manifest: Manifest, node: ModelNode, macro: string, args: StrategyMacroArgs, options: RenderModelOptions): string {
   const state = modelRenderState(manifest, node, { ...options, incremental: true }, options.existing ?? null, new Map<string, EphemeralCte>());
   const dict = {
-    target_relation: new Relation(args.alias, 'table'),
+    target_relation: new Relation(args.alias, 'table', undefined, node.schema),
     temp_relation: new Relation(args.newRowsName, 'table', args.newRows),
     unique_key: args.uniqueKey ?? null,
     dest_columns: args.destColumns.map((c) => ({ name: c.name, column: c.name, quoted: `"${c.name.replace(/"/g, '""')}"`, data_type: c.type, dtype: c.type })),

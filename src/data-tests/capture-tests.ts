@@ -106,7 +106,7 @@ export function captureTests(input: CaptureTestsInput, errors: ProjectError[]): 
     ];
     const captured = { refs: [] as string[], sources: [] as [string, string][], config: {} };
     try {
-      renderTestArgs(jinja, location.file, entry.args, captureTestState(name, location.file, config, input.vars, project.databasePath, sourceAlias, captured));
+      renderTestArgs(jinja, location.file, entry.args, captureTestState(name, location.file, config, input.vars, project.databasePath, project.target, sourceAlias, captured));
     } catch (err) {
       errors.push(err instanceof ProjectError ? err : new ProjectError(String(err), { location }));
       return;
@@ -171,7 +171,7 @@ export function captureTests(input: CaptureTestsInput, errors: ProjectError[]): 
     const base = mergeConfigs(...folderConfigLayers(project.testFolderConfigs, project.name, folders));
     const captured = { refs: [] as string[], sources: [] as [string, string][], config: {} as Record<string, unknown> };
     try {
-      jinja.render(file.path, file.rawSql, captureTestState(file.name, file.path, base, input.vars, project.databasePath, sourceAlias, captured));
+      jinja.render(file.path, file.rawSql, captureTestState(file.name, file.path, base, input.vars, project.databasePath, project.target, sourceAlias, captured));
     } catch (err) {
       errors.push(err instanceof ProjectError ? err : new ProjectError(String(err), { location }));
       continue;

@@ -1,7 +1,6 @@
 import type { Manifest } from '../compile/manifest.js';
 import { Relation } from '../compile/relation.js';
 import { emptySubquery } from '../compile/event-time-filter.js';
-import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { ProjectError } from '../errors/project-error.js';
 import { findLine } from '../compile/find-line.js';
 import { requireOneStatement } from '../compile/single-statement.js';
@@ -33,11 +32,12 @@ function renderTestSql(manifest: Manifest, test: TestNode, options: TestRenderOp
   const type = target.resourceType === 'model' ? (target.settings.materialized as 'table' | 'view') : 'table';
   const where = test.config.where;
   // --empty: the tested relation reads no rows, as its ref() does in dbt.
-  const from = options.run?.empty ? emptySubquery(quoteIdentifier(target.alias)) : quoteIdentifier(target.alias);
-  let model = options.run?.empty ? new Relation(target.alias, type, from) : new Relation(target.alias, type);
+  const bare = new Relation(target.alias, type, undefined, target.schema);
+  const from = options.run?.empty ? emptySubquery(bare.render()) : bare.render();
+  let model = options.run?.empty ? new Relation(target.alias, type, from, target.schema) : bare;
   if (where !== undefined && where !== null && String(where).trim() !== '') {
     const condition = renderTestArgs(jinja, test.path, String(where), state);
-    model = new Relation(target.alias, type, `(select * from ${from} where ${String(condition)}) dbt_subquery`);
+    model = new Relation(target.alias, type, `(select * from ${from} where ${String(condition)}) dbt_subquery`, target.schema);
   }
   const args = renderTestArgs(jinja, test.path, test.args, state) as Record<string, unknown>;
   const locals: Record<string, unknown> = { __model: model, __column_name: test.columnName };

@@ -1,8 +1,8 @@
 import type { Manifest } from '../compile/manifest.js';
 import { Relation, type RelationType } from '../compile/relation.js';
 import { emptySubquery } from '../compile/event-time-filter.js';
-import { quoteIdentifier } from '../engine/quote-identifier.js';
 import type { RenderState } from '../compile/render-state.js';
+import type { Target } from '../project/target.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
 import { ProjectError } from '../errors/project-error.js';
@@ -23,6 +23,7 @@ interface StateInput {
   readonly config: Record<string, unknown>;
   readonly vars: Readonly<Record<string, unknown>>;
   readonly databasePath: string;
+  readonly target: Target;
   readonly execute: boolean;
   readonly ref: (name: string, pkg?: string) => Relation;
   readonly source: (s: string, t: string) => Relation;
@@ -46,7 +47,7 @@ function baseState(input: StateInput): RenderState {
     captured: { refs: [], sources: [], config: input.captured?.config ?? {} },
     db: input.options?.db,
     run: input.options?.run ?? PARSE_CONTEXT,
-    targetName: 'dev',
+    target: input.target,
     databasePath: input.databasePath,
     log: input.options?.log ?? (() => undefined),
   };
@@ -54,11 +55,11 @@ function baseState(input: StateInput): RenderState {
 
 /** The capture pass of a test: records refs, sources and config() calls; relations are placeholders. */
 export function captureTestState(
-  name: string, path: string, config: Record<string, unknown>, vars: Readonly<Record<string, unknown>>, databasePath: string,
+  name: string, path: string, config: Record<string, unknown>, vars: Readonly<Record<string, unknown>>, databasePath: string, target: Target,
   sourceAlias: (s: string, t: string) => string, captured: Captured,
 ): RenderState {
   return baseState({
-    name, path, config, vars, databasePath, execute: false, captured,
+    name, path, config, vars, databasePath, target, execute: false, captured,
     ref: (refName) => {
       if (!captured.refs.includes(refName)) captured.refs.push(refName);
       return new Relation(refName);
@@ -73,19 +74,22 @@ export function captureTestState(
 /** A test rendered against the warehouse: ref() and source() resolve to the real relations. */
 export function runtimeTestState(manifest: Manifest, test: TestNode, options: TestRenderOptions): RenderState {
   // --empty (build): a test reads its refs and sources as empty subqueries too, as dbt's do.
-  const relation = (alias: string, type: RelationType) => (options.run?.empty ? new Relation(alias, type, emptySubquery(quoteIdentifier(alias))) : new Relation(alias, type));
+  const relation = (node: { readonly alias: string; readonly schema: string }, type: RelationType) => {
+    const bare = new Relation(node.alias, type, undefined, node.schema);
+    return options.run?.empty ? new Relation(node.alias, type, emptySubquery(bare.render()), node.schema) : bare;
+  };
   return baseState({
-    name: test.name, path: test.path, config: { ...test.config }, vars: manifest.vars, databasePath: manifest.project.databasePath, execute: true, options,
+    name: test.name, path: test.path, config: { ...test.config }, vars: manifest.vars, databasePath: manifest.project.databasePath, target: manifest.project.target, execute: true, options,
     ref: (name, pkg) => {
       if (pkg !== undefined && pkg !== manifest.project.name) throw new ProjectError(`ref('${pkg}', '${name}'): package '${pkg}' is not installed`);
       const target = manifest.models.get(name) ?? manifest.seeds.get(name);
       if (!target) throw new ProjectError(`test '${test.name}' depends on a node named '${name}' which was not found`);
-      return relation(target.alias, target.resourceType === 'seed' ? 'table' : (target.settings.materialized as 'table' | 'view'));
+      return relation(target, target.resourceType === 'seed' ? 'table' : (target.settings.materialized as 'table' | 'view'));
     },
     source: (s, t) => {
       const source = manifest.sources.get(`${s}.${t}`);
       if (!source) throw new ProjectError(`source '${s}.${t}' was not found`);
-      return relation(source.alias, 'table');
+      return relation(source, 'table');
     },
   });
 }

@@ -85,24 +85,33 @@ export interface Connection {
    * refusing the change.
    */
   withViewsUntouched<T>(fn: () => T): T;
-  /** Write a consistent copy of the whole warehouse to a new file at `path` (a read-only connection may do it). */
-  copyTo(path: string): void;
+  /** Write a consistent copy of a schema (default main) to a new file at `path` (a read-only connection may do it). */
+  copyTo(path: string, schema?: string): void;
   close(): void;
 
-  // Introspection of the main schema (what `temp: true` reads: the connection's own temporary schema).
+  /**
+   * Attach the database file `path` as schema `name` (dbt-sqlite's schemas: one file each);
+   * nothing when a schema of that name is attached already. A read-only connection attaches read-only.
+   */
+  attachSchema(name: string, path: string): void;
+  /** The names of the attached schemas, main first. */
+  attachedSchemas(): string[];
+
+  // Introspection of a schema: main unless `schema` names an attached one (`temp: true` reads the
+  // connection's own temporary schema).
 
   /** Whether `name` exists, and as what. */
-  relationKind(name: string): 'table' | 'view' | null;
+  relationKind(name: string, schema?: string): 'table' | 'view' | null;
   /** Columns of a table or view in declaration order (declared types, '' when none). */
-  relationColumns(name: string, options?: { readonly temp?: boolean }): { name: string; type: string }[];
+  relationColumns(name: string, options?: { readonly temp?: boolean; readonly schema?: string }): { name: string; type: string }[];
   /**
    * The named indexes of a table (columns in order, '' for an expression), not
    * the automatic ones behind UNIQUE / PRIMARY KEY constraints unless
    * `withConstraints`.
    */
-  relationIndexes(name: string, options?: { readonly withConstraints?: boolean }): { name: string; columns: string[]; unique: boolean }[];
+  relationIndexes(name: string, options?: { readonly withConstraints?: boolean; readonly schema?: string }): { name: string; columns: string[]; unique: boolean }[];
   /** What owns a schema object name (an index, a table...), matched case-insensitively. */
-  schemaObject(name: string): { type: string; table: string } | undefined;
+  schemaObject(name: string, schema?: string): { type: string; table: string } | undefined;
   /** Whether a table of this name exists in the main schema (ledger tables, ...). */
   hasTable(name: string): boolean;
 }

@@ -2,6 +2,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ProjectError } from '../errors/project-error.js';
 import type { Project } from '../project/project.js';
+import type { Target } from '../project/target.js';
+import { attachTargetSchemas } from './target-schemas.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, type Connection } from './connection.js';
 import { engine } from './current-engine.js';
 
@@ -37,16 +39,25 @@ export function openWarehouse(path: string, options: OpenWarehouseOptions = {}):
 }
 
 /**
- * Open a project's warehouse: its database file, waiting for another
+ * Open a project's warehouse: its database file (with the target's schemas attached), waiting for another
  * process's lock as long as the project says (`busy-timeout:` in
  * project.yml, or --busy-timeout, which the session puts on the project)
  * unless `busyTimeoutMs` is given. What every command opens it with.
  */
 export function openProjectWarehouse(
-  project: Pick<Project, 'databasePath' | 'busyTimeoutMs'>,
+  project: Pick<Project, 'databasePath' | 'busyTimeoutMs'> & { readonly target?: Target },
   options: OpenWarehouseOptions = {},
 ): Warehouse {
-  return openWarehouse(project.databasePath, { readonly: options.readonly, busyTimeoutMs: options.busyTimeoutMs ?? project.busyTimeoutMs });
+  const db = openWarehouse(project.databasePath, { readonly: options.readonly, busyTimeoutMs: options.busyTimeoutMs ?? project.busyTimeoutMs });
+  if (project.target?.customSchemas) {
+    try {
+      attachTargetSchemas(db, project.target);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+  return db;
 }
 
 /** Whether an error says another connection holds the lock (the busy timeout ran out). */

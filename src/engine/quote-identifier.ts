@@ -9,3 +9,11 @@ export function quoteIdentifier(name: string): string {
 export function quoteLiteral(value: string): string {
   return dialect.quoteLiteral(value);
 }
+
+/**
+ * A relation as the tool's own SQL names it: bare in main (as it always was, and as SQLite finds it
+ * first), `"schema"."name"` in an attached schema.
+ */
+export function qualifiedName(schema: string, name: string): string {
+  return schema === 'main' ? dialect.quoteIdentifier(name) : `${dialect.quoteIdentifier(schema)}.${dialect.quoteIdentifier(name)}`;
+}

@@ -7,6 +7,6 @@ export interface IndexInfo {
 }
 
 /** The named indexes of a table (not the automatic ones behind UNIQUE / PRIMARY KEY constraints). */
-export function relationIndexes(db: Warehouse, table: string): IndexInfo[] {
-  return db.relationIndexes(table);
+export function relationIndexes(db: Warehouse, table: string, schema = 'main'): IndexInfo[] {
+  return db.relationIndexes(table, { schema });
 }

@@ -2,9 +2,9 @@ import type { Warehouse } from './open-warehouse.js';
 
 export type RelationKind = 'table' | 'view';
 
-/** Whether `name` exists in the main schema, and as what. */
-export function relationKind(db: Warehouse, name: string): RelationKind | null {
-  return db.relationKind(name);
+/** Whether `name` exists in `schema` (default main), and as what. */
+export function relationKind(db: Warehouse, name: string, schema = 'main'): RelationKind | null {
+  return db.relationKind(name, schema);
 }
 
 export interface ColumnInfo {
@@ -13,6 +13,6 @@ export interface ColumnInfo {
 }
 
 /** Columns of a table or view in declaration order (`temp`: of the connection's temporary schema). */
-export function relationColumns(db: Warehouse, name: string, options?: { readonly temp?: boolean }): ColumnInfo[] {
+export function relationColumns(db: Warehouse, name: string, options?: { readonly temp?: boolean; readonly schema?: string }): ColumnInfo[] {
   return db.relationColumns(name, options);
 }

@@ -1,3 +1,4 @@
+import { relationLabel } from './describe-node.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { BatchPlan, NodePlan } from '../plan/node-plan.js';
@@ -37,7 +38,7 @@ export function runBatches(db: Warehouse, plan: NodePlan, context: RunBatchesCon
   const outcome: StatementOutcome = { rowsDeleted: 0, rowsInserted: 0, partitions: [] };
   let firstError: { error: Error; label: string } | undefined;
   let skipRest = false;
-  const of = `of main.${plan.relation.slice(1, -1).replace(/""/g, '"')}`;
+  const of = `of ${relationLabel(plan.relation)}`;
   batches.forEach((batch, i) => {
     const head = `Batch ${i + 1} of ${batches.length}`;
     if (skipRest) {

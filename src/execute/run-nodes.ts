@@ -7,7 +7,7 @@ import { loadSeed } from '../materialize/seed.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import { isBusyError } from '../state/warehouse-locked.js';
 import { recordNodeRun, type NodeRunRecord } from '../state/ledger.js';
-import { adapterMessage, describeNode } from './describe-node.js';
+import { adapterMessage, describeNode, relationName } from './describe-node.js';
 import { effectiveAsOf } from '../state/effective-as-of.js';
 import { windowAfterLanded } from './window-after-landed.js';
 import type { BatchResults, NodeResult, RunEvent } from '../state/node-result.js';
@@ -60,7 +60,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
       const result: NodeResult = {
         uniqueId: node.uniqueId, name: node.name, resourceType: node.resourceType, status: 'skipped',
         message: `skipped by --fail-fast: ${firstFailure.name} failed`, executionTime: 0, startedAt: at, completedAt: at,
-        adapterResponse: {}, relationName: node.resourceType === 'test' ? '' : `"${node.alias}"`, rowsDeleted: 0, rowsInserted: 0, partitions: [], asOf: null, exitCode: 1,
+        adapterResponse: {}, relationName: node.resourceType === 'test' ? '' : relationName(node), rowsDeleted: 0, rowsInserted: 0, partitions: [], asOf: null, exitCode: 1,
       };
       results.push(result);
       emit({ type: 'result', index, total, description: node.resourceType === 'test' ? `test ${node.name}` : describeNode(node), result });
@@ -94,6 +94,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
           csvPath: node.file.absPath,
           displayPath: node.file.path,
           table: node.alias,
+          schema: node.schema,
           columnTypes: node.settings.columnTypes as Record<string, string> | undefined,
           // Checked by the loader (one character; a known encoding), whatever type the yml gave them.
           delimiter: node.settings.delimiter as string | undefined,
@@ -136,7 +137,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
         completedAt: nowIso(),
         adapterResponse: { _message: response.message, code: response.code, rows_affected: response.rows },
         compiledCode: plan?.sql,
-        relationName: `"${node.alias}"`,
+        relationName: relationName(node),
         plan,
         rowsDeleted: outcome.rowsDeleted,
         rowsInserted: outcome.rowsInserted,
@@ -155,7 +156,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
       const file = node.file.path;
       const message = error instanceof ProjectError
         ? error.format()
-        : `Database Error in ${node.resourceType} ${node.name} (${file})\n  ${error.message}${node.resourceType === 'model' ? `\n  compiled code at ${manifest.project.paths.target}/run/${manifest.project.name}/${file}` : ''}`;
+        : `Database Error in ${node.resourceType} ${node.name} (${file})\n  ${error.message}${crossSchemaViewHint(error.message)}${node.resourceType === 'model' ? `\n  compiled code at ${manifest.project.paths.target}/run/${manifest.project.name}/${file}` : ''}`;
       try {
         if (!isLedgerRecorded(error)) recordNodeRun(db, ledgerRecord(options, node, plan?.mode ?? (node.resourceType === 'seed' ? 'seed' : 'full'), plan ?? null, outcome, 'error', asOf, startedAt, t0, message));
       } catch {
@@ -173,7 +174,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
         completedAt: nowIso(),
         adapterResponse: {},
         compiledCode: plan?.sql,
-        relationName: `"${node.alias}"`,
+        relationName: relationName(node),
         plan,
         rowsDeleted: 0,
         rowsInserted: 0,
@@ -202,7 +203,7 @@ function skipped(node: ModelNode | SeedNode, at: string, because: string): NodeR
     startedAt: at,
     completedAt: at,
     adapterResponse: {},
-    relationName: `"${node.alias}"`,
+    relationName: relationName(node),
     rowsDeleted: 0,
     rowsInserted: 0,
     partitions: [],
@@ -237,4 +238,11 @@ function ledgerRecord(
     completed_at: nowIso(),
     execution_time: (performance.now() - t0) / 1000,
   };
+}
+
+/** SQLite keeps a view inside its own file: say what dbt-sqlite says to do about it. */
+function crossSchemaViewHint(message: string): string {
+  return /cannot reference objects in database/.test(message)
+    ? '\n  (a SQLite view cannot read another schema\'s database file: materialize this model as a table, as dbt-sqlite advises)'
+    : '';
 }

@@ -1,5 +1,4 @@
 import type { Warehouse } from '../engine/open-warehouse.js';
-import { relationColumns } from '../engine/relation-kind.js';
 import { swapRelation } from '../engine/swap-relation.js';
 import { MultipleStatementsError } from '../engine/connection.js';
 import { ProjectError } from '../errors/project-error.js';
@@ -40,15 +39,12 @@ export function runStatements(db: Warehouse, plan: StatementsToRun): StatementOu
         break;
       }
       case 'swap':
-        swapRelation(db, statement.staged, statement.target);
+        swapRelation(db, statement.staged, statement.target, statement.schema);
         injectedFailure(plan.name, 'swap');
         break;
       case 'require-columns': {
-        const name = statement.relation.replace(/^temp\./, '').replace(/^"|"$/g, '').replace(/""/g, '"');
-        const schema = statement.relation.startsWith('temp.') ? 'temp' : 'main';
-        const have = schema === 'temp'
-          ? relationColumns(db, name, { temp: true }).map((c) => c.name)
-          : relationColumns(db, name).map((c) => c.name);
+        // The relation's columns as a query of it reports them (a temp table, or one in any schema).
+        const have = db.prepare(`select * from ${statement.relation} limit 0`).columnNames();
         // SQL names columns case-insensitively (a unique_key 'ID' is the column id), as SQLite and dbt's adapters do.
         const missing = statement.columns.filter((c) => !have.some((h) => h.toLowerCase() === c.toLowerCase()));
         if (missing.length > 0) {

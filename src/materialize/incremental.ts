@@ -1,5 +1,5 @@
 import { dialect } from '../engine/current-engine.js';
-import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { qualifiedName, quoteIdentifier } from '../engine/quote-identifier.js';
 import type { IncrementalModelSettings, ModelSettings } from '../config/model-settings.js';
 import type { SchemaChange } from './schema-diff.js';
 import type { PlannedStatement } from './planned-statement.js';
@@ -25,6 +25,8 @@ export interface CustomStrategyArgs {
 export interface IncrementalRunOptions {
   readonly model: string;
   readonly alias: string;
+  /** The schema the target lives in (default main, or an attached one). */
+  readonly targetSchema?: string;
   readonly sql: string;
   /** The model's settings (node.settings, hooks rendered). */
   readonly settings: ModelSettings;
@@ -114,6 +116,7 @@ function incrementalSettings(options: IncrementalRunOptions): IncrementalModelSe
 export function incrementalStatements(options: IncrementalRunOptions): IncrementalPlan {
   const newRows = newRowsTable(options.alias);
   const newRowsName = newRowsTableName(options.alias);
+  const targetSchema = options.targetSchema ?? 'main';
   const settings = incrementalSettings(options);
   const strategy = getStrategy(settings.strategy, options.renderCustom !== undefined);
   const predicates = settings.incrementalPredicates;
@@ -121,6 +124,7 @@ export function incrementalStatements(options: IncrementalRunOptions): Increment
     ? schemaChangeStatements({
       model: options.model,
       alias: options.alias,
+      targetSchema,
       newRows,
       mode: settings.onSchemaChange,
       target: options.schema.target,
@@ -155,7 +159,9 @@ export function incrementalStatements(options: IncrementalRunOptions): Increment
     ...(change?.statements ?? []).filter((s) => s.kind !== 'fail'),
     ...strategy.statements({
       model: options.model,
-      target: quoteIdentifier(options.alias),
+      target: qualifiedName(targetSchema, options.alias),
+      targetName: options.alias,
+      targetSchema,
       newRows,
       uniqueKey: settings.uniqueKeyColumns,
       destColumns: destColumns.map(quoteIdentifier),

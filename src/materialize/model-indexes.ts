@@ -1,5 +1,5 @@
 import { dialect } from '../engine/current-engine.js';
-import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { qualifiedName, quoteIdentifier } from '../engine/quote-identifier.js';
 import type { ModelSettings } from '../config/model-settings.js';
 import { strategyRules } from './incremental/strategy-registry.js';
 import { indexName } from './staging-names.js';
@@ -10,13 +10,14 @@ import { indexName } from './staging-names.js';
  * (IncrementalStrategy.indexes: one on the unique_key so a delete step never
  * scans the whole table; a unique one under merge, for the upsert's ON CONFLICT).
  */
-export function indexStatements(alias: string, settings: ModelSettings): string[] {
+export function indexStatements(alias: string, settings: ModelSettings, schema = 'main'): string[] {
   const indexes = [...settings.indexes];
   const needed = settings.materialized === 'incremental' ? strategyRules(settings.strategy).indexes(settings.uniqueKeyColumns) : [];
   for (const need of needed) {
     if (!indexes.some((i) => i.columns.join() === need.columns.join() && (i.unique || !need.unique))) indexes.push({ columns: need.columns, unique: need.unique });
   }
   return indexes.map((i) =>
-    dialect.createIndex({ name: quoteIdentifier(indexName(alias, i.columns, i.unique)), table: quoteIdentifier(alias), columns: i.columns.map(quoteIdentifier).join(', '), unique: i.unique }),
+    // SQLite names the index's schema; its table is then the one of that schema.
+    dialect.createIndex({ name: qualifiedName(schema, indexName(alias, i.columns, i.unique)), table: quoteIdentifier(alias), columns: i.columns.map(quoteIdentifier).join(', '), unique: i.unique }),
   );
 }

@@ -15,7 +15,7 @@ export type PlannedStatement =
     readonly legacyAlter?: boolean;
   }
   /** Replace `target` by the staged table (see swapRelation); `sql` is what it runs. */
-  | { readonly kind: 'swap'; readonly role: 'swap'; readonly staged: string; readonly target: string; readonly sql: string }
+  | { readonly kind: 'swap'; readonly role: 'swap'; readonly staged: string; readonly target: string; readonly schema: string; readonly sql: string }
   /** Fail unless the relation has these columns. */
   | { readonly kind: 'require-columns'; readonly relation: string; readonly columns: readonly string[]; readonly config: string }
   /** Fail when the count query returns more than zero. */

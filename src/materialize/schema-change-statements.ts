@@ -1,5 +1,5 @@
 import { dialect } from '../engine/current-engine.js';
-import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { qualifiedName, quoteIdentifier } from '../engine/quote-identifier.js';
 import type { ModelSettings } from '../config/model-settings.js';
 import type { SchemaChange } from './schema-diff.js';
 import type { PlannedStatement } from './planned-statement.js';
@@ -10,6 +10,8 @@ import { stagedTableName } from './staging-names.js';
 export interface SchemaChangeInput {
   readonly model: string;
   readonly alias: string;
+  /** The schema the table lives in (default main). */
+  readonly targetSchema?: string;
   /** The quoted, qualified temp table holding the new rows. */
   readonly newRows: string;
   /** on_schema_change: ignore (default), fail, append_new_columns, sync_all_columns. */
@@ -36,11 +38,14 @@ const describe = (d: SchemaDiff): string[] => [
   ...(d.changed.length > 0 ? [`changed types: ${d.changed.map((c) => `${c.name} ${c.from} -> ${c.to}`).join(', ')}`] : []),
 ];
 
-const addColumn = (alias: string, c: ColumnSpec): PlannedStatement => ({
+const addColumn = (table: string, c: ColumnSpec): PlannedStatement => ({
   kind: 'exec',
   role: 'schema-change',
-  sql: dialect.addColumn(quoteIdentifier(alias), quoteIdentifier(c.name), c.type),
+  sql: dialect.addColumn(table, quoteIdentifier(c.name), c.type),
 });
+
+const schemaOf = (input: SchemaChangeInput): string => input.targetSchema ?? 'main';
+const tableOf = (input: SchemaChangeInput): string => qualifiedName(schemaOf(input), input.alias);
 
 /**
  * A type change: rebuild the table with the new output's column types, copy
@@ -49,14 +54,14 @@ const addColumn = (alias: string, c: ColumnSpec): PlannedStatement => ({
  */
 function rebuildStatements(input: SchemaChangeInput): PlannedStatement[] {
   const staged = stagedTableName(input.alias);
-  const q = quoteIdentifier(staged);
+  const q = qualifiedName(schemaOf(input), staged);
   const kept = input.source.filter((c) => input.target.some((t) => t.name.toLowerCase() === c.name.toLowerCase())).map((c) => quoteIdentifier(c.name)).join(', ');
   return [
     { kind: 'exec', role: 'drop', sql: dialect.dropRelation('table', q, { ifExists: true }) },
     { kind: 'exec', role: 'schema-change', sql: dialect.createEmptyTableLike(q, input.newRows) },
-    ...(kept ? [{ kind: 'exec', role: 'schema-change', sql: `insert into ${q} (${kept})\nselect ${kept} from ${quoteIdentifier(input.alias)}` } as const] : []),
-    { kind: 'swap', role: 'swap', staged, target: input.alias, sql: `${dialect.dropRelation('table', quoteIdentifier(input.alias))}; ${dialect.renameTable(q, quoteIdentifier(input.alias))}` },
-    ...indexStatements(input.alias, input.settings).map((sql) => ({ kind: 'exec', role: 'index', sql }) as const),
+    ...(kept ? [{ kind: 'exec', role: 'schema-change', sql: `insert into ${q} (${kept})\nselect ${kept} from ${tableOf(input)}` } as const] : []),
+    { kind: 'swap', role: 'swap', staged, target: input.alias, schema: schemaOf(input), sql: `${dialect.dropRelation('table', tableOf(input))}; ${dialect.renameTable(q, quoteIdentifier(input.alias))}` },
+    ...indexStatements(input.alias, input.settings, schemaOf(input)).map((sql) => ({ kind: 'exec', role: 'index', sql }) as const),
   ];
 }
 
@@ -68,10 +73,10 @@ function dropStatements(input: SchemaChangeInput, removed: readonly ColumnSpec[]
     for (const index of input.targetIndexes) {
       if (!dropped.has(index.name) && index.columns.some((col) => col.toLowerCase() === c.name.toLowerCase())) {
         dropped.add(index.name);
-        out.push({ kind: 'exec', role: 'schema-change', sql: dialect.dropIndex(quoteIdentifier(index.name)) });
+        out.push({ kind: 'exec', role: 'schema-change', sql: dialect.dropIndex(qualifiedName(schemaOf(input), index.name)) });
       }
     }
-    out.push({ kind: 'exec', role: 'schema-change', legacyAlter: true, sql: dialect.dropColumn(quoteIdentifier(input.alias), quoteIdentifier(c.name)) });
+    out.push({ kind: 'exec', role: 'schema-change', legacyAlter: true, sql: dialect.dropColumn(tableOf(input), quoteIdentifier(c.name)) });
   }
   return out;
 }
@@ -84,7 +89,7 @@ export function schemaChangeStatements(input: SchemaChangeInput): SchemaChangeRe
   if (isEmptyDiff(diff)) return { statements: [], destColumns: targetNames };
   const change = (action: string): SchemaChange => ({ mode: input.mode, ...diff, action });
   const details = describe(diff);
-  const table = quoteIdentifier(input.alias);
+  const table = tableOf(input);
   switch (input.mode) {
     case 'fail': {
       const message = [
@@ -100,7 +105,7 @@ export function schemaChangeStatements(input: SchemaChangeInput): SchemaChangeRe
         ...(diff.removed.length > 0 ? [`keep ${diff.removed.map((c) => c.name).join(', ')} (NULL in new rows)`] : []),
         ...(diff.changed.length > 0 ? [`leave the types of ${diff.changed.map((c) => c.name).join(', ')} as they are`] : []),
       ];
-      return { statements: diff.added.map((c) => addColumn(input.alias, c)), destColumns: sourceNames, change: change(notes.join('; ')) };
+      return { statements: diff.added.map((c) => addColumn(table, c)), destColumns: sourceNames, change: change(notes.join('; ')) };
     }
     case 'sync_all_columns': {
       if (diff.changed.length > 0) {
@@ -112,7 +117,7 @@ export function schemaChangeStatements(input: SchemaChangeInput): SchemaChangeRe
         ...(diff.removed.length > 0 ? [`drop ${diff.removed.map((c) => c.name).join(', ')}`] : []),
       ];
       return {
-        statements: [...diff.added.map((c) => addColumn(input.alias, c)), ...dropStatements(input, diff.removed)],
+        statements: [...diff.added.map((c) => addColumn(table, c)), ...dropStatements(input, diff.removed)],
         destColumns: sourceNames,
         change: change(notes.join('; ')),
       };

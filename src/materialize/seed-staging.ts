@@ -8,7 +8,7 @@ import { crashPoint } from '../test-hooks.js';
 import type { PreparedStatement } from '../engine/connection.js';
 import { dialect } from '../engine/current-engine.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
-import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { qualifiedName, quoteIdentifier } from '../engine/quote-identifier.js';
 import { relationKind } from '../engine/relation-kind.js';
 import { swapRelation } from '../engine/swap-relation.js';
 import { ProjectError } from '../errors/project-error.js';
@@ -28,6 +28,9 @@ export class SeedStaging {
   private readonly statements: string[] = [];
   private readonly staging: string;
   private readonly width: number;
+  private readonly schema: string;
+  /** The staging table as SQL, in the seed's schema. */
+  private readonly stagingRelation: string;
   private readonly rowsPerInsert: number;
   private readonly batchInsert: PreparedStatement;
   private readonly params: (SeedParam | null)[];
@@ -44,16 +47,18 @@ export class SeedStaging {
     private readonly indexes: readonly ResolvedIndex[],
   ) {
     this.staging = stagedTableName(options.table);
+    this.schema = options.schema ?? 'main';
+    this.stagingRelation = qualifiedName(this.schema, this.staging);
     this.width = columns.length;
     this.rowsPerInsert = Math.max(1, Math.min(ROWS_PER_INSERT, Math.floor(MAX_BOUND_PARAMETERS / this.width)));
     this.params = new Array<SeedParam | null>(this.rowsPerInsert * this.width).fill(null);
     this.converters = columns.map((c) => numberParamFor(c.type));
     db.begin();
     try {
-      const leftover = relationKind(db, this.staging);
-      if (leftover) this.exec(dialect.dropRelation(leftover, quoteIdentifier(this.staging)));
+      const leftover = relationKind(db, this.staging, this.schema);
+      if (leftover) this.exec(dialect.dropRelation(leftover, this.stagingRelation));
       for (const index of indexes) this.dropIndexOfOldTable(index.name);
-      this.exec(dialect.createTable(quoteIdentifier(this.staging), columns.map((c) => `${quoteIdentifier(c.name)} ${c.type}`).join(', ')));
+      this.exec(dialect.createTable(this.stagingRelation, columns.map((c) => `${quoteIdentifier(c.name)} ${c.type}`).join(', ')));
       this.batchInsert = db.prepare(this.insertSql(this.rowsPerInsert));
     } catch (err) {
       this.rollback();
@@ -99,7 +104,7 @@ export class SeedStaging {
       }
       options.onProgress?.({ stage: 'index', bytes: 0, totalBytes: 0 });
       for (const index of this.indexes) {
-        const sql = dialect.createIndex({ name: quoteIdentifier(index.name), table: quoteIdentifier(this.staging), columns: index.columns.map(quoteIdentifier).join(', '), unique: index.unique });
+        const sql = dialect.createIndex({ name: qualifiedName(this.schema, index.name), table: quoteIdentifier(this.staging), columns: index.columns.map(quoteIdentifier).join(', '), unique: index.unique });
         try {
           this.exec(sql);
         } catch (err) {
@@ -109,7 +114,7 @@ export class SeedStaging {
         }
       }
       crashPoint();
-      this.statements.push(...swapRelation(db, this.staging, options.table));
+      this.statements.push(...swapRelation(db, this.staging, options.table, this.schema));
       crashPoint();
       options.beforeCommit?.(db);
       db.commit();
@@ -132,7 +137,7 @@ export class SeedStaging {
   private insertSql(rowCount: number): string {
     const columnList = this.columns.map((c) => quoteIdentifier(c.name)).join(', ');
     const row = `(${new Array<string>(this.width).fill('?').join(', ')})`;
-    return `insert into ${quoteIdentifier(this.staging)} (${columnList}) values ${new Array<string>(rowCount).fill(row).join(', ')}`;
+    return `insert into ${this.stagingRelation} (${columnList}) values ${new Array<string>(rowCount).fill(row).join(', ')}`;
   }
 
   /**
@@ -141,10 +146,10 @@ export class SeedStaging {
    * rollback restores it). A same-named object on another table is an error.
    */
   private dropIndexOfOldTable(name: string): void {
-    const row = this.db.schemaObject(name);
+    const row = this.db.schemaObject(name, this.schema);
     if (!row) return;
     if (row.type === 'index' && foldIdentifier(row.table) === foldIdentifier(this.options.table)) {
-      this.exec(dialect.dropIndex(quoteIdentifier(name)));
+      this.exec(dialect.dropIndex(qualifiedName(this.schema, name)));
       return;
     }
     throw new ProjectError(

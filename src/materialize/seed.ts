@@ -24,6 +24,8 @@ export interface LoadSeedOptions {
   displayPath: string;
   /** Target relation name (unquoted). */
   table: string;
+  /** The schema it is loaded into (default main). */
+  schema?: string;
   /** dbt column_types: SQL type per column; values are validated against it. */
   columnTypes?: Record<string, string>;
   /** Field delimiter, default ','; one character, not a quote or line break (checked). */

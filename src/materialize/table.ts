@@ -1,4 +1,4 @@
-import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { qualifiedName, quoteIdentifier } from '../engine/quote-identifier.js';
 import { dialect } from '../engine/current-engine.js';
 import type { ModelSettings } from '../config/model-settings.js';
 import type { PlannedStatement } from './planned-statement.js';
@@ -8,6 +8,8 @@ import { stagedTableName } from './staging-names.js';
 
 export interface TableBuildOptions {
   readonly alias: string;
+  /** The schema the table is built in (main, or an attached one). */
+  readonly schema: string;
   readonly sql: string;
   /** The model's settings (node.settings, hooks rendered). */
   readonly settings: ModelSettings;
@@ -23,7 +25,8 @@ export interface TableBuildOptions {
  */
 export function tableStatements(options: TableBuildOptions): PlannedStatement[] {
   const staged = stagedTableName(options.alias);
-  const q = quoteIdentifier(staged);
+  const q = qualifiedName(options.schema, staged);
+  const target = qualifiedName(options.schema, options.alias);
   const { settings } = options;
   const statements: PlannedStatement[] = [
     { kind: 'exec', role: 'drop', sql: dialect.dropRelation('table', q, { ifExists: true }) },
@@ -36,8 +39,8 @@ export function tableStatements(options: TableBuildOptions): PlannedStatement[] 
     statements.push({ kind: 'collect-partitions', sql: `select distinct ${quoteIdentifier(options.partitionColumn)} from ${q} order by 1` });
   }
   statements.push(
-    { kind: 'swap', role: 'swap', staged, target: options.alias, sql: `drop <old ${quoteIdentifier(options.alias)}> if it exists; ${dialect.renameTable(q, quoteIdentifier(options.alias))}` },
-    ...indexStatements(options.alias, settings).map((sql) => ({ kind: 'exec', role: 'index', sql }) as const),
+    { kind: 'swap', role: 'swap', staged, target: options.alias, schema: options.schema, sql: `drop <old ${target}> if it exists; ${dialect.renameTable(q, quoteIdentifier(options.alias))}` },
+    ...indexStatements(options.alias, settings, options.schema).map((sql) => ({ kind: 'exec', role: 'index', sql }) as const),
     ...hookStatements(settings, 'post_hook'),
   );
   return statements;

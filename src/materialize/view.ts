@@ -1,4 +1,4 @@
-import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { qualifiedName } from '../engine/quote-identifier.js';
 import { dialect } from '../engine/current-engine.js';
 import type { RelationKind } from '../engine/relation-kind.js';
 import type { ModelSettings } from '../config/model-settings.js';
@@ -9,8 +9,8 @@ import { hookStatements } from './hook-statements.js';
  * A view: SQLite cannot rename views, so the old relation is dropped and the
  * view created in the same transaction (atomic: readers never see neither).
  */
-export function viewStatements(alias: string, sql: string, existing: RelationKind | null, settings: ModelSettings): PlannedStatement[] {
-  const q = quoteIdentifier(alias);
+export function viewStatements(alias: string, sql: string, existing: RelationKind | null, settings: ModelSettings, schema = 'main'): PlannedStatement[] {
+  const q = qualifiedName(schema, alias);
   const statements: PlannedStatement[] = [...hookStatements(settings, 'pre_hook')];
   if (existing) statements.push({ kind: 'exec', role: 'drop', sql: dialect.dropRelation(existing, q) });
   statements.push({ kind: 'exec', role: 'create-view', sql: dialect.createView(q, sql) }, ...hookStatements(settings, 'post_hook'));

@@ -5,6 +5,7 @@ import { Relation } from '../compile/relation.js';
 import type { RenderState } from '../compile/render-state.js';
 import { PARSE_CONTEXT } from '../invocation/run-context.js';
 import type { ModelFile, Project } from '../project/project.js';
+import type { Target } from '../project/target.js';
 
 /** What pass 1 captures from one model: refs and sources in call order, and its config() calls merged. */
 export interface ModelCapture {
@@ -22,6 +23,7 @@ export interface CaptureContext {
   /** A source table's relation name (its identifier), or the table name when the source is unknown. */
   readonly sourceAlias: (sourceName: string, tableName: string) => string;
   readonly databasePath: string;
+  readonly target: Target;
 }
 
 /** A model's config before rendering: its folder configs (merged once per folder in `folders`), then its yml. */
@@ -69,7 +71,7 @@ export function captureModel(file: ModelFile, base: Readonly<Record<string, unkn
       config: base as Record<string, unknown>,
       captured: { refs: [], sources: [], config: record.config },
       run: PARSE_CONTEXT,
-      targetName: 'dev',
+      target: context.target,
       databasePath: context.databasePath,
       log: () => undefined,
     };

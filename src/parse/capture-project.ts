@@ -16,6 +16,7 @@ import { RenderFailureErrors, skipsOfRenderFailures } from '../compile/render-fa
 import { relationNameProblems } from '../compile/check-relation-names.js';
 import { baseModelConfig, captureModel, type CaptureContext, type ModelCapture } from './capture-model.js';
 import { rememberYmlRendering, renderYmlValues } from './render-yml.js';
+import { schemaNamer } from './node-schema.js';
 
 export interface CaptureOptions {
   readonly vars?: Readonly<Record<string, unknown>>;
@@ -66,6 +67,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
       uniqueId: `seed.${project.name}.${file.name}`,
       name: file.name,
       alias: typeof config.alias === 'string' ? config.alias : file.name,
+      schema: 'main', // set below, once the macros are known
       file,
       fqn: [project.name, ...file.folders, file.name],
       config,
@@ -88,6 +90,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
       uniqueId: `source.${project.name}.${key}`,
       name: key,
       alias: table.identifier,
+      schema: project.target.customSchemas ? table.schema : 'main',
       table,
       fqn: [project.name, table.sourceName, table.tableName],
       config: table.config,
@@ -98,7 +101,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
   // Config before rendering: folder configs (merged once per folder), then yml.
   const folderConfigs = new Map<string, Record<string, unknown>>();
   const baseConfigs = new Map(project.models.map((file) => [file.name, baseModelConfig(project, file, folderConfigs)]));
-  const context: CaptureContext = { jinja, vars, sourceAlias: (s, t) => sources.get(`${s}.${t}`)?.alias ?? t, databasePath: project.databasePath };
+  const context: CaptureContext = { jinja, vars, sourceAlias: (s, t) => sources.get(`${s}.${t}`)?.alias ?? t, databasePath: project.databasePath, target: project.target };
 
   const captured: { file: (typeof project.models)[number]; refs: string[]; sources: [string, string][]; config: Record<string, unknown> }[] = [];
   /** Models that failed to render, by name -> unique id: their dependents are skipped, not "not found". */
@@ -126,6 +129,8 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
   }
 
   const macroNames = options.macroNames ?? jinja().macroNames;
+  const schemaOf = schemaNamer(project, jinja, macroNames);
+  for (const [name, seed] of seeds) seeds.set(name, { ...seed, schema: schemaOf({ name, resourceType: 'seed', path: seed.file.path, fqn: seed.fqn, config: seed.config }) });
   const strategyMacros = customStrategyNames(macroNames);
   const models = new Map<string, ModelNode>();
   const disabled = new Map<string, ModelNode>();
@@ -137,6 +142,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
       uniqueId: `model.${project.name}.${c.file.name}`,
       name: c.file.name,
       alias: typeof config.alias === 'string' ? config.alias : c.file.name,
+      schema: schemaOf({ name: c.file.name, resourceType: 'model', path: c.file.path, fqn: [project.name, ...c.file.folders, c.file.name], config }),
       file: c.file,
       fqn: [project.name, ...c.file.folders, c.file.name],
       config,

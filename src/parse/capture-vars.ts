@@ -134,6 +134,7 @@ function sameCapturesUnder(
     vars,
     sourceAlias: (s: string, t: string) => manifest.sources.get(`${s}.${t}`)?.alias ?? t,
     databasePath: project.databasePath,
+    target: project.target,
   };
   return names.every((name) => {
     const file = files.get(name);

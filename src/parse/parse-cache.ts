@@ -33,6 +33,7 @@ import { primeYaml, withYamlTracking, type MemoizedYaml } from '../project/yaml-
 import { resolveVars } from '../compile/resolve-vars.js';
 import type { CaptureOptions } from './capture-project.js';
 import type { ModelCapture } from './capture-model.js';
+import { profileRenderer } from './render-yml.js';
 import { captureRemembered, fingerprintsOf, sameVars, varsRead, type VarFingerprint } from './capture-vars.js';
 import type { Manifest } from '../compile/manifest.js';
 import { parseCacheProblem } from './parse-cache-shape.js';
@@ -71,12 +72,12 @@ export interface LoadOptions extends LoadProjectOptions, CaptureOptions {
  */
 export function loadWithParseCache(projectDir: string, options: LoadOptions = {}): { project: Project; manifest: Manifest } {
   if (options.partialParse === false) {
-    const project = loadProject(projectDir, { database: options.database });
+    const project = loadProject(projectDir, projectOptions(options));
     return { project, manifest: captureRemembered(project, options) };
   }
   const guess = readCache(join(resolve(projectDir), 'target', 'partial_parse.json'), projectDir);
   if (guess) primeYaml(guess.yaml);
-  const { result: project, used: yaml } = withYamlTracking(() => loadProject(projectDir, { database: options.database }));
+  const { result: project, used: yaml } = withYamlTracking(() => loadProject(projectDir, projectOptions(options)));
   const path = parseCachePath(project);
   const stored = path === join(resolve(projectDir), 'target', 'partial_parse.json') ? guess : readCache(path, projectDir);
   const projectKey = projectHash(project);
@@ -111,6 +112,11 @@ export function loadWithParseCache(projectDir: string, options: LoadOptions = {}
     writeCache(path, { format: FORMAT, projectKey, models, macroNames: manifest.macroNames, yaml });
   }
   return { project, manifest };
+}
+
+/** What loadProject takes of the load options: --database, and the profile flags with a renderer for the profile's Jinja. */
+function projectOptions(options: LoadOptions): LoadProjectOptions {
+  return { database: options.database, profilesDir: options.profilesDir, profile: options.profile, target: options.target, render: profileRenderer(options.vars ?? {}) };
 }
 
 /** The stored cache; null when there is none, or (with a warning) when it is unreadable or malformed: it is rebuilt. */
@@ -163,6 +169,7 @@ function projectHash(project: Project): string | null {
     configFile: project.configFile,
     paths: project.paths,
     databasePath: project.databasePath,
+    target: project.target,
     vars: project.vars,
     modelFolderConfigs: project.modelFolderConfigs,
     seedFolderConfigs: project.seedFolderConfigs,

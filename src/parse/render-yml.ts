@@ -19,8 +19,11 @@
  */
 import { ProjectError } from '../errors/project-error.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
+import type { Target } from '../project/target.js';
 import type { ColumnProperties, ConfigMap, NodeProperties, Project, SourceTable } from '../project/project.js';
-import type { JinjaEnvironment } from '../compile/jinja-environment.js';
+import { JinjaEnvironment } from '../compile/jinja-environment.js';
+import type { ProfileRenderer } from '../project/load-target.js';
+import { FILE_TARGET } from '../project/target.js';
 import { splitKeywordArgs } from '../compile/keyword-args.js';
 import { Relation } from '../compile/relation.js';
 import type { RenderState } from '../compile/render-state.js';
@@ -62,6 +65,7 @@ class YmlRenderer {
     private readonly read: Set<string>,
     private readonly varHint: string,
     private readonly databasePath: string,
+    private readonly target: Target,
   ) {}
 
   /** A config tree: every string rendered natively, hook keys left for when they run. */
@@ -145,7 +149,7 @@ class YmlRenderer {
       config: {},
       captured: { refs: [], sources: [], config: {} },
       run: PARSE_CONTEXT,
-      targetName: 'dev',
+      target: this.target,
       databasePath: this.databasePath,
       log: () => undefined,
     };
@@ -164,6 +168,20 @@ function envVar(state: RenderState) {
   };
 }
 
+/**
+ * Render a profile's values as dbt renders profiles.yml: env_var() (secrets) and var() seeing --vars.
+ * The environment is built only when a value holds Jinja.
+ */
+export function profileRenderer(cliVars: Vars): ProfileRenderer {
+  let env: JinjaEnvironment | undefined;
+  return (value, file, lineOf, path) => {
+    if (!hasJinja(value)) return value;
+    const renderer = new YmlRenderer(() => (env ??= new JinjaEnvironment([])), cliVars, new Set<string>(),
+      'a profile sees only --vars, as dbt\'s does: pass it with --vars, or give var() a default', '', FILE_TARGET);
+    return renderer.tree(value, path, { file, line: lineOf });
+  };
+}
+
 /** Render the Jinja in the project's yml values (see the top of this file). */
 export function renderYmlValues(
   project: Project,
@@ -176,9 +194,9 @@ export function renderYmlValues(
 
   const read = new Set<string>();
   const fileRenderer = new YmlRenderer(options.jinja, options.cliVars, read,
-    "the project file's Jinja sees only --vars, as dbt's does: pass it with --vars, or give var() a default", project.databasePath);
+    "the project file's Jinja sees only --vars, as dbt's does: pass it with --vars, or give var() a default", project.databasePath, project.target);
   const ymlRenderer = new YmlRenderer(options.jinja, options.vars, read,
-    'pass it with --vars, set it under vars: in the project file, or give var() a default', project.databasePath);
+    'pass it with --vars, set it under vars: in the project file, or give var() a default', project.databasePath, project.target);
 
   const projectFile: Where = {
     file: project.configFile,
@@ -206,7 +224,7 @@ export function renderYmlValues(
 
 /** What of a model or seed entry is rendered here (its tests are rendered by data-tests/). */
 const propertyValues = (p: NodeProperties) => [p.description, p.config, p.columns.map((c) => [c.description, c.dataType])];
-const sourceValues = (t: SourceTable) => [t.identifier, t.description, t.config, t.columns.map((c) => [c.description, c.dataType])];
+const sourceValues = (t: SourceTable) => [t.identifier, t.schema, t.description, t.config, t.columns.map((c) => [c.description, c.dataType])];
 
 function whereOf(entry: NodeProperties | SourceTable): Where {
   return { file: entry.location.file, line: (path) => entry.lineOf?.(path) ?? entry.location.line };
@@ -250,9 +268,11 @@ function renderSource(table: SourceTable, renderer: YmlRenderer): SourceTable {
   if (!hasJinja(sourceValues(table))) return table;
   const where = whereOf(table);
   const identifier = renderer.value(table.identifier, ['identifier'], where, true);
+  const schema = renderer.value(table.schema, ['schema'], where, true);
   return {
     ...table,
     identifier: identifier === undefined || identifier === null || identifier === '' ? table.tableName : String(identifier),
+    schema: schema === undefined || schema === null || schema === '' ? table.sourceName : String(schema),
     description: renderer.text(table.description, ['description'], where),
     config: renderConfig(table.config, renderer, where),
     columns: renderColumns(table.columns, renderer, where),

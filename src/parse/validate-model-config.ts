@@ -107,3 +107,8 @@ export function strategyConfigProblem(node: Pick<ModelNode, 'name' | 'config' | 
   const [problem] = strategyRules(effectiveStrategy(config)).validate(config, node.name);
   return problem ? new ProjectError(problem.message, { location: { file: file.path, line: findLine(file.rawSql, problem.at) }, hint: problem.hint }) : undefined;
 }
+
+/** The materialization as the model's config writes it (an unknown one has no typed setting). */
+export function writtenMaterialization(node: ModelNode): string {
+  return String(node.config.materialized);
+}

@@ -33,8 +33,8 @@ export function microbatchNodePlan(input: PlanNodeInput, mode: Extract<BuildMode
     source: windows.source,
     gaps: windows.gaps,
     missed: windows.missed,
-    targetColumns: facts && existing === 'table' ? facts.columns(node.alias).map((c) => c.name) : [],
-    schema: facts && incremental && first ? schemaOf(facts, node.alias, first.sql) : undefined,
+    targetColumns: facts && existing === 'table' ? facts.columns(node.alias, node.schema).map((c) => c.name) : [],
+    schema: facts && incremental && first ? schemaOf(facts, node, first.sql) : undefined,
     sourceColumns,
   });
 }

@@ -26,8 +26,8 @@ export function withRenderedHooks(node: ModelNode, hooks: RenderedModel['hooks']
  * (an upstream is missing): the run then fails on that SQL at its stage
  * step, before writing anything, and compile still shows the plan.
  */
-export function schemaOf(facts: WarehouseFacts, alias: string, sql: string) {
+export function schemaOf(facts: WarehouseFacts, node: { readonly alias: string; readonly schema: string }, sql: string) {
   const source = facts.selectColumns(sql);
   if (source === undefined) return undefined;
-  return { target: facts.columns(alias), source, indexes: facts.indexes(alias) };
+  return { target: facts.columns(node.alias, node.schema), source, indexes: facts.indexes(node.alias, node.schema) };
 }

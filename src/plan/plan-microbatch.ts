@@ -1,5 +1,5 @@
 import type { ModelNode } from '../compile/manifest.js';
-import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { qualifiedName } from '../engine/quote-identifier.js';
 import { incrementalStatements, type IncrementalRunOptions } from '../materialize/incremental.js';
 import { refusesRowsOutsideBatch, windowCheck } from '../materialize/incremental/microbatch.js';
 import type { BatchWindow } from '../materialize/incremental/incremental-strategy.js';
@@ -48,12 +48,13 @@ export function planMicrobatch(input: PlanMicrobatchInput): NodePlan {
     const window: BatchWindow = { eventTime, label: batch.label, start: batch.startText, end: batch.endText };
     const common = { label: batch.label, start: batch.startText, end: batch.endText, reason: batch.reason, sql };
     if (i === 0 && !input.incremental) {
-      const statements = tableStatements({ alias: node.alias, sql, settings: settingsFor(i), checks: (staged) => [windowCheck(node.name, staged, window, refusesRowsOutsideBatch(settings))] });
+      const statements = tableStatements({ alias: node.alias, schema: node.schema, sql, settings: settingsFor(i), checks: (staged) => [windowCheck(node.name, staged, window, refusesRowsOutsideBatch(settings))] });
       return { ...common, mode: 'full', statements };
     }
     const planned = incrementalStatements({
       model: node.name,
       alias: node.alias,
+      targetSchema: node.schema,
       sql,
       settings: settingsFor(i),
       targetColumns: input.targetColumns,
@@ -81,7 +82,7 @@ export function planMicrobatch(input: PlanMicrobatchInput): NodePlan {
   return {
     uniqueId: node.uniqueId,
     name: node.name,
-    relation: quoteIdentifier(node.alias),
+    relation: qualifiedName(node.schema, node.alias),
     materialization: 'incremental',
     strategy: 'microbatch',
     mode: input.incremental ? 'incremental' : 'full',

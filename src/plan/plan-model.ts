@@ -1,6 +1,6 @@
 import type { ModelNode } from '../compile/manifest.js';
 import { invalidOnSchemaChangeNote } from '../config/model-config.js';
-import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { qualifiedName } from '../engine/quote-identifier.js';
 import type { RelationKind } from '../engine/relation-kind.js';
 import { incrementalStatements, keyChecks, type IncrementalRunOptions } from '../materialize/incremental.js';
 import { tableStatements } from '../materialize/table.js';
@@ -40,14 +40,14 @@ export function planModel(input: PlanModelInput): NodePlan {
   const materialization = settings.materialized;
   const note = keylessAppendNote(settings);
   const base = {
-    uniqueId: node.uniqueId, name: node.name, relation: quoteIdentifier(node.alias), materialization, sql, partitionColumn: settings.partitionColumn,
+    uniqueId: node.uniqueId, name: node.name, relation: qualifiedName(node.schema, node.alias), materialization, sql, partitionColumn: settings.partitionColumn,
     ...(note ? { notes: [note] } : {}),
   };
   switch (mode.kind) {
     case 'ephemeral':
       return { ...base, mode: 'ephemeral', reason: mode.reason, statements: [] };
     case 'view':
-      return { ...base, mode: 'view', reason: mode.reason, statements: viewStatements(node.alias, sql, existing, settings) };
+      return { ...base, mode: 'view', reason: mode.reason, statements: viewStatements(node.alias, sql, existing, settings, node.schema) };
     case 'full': {
       const strategy = settings.strategy;
       const missing = input.keyNotProduced ?? [];
@@ -64,6 +64,7 @@ export function planModel(input: PlanModelInput): NodePlan {
         reason: mode.reason,
         statements: tableStatements({
           alias: node.alias,
+          schema: node.schema,
           sql,
           settings: ignoreKey ? { ...settings, uniqueKeyColumns: [] } : settings,
           partitionColumn: base.partitionColumn,
@@ -78,6 +79,7 @@ export function planModel(input: PlanModelInput): NodePlan {
       const incremental = incrementalStatements({
         model: node.name,
         alias: node.alias,
+        targetSchema: node.schema,
         sql,
         settings,
         targetColumns: input.targetColumns,

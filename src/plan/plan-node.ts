@@ -6,14 +6,14 @@ import type { AuditStatement } from '../materialize/planned-statement.js';
 import { strategyMacroName } from '../materialize/incremental/custom-macro.js';
 import { buildMode, rendersIncremental, type BuildMode } from './build-mode.js';
 import type { RelationKind } from '../engine/relation-kind.js';
-import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { qualifiedName } from '../engine/quote-identifier.js';
 import type { ProjectError } from '../errors/project-error.js';
 import type { Manifest, ModelNode } from '../compile/manifest.js';
 import { microbatchNodePlan } from './microbatch-node-plan.js';
 import type { NodePlan } from './node-plan.js';
 import { schemaOf, withRenderedHooks, type PlanNodeInput } from './plan-inputs.js';
 import { planModel } from './plan-model.js';
-import { customStrategyNames, strategyConfigProblem, unknownMaterializationProblem, unknownStrategyProblem } from '../parse/validate-model-config.js';
+import { customStrategyNames, strategyConfigProblem, unknownMaterializationProblem, unknownStrategyProblem, writtenMaterialization } from '../parse/validate-model-config.js';
 
 export type { PlanNodeInput } from './plan-inputs.js';
 
@@ -28,7 +28,7 @@ export type { PlanNodeInput } from './plan-inputs.js';
  */
 export function planNode(input: PlanNodeInput, options: { readonly refusalAsPlan?: boolean } = {}): NodePlan {
   const { facts, manifest, node, context } = input;
-  const existing = facts && node.settings.materialized !== 'ephemeral' ? facts.relationKind(node.alias) : null;
+  const existing = facts && node.settings.materialized !== 'ephemeral' ? facts.relationKind(node.alias, node.schema) : null;
   const mode = buildMode({ node, existing, context, builtBatches: facts ? () => facts.builtBatches(node.name) : undefined });
   const refusal = runRefusal(manifest, node, mode);
   if (refusal) {
@@ -69,8 +69,8 @@ function refusedPlan(node: ModelNode, mode: Exclude<BuildMode, { kind: 'microbat
   return {
     uniqueId: node.uniqueId,
     name: node.name,
-    relation: quoteIdentifier(node.alias),
-    materialization: String(node.config.materialized),
+    relation: qualifiedName(node.schema, node.alias),
+    materialization: writtenMaterialization(node),
     ...(node.settings.strategy !== undefined ? { strategy: node.settings.strategy } : {}),
     mode: mode.kind,
     reason: unknownMaterializationProblem(node) ? 'no materialization by that name' : mode.reason,
@@ -97,9 +97,9 @@ function selectPlan(input: PlanNodeInput, mode: Exclude<BuildMode, { kind: 'micr
     sql: rendered.sql,
     mode,
     existing,
-    targetColumns: facts && existing === 'table' ? facts.columns(node.alias).map((c) => c.name) : [],
+    targetColumns: facts && existing === 'table' ? facts.columns(node.alias, node.schema).map((c) => c.name) : [],
     backfill: context.backfill !== undefined,
-    schema: incremental && facts ? schemaOf(facts, node.alias, rendered.sql) : undefined,
+    schema: incremental && facts ? schemaOf(facts, node, rendered.sql) : undefined,
     renderCustom: custom ? (args) => renderStrategyMacro(manifest, node, macro!, args, renderOptions) : undefined,
     ...(keyNotProduced && keyNotProduced.length > 0 ? { keyNotProduced } : {}),
   });

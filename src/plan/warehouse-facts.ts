@@ -11,9 +11,10 @@ import type { ColumnSpec } from '../materialize/schema-diff.js';
 export interface WarehouseFacts {
   /** The connection templates query through (run_query, statement); read-only for compile. */
   readonly db: Warehouse;
-  relationKind(alias: string): RelationKind | null;
-  columns(alias: string): ColumnSpec[];
-  indexes(alias: string): { readonly name: string; readonly columns: readonly string[] }[];
+  /** `schema`: where the relation lives (default main). */
+  relationKind(alias: string, schema?: string): RelationKind | null;
+  columns(alias: string, schema?: string): ColumnSpec[];
+  indexes(alias: string, schema?: string): { readonly name: string; readonly columns: readonly string[] }[];
   /** The columns a SELECT yields; undefined when it cannot be described (an upstream is not built yet). */
   selectColumns(sql: string): ColumnSpec[] | undefined;
   builtBatches(model: string): ReadonlySet<string>;

@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ProjectError } from '../errors/project-error.js';
 import { listFiles } from './list-files.js';
+import { loadTarget, type TargetOptions } from './load-target.js';
 import { loadProjectFile } from './load-project-file.js';
 import { loadProperties } from './load-properties.js';
 import type { ModelFile, Project } from './project.js';
 
-export interface LoadProjectOptions {
-  /** Overrides the project's `database:` (relative to the current directory). */
+export interface LoadProjectOptions extends TargetOptions {
+  /** Overrides the project's `database:` and the target's main file (relative to the current directory). */
   readonly database?: string;
 }
 
@@ -67,9 +68,11 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
   const ymlFiles = [...paths.models, ...paths.seeds].flatMap((dir) => listFiles(root, dir, ['.yml', '.yaml']));
   const properties = loadProperties(ymlFiles);
 
+  // The profile's target (profiles.yml), if any; --database still wins over its main file.
+  const { target, mainPath } = loadTarget(root, typeof config.profile === 'string' ? config.profile : undefined, options);
   const database = options.database
     ? resolve(options.database)
-    : isAbsolute(config.database ?? '') ? (config.database as string) : resolve(root, config.database ?? 'warehouse.db');
+    : mainPath ?? (isAbsolute(config.database ?? '') ? (config.database as string) : resolve(root, config.database ?? 'warehouse.db'));
 
   return {
     root,
@@ -79,6 +82,7 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
     paths,
     vars: config.vars ?? {},
     databasePath: database,
+    target,
     busyTimeoutMs: config['busy-timeout'],
     modelFolderConfigs: config.models ?? {},
     seedFolderConfigs: config.seeds ?? {},

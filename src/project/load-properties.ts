@@ -125,6 +125,8 @@ function sourceEntries(yaml: YamlFile, into: SourceTable[]): void {
         sourceName: source.name as string,
         tableName: table.name,
         identifier: typeof table.identifier === 'string' ? table.identifier : table.name,
+        // dbt: a source's schema defaults to its name.
+        schema: typeof source.schema === 'string' && source.schema !== '' ? source.schema : source.name as string,
         description: typeof table.description === 'string' ? table.description : undefined,
         columns: columnsOf(yaml, table, path),
         config,

@@ -1,4 +1,5 @@
 /** The loaded project: every file and declaration, before any rendering. */
+import type { Target } from './target.js';
 
 export type ConfigMap = Readonly<Record<string, unknown>>;
 
@@ -31,6 +32,8 @@ export interface SourceTable {
   readonly tableName: string;
   /** The relation the table lives in (identifier, default: table name). */
   readonly identifier: string;
+  /** The schema the source's tables are in (the source's `schema:`, default its name; read only with a profile). */
+  readonly schema: string;
   readonly description?: string;
   readonly columns: readonly ColumnProperties[];
   readonly config: ConfigMap;
@@ -88,6 +91,8 @@ export interface Project {
   readonly paths: ProjectPaths;
   readonly vars: ConfigMap;
   readonly databasePath: string;
+  /** The profile's target (FILE_TARGET without a profiles.yml): schemas, threads, `target` in templates. */
+  readonly target: Target;
   /** Milliseconds to wait for another process's write lock (project.yml `busy-timeout`). */
   readonly busyTimeoutMs?: number;
   /** Folder-level configs from the project file (`models:` / `seeds:` trees). */

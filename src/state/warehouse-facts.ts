@@ -9,9 +9,9 @@ import { builtBatches } from './built-batches.js';
 export function warehouseFacts(db: Warehouse): WarehouseFacts {
   return {
     db,
-    relationKind: (alias) => relationKind(db, alias),
-    columns: (alias) => relationColumns(db, alias),
-    indexes: (alias) => relationIndexes(db, alias),
+    relationKind: (alias, schema) => relationKind(db, alias, schema),
+    columns: (alias, schema) => relationColumns(db, alias, { schema }),
+    indexes: (alias, schema) => relationIndexes(db, alias, schema),
     selectColumns: (sql) => {
       try {
         return describeSelect(db, sql);

@@ -62,7 +62,7 @@ describe('the README commands, through the built CLI', () => {
     expect(results.results.map((x: { unique_id: string; status: string }) => [x.unique_id, x.status])).toEqual([
       ['model.brightcart.daily_revenue', 'success'], ['model.brightcart.stg_orders', 'success'], ['model.brightcart.monthly_revenue', 'success'],
     ]);
-    expect(results.results[0]).toMatchObject({ adapter_response: { _message: 'SELECT 61', code: 'SELECT', rows_affected: 61 }, relation_name: '"daily_revenue"' });
+    expect(results.results[0]).toMatchObject({ adapter_response: { _message: 'SELECT 61', code: 'SELECT', rows_affected: 61 }, relation_name: '"main"."daily_revenue"' });
     expect(results.results[0].timing[0]).toHaveProperty('started_at');
     expect(typeof results.results[0].execution_time).toBe('number');
     const manifest = JSON.parse(readFileSync(join(dir, 'target/manifest.json'), 'utf8'));
@@ -119,8 +119,8 @@ describe('the README commands, through the built CLI', () => {
   // order_date, and the as-of (max(load_date), when no as_of var is given) through the load_date index.
   // A min/max over an index not led by load_date shows as "SEARCH ... USING COVERING INDEX" too, but
   // reads the whole index: only the load_date index is allowed for it.
-  const WINDOW_READ = /^SEARCH raw_orders USING INDEX raw_orders__idx__order_date__load_date \(order_date>\? AND order_date<\?\)$/;
-  const AS_OF_LOOKUP = /^SEARCH raw_orders USING COVERING INDEX raw_orders__idx__load_date$/;
+  const WINDOW_READ = /^SEARCH (main\.)?raw_orders USING INDEX raw_orders__idx__order_date__load_date \(order_date>\? AND order_date<\?\)$/;
+  const AS_OF_LOOKUP = /^SEARCH (main\.)?raw_orders USING COVERING INDEX raw_orders__idx__load_date$/;
   const rawReads = (vars: string): string[] => {
     const compiled = JSON.parse(cli('compile', '--select', 'daily_revenue', '--json', '--vars', vars).stdout)[0];
     const stage = compiled.plan.statements.find((s: { role?: string }) => s.role === 'stage');

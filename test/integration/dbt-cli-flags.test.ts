@@ -67,10 +67,10 @@ describe('--empty', () => {
     // dbt's rendering, without an alias (SQLite needs none), so `ref('x') as k` still works.
     const compiled = readFileSync(join(p.dir, 'target/run/shop/models/events_by_kind.sql'), 'utf8');
     expect(compiled).toContain('(select * from __dbt__cte__kinds where false limit 0) as k');
-    expect(compiled).toContain('(select * from "stg_events" where false limit 0) as e');
+    expect(compiled).toContain('(select * from "main"."stg_events" where false limit 0) as e');
     // compile (and run --dry-run) show the same rendering.
-    expect(cli('compile', '--empty', '-s', 'country_names').stdout).toContain('from (select * from "countries" where false limit 0)');
-    expect(cli('run', '--dry-run', '--empty', '-s', 'country_names').stdout).toContain('from (select * from "countries" where false limit 0)');
+    expect(cli('compile', '--empty', '-s', 'country_names').stdout).toContain('from (select * from "main"."countries" where false limit 0)');
+    expect(cli('run', '--dry-run', '--empty', '-s', 'country_names').stdout).toContain('from (select * from "main"."countries" where false limit 0)');
     expect(cli('compile', '-s', 'country_names').stdout).not.toContain('limit 0');
     // The ledger records the builds, with no partitions, saying why they wrote no rows.
     expect(p.ledger('events_inc').at(-1)).toMatchObject({ status: 'success', rows_inserted: 0 });
@@ -103,7 +103,7 @@ describe('--empty', () => {
     expect(p.columns('daily').map((c) => c.name)).toEqual(['day', 'n']);
     expect(p.ledger('daily').length).toBeGreaterThan(0);
     // As in dbt, the limited subquery is inside the batch filter.
-    expect(readFileSync(join(p.dir, 'target/run/shop/models/daily.sql'), 'utf8')).toContain('from (select * from (select * from "events" where false limit 0) where "occurred_at" >=');
+    expect(readFileSync(join(p.dir, 'target/run/shop/models/daily.sql'), 'utf8')).toContain('from (select * from (select * from "main"."events" where false limit 0) where "occurred_at" >=');
     // No batch is recorded as built (fill_gaps and the gap report still see them missing) ...
     const batches = () => p.rows('_mini_dbt_partitions').filter((r) => r.model === 'daily').map((r) => r.partition);
     expect(batches()).toEqual([]);

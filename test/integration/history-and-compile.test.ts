@@ -43,7 +43,7 @@ describe('history and the compile window', () => {
   it('compile shows both renderings and the window the incremental run would rewrite', () => {
     const [c] = compile({ projectDir: dir, select: ['daily_revenue'] });
     expect(c!.fullSql).not.toMatch(/between/);
-    expect(c!.incrementalSql).toMatch(/and order_date between date\(\(select max\(load_date\) from "raw_orders"\), '-3 days'\) and/);
+    expect(c!.incrementalSql).toMatch(/and order_date between date\(\(select max\(load_date\) from "main"."raw_orders"\), '-3 days'\) and/);
     expect(c!.window).toEqual({ first: '2026-10-28', last: '2026-10-31', partitions: 4, rows: 4 });
     const [asOf] = compile({ projectDir: dir, select: ['daily_revenue'], vars: { as_of: '2026-09-15', lookback_days: 5 } });
     expect(asOf!.window).toMatchObject({ first: '2026-09-10', last: '2026-09-15', partitions: 6 });

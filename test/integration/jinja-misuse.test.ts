@@ -91,7 +91,7 @@ describe('a macro named like a builtin', () => {
       [MONTHLY]: (t) => t.replace("ref('daily_revenue')", "ref('revenue_by_day')"),
     }, ['compile', '-s', 'monthly_revenue']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('from "daily_revenue"');
+    expect(r.stdout).toContain('from "main"."daily_revenue"');
     const ls = runEdited({
       'macros/ref.sql': "{% macro ref(name) -%}\n  {%- if name == 'revenue_by_day' %}{{ return(builtins.ref('daily_revenue')) }}{% endif -%}\n  {{ return(builtins.ref(name)) }}\n{%- endmacro %}\n",
       [MONTHLY]: (t) => t.replace("ref('daily_revenue')", "ref('revenue_by_day')"),

@@ -54,11 +54,11 @@ describe('microbatch models', () => {
     const session = loadSession({ projectDir: p.dir });
     const batch = { label: '2024-01-02', start: '2024-01-02', end: '2024-01-03' };
     const daily = renderModel(session.manifest, session.manifest.models.get('daily')!, { incremental: false, batch }).sql;
-    expect(daily).toContain(`from (select * from "events" where "occurred_at" >= '2024-01-02' and "occurred_at" < '2024-01-03') as e`);
-    expect(daily).toContain('join "shops" as s'); // no event_time: not filtered
+    expect(daily).toContain(`from (select * from "main"."events" where "occurred_at" >= '2024-01-02' and "occurred_at" < '2024-01-03') as e`);
+    expect(daily).toContain('join "main"."shops" as s'); // no event_time: not filtered
     const downstream = renderModel(session.manifest, session.manifest.models.get('downstream')!, { incremental: false, batch }).sql;
-    expect(downstream).toContain(`from (select * from "daily" where "day" >= '2024-01-02' and "day" < '2024-01-03')`);
-    expect(downstream).toContain('from "daily" where 0'); // .render() opts out
+    expect(downstream).toContain(`from (select * from "main"."daily" where "day" >= '2024-01-02' and "day" < '2024-01-03')`);
+    expect(downstream).toContain('from "main"."daily" where 0'); // .render() opts out
   });
 
   it('--event-time-start/--event-time-end build exactly that range (end exclusive)', async () => {

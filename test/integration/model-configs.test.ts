@@ -146,7 +146,7 @@ select id, v from {{ source('raw', 'events') }}`,
     const sql = compile({ projectDir: p.dir, select: ['final'] })[0]!.fullSql;
     expect(sql).toBe([
       'with __dbt__cte__base as (',
-      'select id, v from "events"',
+      'select id, v from "main"."events"',
       '),',
       '__dbt__cte__named as (',
       'select id, upper(v) as v from __dbt__cte__base',
@@ -165,7 +165,7 @@ select id, v from {{ source('raw', 'events') }}`,
     p.exec(`insert into events values (3, 'c')`);
     await p.buildOk({ select: ['t'] }); // only the table: the view is not recreated
     expect(p.rows('v')).toEqual([{ n: 3 }]);
-    expect(p.rows('sqlite_master', 'name').filter((o) => o.name === 'v').map((o) => o.sql)).toEqual(['CREATE VIEW "v" as\nselect count(*) as n from "t"']);
+    expect(p.rows('sqlite_master', 'name').filter((o) => o.name === 'v').map((o) => o.sql)).toEqual(['CREATE VIEW "v" as\nselect count(*) as n from "main"."t"']);
     p.write('models/t.sql', "{{ config(materialized='view') }}select id, v from {{ source('raw', 'events') }}");
     await p.buildOk({ select: ['t'] });
     expect(p.rows('sqlite_master', 'name').filter((o) => o.name === 't').map((o) => o.type)).toEqual(['view']);

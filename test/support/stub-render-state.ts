@@ -1,3 +1,4 @@
+import { FILE_TARGET } from '../../src/project/target.js';
 import { PARSE_CONTEXT } from '../../src/invocation/run-context.js';
 import { Relation } from '../../src/compile/relation.js';
 import type { RenderState } from '../../src/compile/render-state.js';
@@ -28,7 +29,7 @@ export function stubState(incremental: boolean): RenderState & { refs: string[];
     config: { materialized: 'incremental' },
     captured: { refs: [], sources: [], config: {} },
     run: { ...PARSE_CONTEXT, invocationId: 'inv' },
-    targetName: 'dev',
+    target: FILE_TARGET,
     databasePath: 'warehouse.db',
     log: () => undefined,
   };

@@ -14,8 +14,20 @@ export interface AdapterColumn {
   readonly quoted: string;
 }
 
-const identifierOf = (relation: unknown): string =>
-  relation instanceof Relation ? relation.identifier : String(relation).replace(/^"|"$/g, '').replace(/""/g, '"');
+interface Located {
+  readonly schema: string;
+  readonly identifier: string;
+}
+
+const unquote = (part: string): string => part.replace(/^"|"$/g, '').replace(/""/g, '"');
+
+/** Where a relation (a Relation, or its rendered text `"schema"."name"` / `"name"`) lives. */
+function locate(relation: unknown): Located {
+  if (relation instanceof Relation) return { schema: relation.schema, identifier: relation.identifier };
+  const text = String(relation);
+  const qualified = /^("(?:[^"]|"")*"|[^".]+)\.("(?:[^"]|"")*"|[^".]+)$/.exec(text);
+  return qualified ? { schema: unquote(qualified[1]!), identifier: unquote(qualified[2]!) } : { schema: 'main', identifier: unquote(text) };
+}
 
 /**
  * dbt's `adapter` object (the parts projects use), `load_relation` and
@@ -23,16 +35,24 @@ const identifierOf = (relation: unknown): string =>
  * warehouse (the capture pass) relations are absent and have no columns.
  */
 export function adapterContext(state: RenderState, lookupGlobal: (name: string) => unknown): Record<string, unknown> {
+  const attached = (schema: string): boolean => Boolean(state.db?.attachedSchemas().some((s) => s.toLowerCase() === schema.toLowerCase()));
+  const find = (at: Located): Relation | null => {
+    if (!state.db || !attached(at.schema)) return null;
+    const kind = relationKind(state.db, at.identifier, at.schema);
+    return kind ? new Relation(at.identifier, kind, undefined, at.schema) : null;
+  };
+  // adapter.get_relation(database, schema, identifier), positionally or by keyword.
   const getRelation = (...args: unknown[]): Relation | null => {
     const { positional, keywords } = splitKeywordArgs(args);
     const identifier = String(keywords.identifier ?? positional[2] ?? positional[0]);
-    if (!state.db) return null;
-    const kind = relationKind(state.db, identifier);
-    return kind ? new Relation(identifier, kind) : null;
+    const schema = keywords.schema ?? positional[1];
+    return find({ schema: schema === undefined || schema === null || schema === '' ? state.target.schema : String(schema), identifier });
   };
   const columns = (relation: unknown): AdapterColumn[] => {
     if (!state.db || relation === null || relation === undefined) return [];
-    return relationColumns(state.db, identifierOf(relation)).map((c) => ({ name: c.name, column: c.name, data_type: c.type, dtype: c.type, quoted: quoteIdentifier(c.name) }));
+    const at = locate(relation);
+    if (!attached(at.schema)) return [];
+    return relationColumns(state.db, at.identifier, { schema: at.schema }).map((c) => ({ name: c.name, column: c.name, data_type: c.type, dtype: c.type, quoted: quoteIdentifier(c.name) }));
   };
   const adapter = {
     type: () => engine.name,
@@ -43,7 +63,7 @@ export function adapterContext(state: RenderState, lookupGlobal: (name: string) 
       return columns(from).filter((c) => !have.has(c.name));
     },
     quote: (name: unknown) => quoteIdentifier(String(name)),
-    already_exists: (_schema: unknown, name: unknown) => Boolean(state.db && relationKind(state.db, String(name))),
+    already_exists: (schema: unknown, name: unknown) => find({ schema: schema === undefined || schema === null || schema === '' ? state.target.schema : String(schema), identifier: String(name) }) !== null,
     dispatch: (...args: unknown[]) => {
       const { positional, keywords } = splitKeywordArgs(args);
       const name = String(positional[0] ?? keywords.macro_name);
@@ -56,12 +76,14 @@ export function adapterContext(state: RenderState, lookupGlobal: (name: string) 
   };
   return {
     adapter,
-    load_relation: (relation: unknown) => getRelation(identifierOf(relation)),
+    load_relation: (relation: unknown) => find(locate(relation)),
     api: {
       Relation: {
         create: (...args: unknown[]) => {
           const { positional, keywords } = splitKeywordArgs(args);
-          return new Relation(String(keywords.identifier ?? positional[2]), (keywords.type as 'table' | 'view' | undefined) ?? null);
+          const schema = keywords.schema ?? positional[1];
+          return new Relation(String(keywords.identifier ?? positional[2]), (keywords.type as 'table' | 'view' | undefined) ?? null, undefined,
+            schema === undefined || schema === null || schema === '' ? state.target.schema : String(schema));
         },
       },
     },

@@ -20,6 +20,9 @@ function prepareOne(db: Database.Database, sql: string): Database.Statement {
   }
 }
 
+/** A schema name as SQL (`"name"`). */
+const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
 const runResult = (info: Database.RunResult): RunResult => ({ changes: info.changes, lastInsertRowid: Number(info.lastInsertRowid) });
 
 class SqliteStatement<Row> implements PreparedStatement<Row> {
@@ -148,37 +151,55 @@ export class SqliteConnection implements Connection {
   }
 
   /** VACUUM INTO: a consistent, compact copy, from a read-only connection too. */
-  copyTo(path: string): void {
-    this.db.prepare('vacuum into ?').run(path);
+  copyTo(path: string, schema = 'main'): void {
+    this.db.prepare(`vacuum ${quoteName(schema)} into ?`).run(path);
   }
 
   close(): void {
     this.db.close();
   }
 
-  relationKind(name: string): 'table' | 'view' | null {
-    const row = this.db.prepare("select type from main.sqlite_master where name = ? and type in ('table', 'view')").get(name) as { type: 'table' | 'view' } | undefined;
+  attachSchema(name: string, path: string): void {
+    if (this.attachedSchemas().some((s) => s.toLowerCase() === name.toLowerCase())) return;
+    this.db.prepare('attach database ? as ' + quoteName(name)).run(path);
+    if (!this.readonly) this.db.pragma(`${quoteName(name)}.journal_mode = WAL`);
+  }
+
+  attachedSchemas(): string[] {
+    return (this.db.prepare("select name from pragma_database_list where name <> 'temp' order by seq").pluck().all() as string[]);
+  }
+
+  /** Whether `schema` can be read: main always, another only while attached. */
+  private readable(schema: string): boolean {
+    return schema === 'main' || this.attachedSchemas().some((s) => s.toLowerCase() === schema.toLowerCase());
+  }
+
+  relationKind(name: string, schema = 'main'): 'table' | 'view' | null {
+    if (!this.readable(schema)) return null;
+    const row = this.db.prepare(`select type from ${quoteName(schema)}.sqlite_master where name = ? and type in ('table', 'view')`).get(name) as { type: 'table' | 'view' } | undefined;
     return row ? row.type : null;
   }
 
-  relationColumns(name: string, options?: { readonly temp?: boolean }): { name: string; type: string }[] {
-    const rows = this.db.prepare(`select name, type from pragma_table_info(?, '${options?.temp ? 'temp' : 'main'}')`).all(name) as { name: string; type: string | null }[];
+  relationColumns(name: string, options?: { readonly temp?: boolean; readonly schema?: string }): { name: string; type: string }[] {
+    if (!options?.temp && !this.readable(options?.schema ?? 'main')) return [];
+    const rows = this.db.prepare('select name, type from pragma_table_info(?, ?)').all(name, options?.temp ? 'temp' : (options?.schema ?? 'main')) as { name: string; type: string | null }[];
     return rows.map((r) => ({ name: r.name, type: r.type ?? '' }));
   }
 
-  relationIndexes(name: string, options?: { readonly withConstraints?: boolean }): { name: string; columns: string[]; unique: boolean }[] {
-    const list = this.db.prepare(`select name, "unique" as u from pragma_index_list(?)${options?.withConstraints ? '' : " where origin = 'c'"}`).all(name) as { name: string; u: number }[];
-    const info = this.db.prepare('select name from pragma_index_info(?) order by seqno').pluck();
+  relationIndexes(name: string, options?: { readonly withConstraints?: boolean; readonly schema?: string }): { name: string; columns: string[]; unique: boolean }[] {
+    const schema = options?.schema ?? 'main';
+    const list = this.db.prepare(`select name, "unique" as u from pragma_index_list(?, ?)${options?.withConstraints ? '' : " where origin = 'c'"}`).all(name, schema) as { name: string; u: number }[];
+    const info = this.db.prepare('select name from pragma_index_info(?, ?) order by seqno').pluck();
     return list.map((i) => ({
       name: i.name,
       unique: i.u === 1,
       // An expression index has no column name (NULL).
-      columns: (info.all(i.name) as (string | null)[]).map((c) => c ?? ''),
+      columns: (info.all(i.name, schema) as (string | null)[]).map((c) => c ?? ''),
     }));
   }
 
-  schemaObject(name: string): { type: string; table: string } | undefined {
-    const row = this.db.prepare('select type, tbl_name from main.sqlite_master where name = ? collate nocase').get(name) as { type: string; tbl_name: string } | undefined;
+  schemaObject(name: string, schema = 'main'): { type: string; table: string } | undefined {
+    const row = this.db.prepare(`select type, tbl_name from ${quoteName(schema)}.sqlite_master where name = ? collate nocase`).get(name) as { type: string; tbl_name: string } | undefined;
     return row ? { type: row.type, table: row.tbl_name } : undefined;
   }
 

@@ -13,8 +13,11 @@ export interface BatchWindow {
 /** What a strategy needs to write its statements. */
 export interface StrategyContext {
   readonly model: string;
-  /** The quoted target relation. */
+  /** The quoted target relation (`"schema"."name"` outside main). */
   readonly target: string;
+  /** The target's bare name and its schema (an index is named in the schema, on the bare table). */
+  readonly targetName: string;
+  readonly targetSchema: string;
   /** The quoted, qualified temp table holding the new rows. */
   readonly newRows: string;
   readonly uniqueKey: readonly string[];

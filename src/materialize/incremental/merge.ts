@@ -1,5 +1,5 @@
 import { dialect } from '../../engine/current-engine.js';
-import { quoteIdentifier } from '../../engine/quote-identifier.js';
+import { qualifiedName, quoteIdentifier } from '../../engine/quote-identifier.js';
 import { ProjectError } from '../../errors/project-error.js';
 import { indexName } from '../staging-names.js';
 import { keyIndex, type IncrementalStrategy, type StrategyContext } from './incremental-strategy.js';
@@ -59,7 +59,7 @@ export const mergeStrategy: IncrementalStrategy = {
         sql: `select count(*) from (select 1 from ${newRows} where ${uniqueKey.map((k) => `${quoteIdentifier(k)} is not null`).join(' and ')} group by ${keys} having count(*) > 1)`,
         message: `model '${model}' produced more than one row for the same unique_key (${uniqueKey.join(', ')}); merge can write each key once`,
       },
-      { kind: 'exec', role: 'index', sql: dialect.createIndex({ name: quoteIdentifier(indexName(unquote(target), uniqueKey, true)), table: target, columns: keys, unique: true, ifNotExists: true }) },
+      { kind: 'exec', role: 'index', sql: dialect.createIndex({ name: qualifiedName(context.targetSchema, indexName(context.targetName, uniqueKey, true)), table: quoteIdentifier(context.targetName), columns: keys, unique: true, ifNotExists: true }) },
       {
         kind: 'exec',
         role: 'upsert',

@@ -48,11 +48,11 @@ describe('log lines', () => {
 describe('--empty rendering', () => {
   it("is dbt's limit-0 subquery, inside a microbatch batch's filter", () => {
     expect(emptySubquery('"orders"')).toBe('(select * from "orders" where false limit 0)');
-    expect(String(eventTimeRelation('orders', 'table', undefined, undefined, true))).toBe('(select * from "orders" where false limit 0)');
-    expect(String(eventTimeRelation('orders', 'table', undefined, undefined, false))).toBe('"orders"');
+    expect(String(eventTimeRelation('orders', 'table', undefined, undefined, true))).toBe('(select * from "main"."orders" where false limit 0)');
+    expect(String(eventTimeRelation('orders', 'table', undefined, undefined, false))).toBe('"main"."orders"');
     const batch = { label: '2024-01-01', start: '2024-01-01', end: '2024-01-02' };
-    expect(String(eventTimeRelation('orders', 'table', 'day', batch, true))).toBe(`(select * from (select * from "orders" where false limit 0) where "day" >= '2024-01-01' and "day" < '2024-01-02')`);
+    expect(String(eventTimeRelation('orders', 'table', 'day', batch, true))).toBe(`(select * from (select * from "main"."orders" where false limit 0) where "day" >= '2024-01-01' and "day" < '2024-01-02')`);
     // .render() is still the bare relation
-    expect(eventTimeRelation('orders', 'table', 'day', batch, true).render()).toBe('"orders"');
+    expect(eventTimeRelation('orders', 'table', 'day', batch, true).render()).toBe('"main"."orders"');
   });
 });

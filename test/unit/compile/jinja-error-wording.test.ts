@@ -1,3 +1,4 @@
+import { FILE_TARGET } from '../../../src/project/target.js';
 import { describe, expect, it } from 'vitest';
 import { jinjaExpression, jinjaWording } from '../../../src/compile/jinja-error-wording.js';
 import { templateError } from '../../../src/compile/template-error.js';
@@ -19,7 +20,7 @@ const state = (): RenderState => ({
   config: {},
   captured: { refs: [], sources: [], config: {} },
   run: { ...PARSE_CONTEXT, invocationId: 'inv' },
-  targetName: 'dev',
+  target: FILE_TARGET,
   databasePath: 'w.db',
   log: () => undefined,
 });

@@ -34,13 +34,13 @@ function model(s: ReturnType<typeof session>, name: string): ModelNode {
 }
 
 describe('rendering models', () => {
-  it('renders ref, source and this as quoted identifiers', () => {
+  it('renders ref, source and this schema-qualified, as dbt-sqlite does', () => {
     const s = session({
       'models/a.sql': 'select 1 as id',
       'models/b.sql': "select * from {{ ref('a') }} join {{ source('raw', 'events') }} -- {{ this }} {{ this.name }}",
       'models/sources.yml': 'sources:\n  - name: raw\n    tables:\n      - name: events\n        identifier: raw_events\n',
     });
-    expect(renderModel(s.manifest, model(s, 'b'), { incremental: false }).sql).toBe('select * from "a" join "raw_events" -- "b" b');
+    expect(renderModel(s.manifest, model(s, 'b'), { incremental: false }).sql).toBe('select * from "main"."a" join "main"."raw_events" -- "main"."b" b');
     expect(model(s, 'b').dependsOn).toEqual(['model.shop.a', 'source.shop.raw.events']);
   });
 
@@ -105,7 +105,7 @@ describe('rendering models', () => {
       'macros/other.sql': "{% macro both(c) %}{{ cents(c, scale=10) }}{% endmacro %}",
       'models/p.sql': "select {{ cents('amount') }}, {{ both('x') }}, {{ me() }}",
     });
-    expect(renderModel(s.manifest, model(s, 'p'), { incremental: false }).sql).toBe('select round(amount * 100), round(x * 10), "p"');
+    expect(renderModel(s.manifest, model(s, 'p'), { incremental: false }).sql).toBe('select round(amount * 100), round(x * 10), "main"."p"');
   });
 
   it('supports the Jinja dbt projects write: set lists and dicts, loop.last, ~, is none, whitespace control, Python methods', () => {

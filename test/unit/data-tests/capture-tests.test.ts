@@ -70,9 +70,9 @@ describe('capturing data tests', () => {
   });
 
   it('renders a generic test with where (Jinja rendered) and its rendered arguments', () => {
-    expect(renderTest(manifest, byName.get('positive_orders_amount')!)).toBe(`select * from (select * from "orders" where status = 'paid') dbt_subquery where amount <= 0`);
-    expect(renderTest(manifest, byName.get('source_relationships_raw_orders_id__id__ref_orders_')!)).toContain('select id as to_field\n    from "orders"');
-    expect(renderTest(manifest, byName.get('source_unique_raw_orders_id')!)).toContain('from "raw_orders"');
+    expect(renderTest(manifest, byName.get('positive_orders_amount')!)).toBe(`select * from (select * from "main"."orders" where status = 'paid') dbt_subquery where amount <= 0`);
+    expect(renderTest(manifest, byName.get('source_relationships_raw_orders_id__id__ref_orders_')!)).toContain('select id as to_field\n    from "main"."orders"');
+    expect(renderTest(manifest, byName.get('source_unique_raw_orders_id')!)).toContain('from "main"."raw_orders"');
   });
 
   it('reports a relationships test to a missing model and both tests and data_tests on one column', () => {

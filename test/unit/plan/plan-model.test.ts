@@ -12,6 +12,7 @@ function node(config: Record<string, unknown>, name = 'daily'): ModelNode {
     uniqueId: `model.p.${name}`,
     name,
     alias: name,
+    schema: 'main',
     file: { name, path: `models/${name}.sql`, absPath: `/x/models/${name}.sql`, rawSql: '', folders: [] },
     fqn: ['p', name],
     config,

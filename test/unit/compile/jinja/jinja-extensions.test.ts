@@ -127,7 +127,7 @@ describe('Jinja features nunjucks lacks', () => {
       "{{ load_relation(api.Relation.create(identifier='payments')) is not none }}",
     ].join(' ');
     const out = render(sql, { macros, warehouse: (db) => db.exec('create table payments (method text, amount int)') });
-    expect(out).toBe('"payments" true true method,amount TEXT hello you true');
+    expect(out).toBe('"main"."payments" true true method,amount TEXT hello you true');
   });
 
   it('modules.datetime, run_started_at, invocation_id, target, log', () => {

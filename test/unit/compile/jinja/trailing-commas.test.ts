@@ -33,7 +33,7 @@ describe('trailing commas', () => {
     const source = "{{ config(materialized='ephemeral',) }}{{ config(tags=['a', 'b',], alias='x',) }}select {{ cents('amount',) }}, {{ cents('fee', scale=10,) }} from {{ ref('orders',) }} join {{ source('shop', 'items',) }}";
     expect(parseSimpleTemplate(source)).not.toBeNull();
     const { output, refs, config } = renderBoth(source);
-    expect(output).toBe('select cast(amount * 100 as integer), cast(fee * 10 as integer) from "orders" join "items"');
+    expect(output).toBe('select cast(amount * 100 as integer), cast(fee * 10 as integer) from "main"."orders" join "main"."items"');
     expect(refs).toEqual(['orders']);
     expect(config).toEqual({ materialized: 'ephemeral', tags: ['a', 'b'], alias: 'x' });
   });

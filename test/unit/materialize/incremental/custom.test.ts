@@ -37,7 +37,7 @@ describe('a project strategy (get_incremental_<name>_sql macro)', () => {
     const p = setup();
     await p.buildOk();
     const script = await p.script('m');
-    expect(script).toContain('-- custom\ninsert into "m" ("id", "v")\n  select "id", "v" from temp."m__mini_dbt_new" as src\n  where not exists (select 1 from "m" as t where t.id = src.id) and src.v is not null;');
+    expect(script).toContain('-- custom\ninsert into "main"."m" ("id", "v")\n  select "id", "v" from temp."m__mini_dbt_new" as src\n  where not exists (select 1 from "main"."m" as t where t.id = src.id) and src.v is not null;');
   });
 
   it('first build, then the strategy decides: only new keys are inserted; a rerun is idempotent', async () => {

@@ -20,7 +20,7 @@ function setup(extra = '') {
 describe('merge strategy', () => {
   it('emits a key check, a unique index and an INSERT ... ON CONFLICT DO UPDATE', () => {
     const statements = mergeStrategy.statements({
-      model: 'orders', target: '"orders"', newRows: 'temp."orders__mini_dbt_new"', uniqueKey: ['id'],
+      model: 'orders', target: '"orders"', targetName: 'orders', targetSchema: 'main', newRows: 'temp."orders__mini_dbt_new"', uniqueKey: ['id'],
       destColumns: ['"id"', '"status"', '"amount"'], predicates: ["DBT_INTERNAL_SOURCE.amount > DBT_INTERNAL_DEST.amount"], settings: INCREMENTAL,
     });
     expect(statements.map((s) => s.kind === 'exec' ? s.role : s.kind)).toEqual(['assert-none', 'index', 'upsert']);
