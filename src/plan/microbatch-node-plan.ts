@@ -26,7 +26,8 @@ export function microbatchNodePlan(input: PlanNodeInput, mode: Extract<BuildMode
   // A first build: later batches insert the first batch's columns (unknown when an upstream is not built yet: select *).
   const sourceColumns = facts && first && !incremental ? facts.selectColumns(first.sql)?.map((c) => c.name) : undefined;
   return planMicrobatch({
-    node: first ? withRenderedHooks(node, first.hooks) : node,
+    // Pre-hooks run with the first batch and post-hooks with the last, each rendered in its batch (model.batch.id).
+    node: first ? withRenderedHooks(node, { pre: first.hooks.pre, post: rendered.at(-1)!.hooks.post }) : node,
     incremental,
     reason: mode.reason,
     batches: windows.batches.map((batch, i) => ({ batch, sql: rendered[i]!.sql })),

@@ -205,6 +205,14 @@ describe('full_refresh: false on a microbatch model (TestMicrobatchFullRefreshCo
   });
 });
 
+describe("a project's own get_incremental_microbatch_sql (TestMicrobatchCustomUserStrategy*)", () => {
+  it.todo('a macro get_incremental_microbatch_sql in macros/ replaces the built-in microbatch statements: by default (flags.require_batched_execution_for_custom_microbatch_strategy false) the model runs once, unbatched, through it, with a deprecation warning; with the flag true, once per batch (its log line appears, and "START batch"); mini-dbt ignores the macro');
+});
+
+describe('list --output json (TestMicrobatchCLIRunOutputJSON)', () => {
+  it.todo("a microbatch model's config in `ls --output json` carries begin as dbt writes it (config.begin == '2020-01-01T00:00:00'); mini-dbt's ls JSON has only config.materialized");
+});
+
 describe('begin after "now"', () => {
   it.todo('a first build whose begin is after now still builds one (empty) batch, as dbt\'s build_batches always yields one: the table exists with no rows and a view on it can be queried');
 });
