@@ -16,6 +16,8 @@ export interface RetryPlan {
   readonly vars?: Readonly<Record<string, unknown>>;
   readonly fullRefresh?: boolean;
   readonly retryBatches: ReadonlyMap<string, readonly Window[]>;
+  /** The batches of those models that succeeded in the retried invocation: dbt lists them again in the retry's batch_results. */
+  readonly retrySucceeded: ReadonlyMap<string, readonly Window[]>;
 }
 
 const COMMANDS = new Set(['run', 'build', 'seed', 'backfill']);
@@ -40,6 +42,7 @@ export function planRetry(session: Session): RetryPlan | null {
   const todo = (file.results ?? []).filter((r) => r.status === 'error' || r.status === 'partial success' || r.status === 'skipped');
   if (todo.length === 0) return null;
   const retryBatches = new Map<string, Window[]>();
+  const retrySucceeded = new Map<string, Window[]>();
   const nodes: RetryPlan['nodes'][number][] = [];
   const select: string[] = [];
   for (const r of todo) {
@@ -49,9 +52,10 @@ export function planRetry(session: Session): RetryPlan | null {
     // With no successful batch dbt plans the run again from the original invocation's start, which gives the batches
     // that failed (skipped ones included): rerunning that list keeps a retry of a failed retry on its batches, as
     // dbt's does. A --full-refresh run is planned again instead, so that it rebuilds the table.
-    const succeeded = (r.batch_results?.successful ?? []).length > 0;
-    const batches = failed.length > 0 && (succeeded || file.args?.fullRefresh !== true) ? failed.map(([start, end]) => ({ start, end })) : undefined;
+    const succeeded = (r.batch_results?.successful ?? []).map(([start, end]) => ({ start, end }));
+    const batches = failed.length > 0 && (succeeded.length > 0 || file.args?.fullRefresh !== true) ? failed.map(([start, end]) => ({ start, end })) : undefined;
     if (batches) retryBatches.set(node.uniqueId, batches);
+    if (batches && succeeded.length > 0) retrySucceeded.set(node.uniqueId, succeeded);
     nodes.push({ uniqueId: node.uniqueId, name: node.name, status: r.status, ...(batches ? { batches } : {}) });
     select.push(`fqn:${node.fqn.join('.')}`);
   }
@@ -65,6 +69,7 @@ export function planRetry(session: Session): RetryPlan | null {
     vars: file.args?.vars ?? undefined,
     fullRefresh: file.args?.fullRefresh ?? undefined,
     retryBatches,
+    retrySucceeded,
   };
 }
 
@@ -88,6 +93,7 @@ export async function retry(options: RetryOptions = {}): Promise<(RunResult & { 
     vars: plan.vars,
     fullRefresh: plan.fullRefresh,
     retryBatches: plan.retryBatches,
+    retrySucceeded: plan.retrySucceeded,
     commandLine: options.commandLine ?? 'mini-dbt retry',
   });
   return { ...result, retried: plan };

@@ -57,6 +57,8 @@ export interface RunOptions extends SessionOptions {
   readonly backfill?: BackfillRange;
   /** `retry`: rebuild only these batch windows of these microbatch models (by unique id). */
   readonly retryBatches?: ReadonlyMap<string, readonly { readonly start: string; readonly end: string }[]>;
+  /** `retry`: the batches of those models that succeeded in the retried invocation (listed again in batch_results). */
+  readonly retrySucceeded?: ReadonlyMap<string, readonly { readonly start: string; readonly end: string }[]>;
   /**
    * Refuse --full-refresh when a selected incremental model has full_refresh:
    * false, whatever its full_refresh_ignored says, naming why (replay's first
@@ -145,6 +147,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     backfill: options.backfill ?? backfillOfVars(manifest.vars),
     eventTime,
     retryBatches: options.retryBatches,
+    retrySucceeded: options.retrySucceeded,
     warnError: options.warnError ?? false,
     storeFailures: options.storeFailures ?? false,
     vars: manifest.vars,

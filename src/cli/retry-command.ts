@@ -16,5 +16,5 @@ export async function retryCommand(flags: CommonFlags): Promise<number> {
     const batches = n.batches ? `: only the failed batch${n.batches.length === 1 ? '' : 'es'} ${n.batches.map((b) => `[${b.start}, ${b.end})`).join(', ')}` : '';
     line(`  ${n.name} (${n.status})${batches}`);
   }
-  return runCommand(plan.command, { ...flags, select: [...plan.select], fullRefresh: plan.fullRefresh }, { retryBatches: plan.retryBatches, ...(plan.vars ? { vars: plan.vars } : {}) });
+  return runCommand(plan.command, { ...flags, select: [...plan.select], fullRefresh: plan.fullRefresh }, { retryBatches: plan.retryBatches, retrySucceeded: plan.retrySucceeded, ...(plan.vars ? { vars: plan.vars } : {}) });
 }

@@ -18,6 +18,7 @@ import type { RunContext } from '../invocation/run-context.js';
 import { warehouseFacts } from '../state/warehouse-facts.js';
 import { isLedgerRecorded } from './ledger-recorded.js';
 import { publishModel } from './publish-model.js';
+import { withEarlierBatches } from './with-earlier-batches.js';
 import type { TestNode } from '../compile/test-node.js';
 import { runTestStep } from './run-test-step.js';
 
@@ -144,7 +145,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
         partitions: outcome.partitions,
         asOf,
         exitCode: 0,
-        ...(batchResults ? { batchResults } : {}),
+        ...(batchResults ? { batchResults: withEarlierBatches(batchResults, options.context, node.uniqueId) } : {}),
       };
       results.push(result);
       emit({ type: 'result', index, total, description, result });
@@ -183,7 +184,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
         // dbt exits 1 whenever a node fails; 2 is for what stops the invocation before nodes run.
         exitCode: 1,
         error,
-        ...(failedBatches ? { batchResults: failedBatches } : {}),
+        ...(failedBatches ? { batchResults: withEarlierBatches(failedBatches, options.context, node.uniqueId) } : {}),
       };
       results.push(result);
       emit({ type: 'result', index, total, description, result });

@@ -17,6 +17,8 @@ export interface RunContext {
   readonly eventTime?: EventTimeRange;
   /** `retry`: only these batch windows of these microbatch models (by unique id). */
   readonly retryBatches?: ReadonlyMap<string, readonly BatchBounds[]>;
+  /** `retry`: the batches of these models that succeeded before, listed again in batch_results as dbt lists them. */
+  readonly retrySucceeded?: ReadonlyMap<string, readonly BatchBounds[]>;
   /** --warn-error: a test or audit that would warn fails. */
   readonly warnError: boolean;
   /** --store-failures: every data test keeps its failing rows in a table. */
