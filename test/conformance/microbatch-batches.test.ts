@@ -95,24 +95,33 @@ describe('run and build of a microbatch model (TestMicrobatchCLI, TestMicrobatch
 });
 
 describe('an incremental run builds the current batch and the lookback before it (TestMicroBatchBoundsDefault, dbt-tests-adapter BaseMicrobatch)', () => {
-  it('rows landing later are picked up only as "now" moves into their day', () => {
-    const p = project();
-    ok(dbt(p, 'run', ...at('2020-01-03 13:57:00')));
-    expect(ids(p)).toEqual([1, 2, 3]);
-    // Same day, no new data: same rows.
-    ok(dbt(p, 'run', ...at('2020-01-03 14:57:00')));
-    expect(ids(p)).toEqual([1, 2, 3]);
+  const variants: [string, Record<string, string>, string][] = [
+    ['unique_key id', {}, ' 00:00:00'],
+    // dbt-snowflake, dbt-redshift and dbt-spark run BaseMicrobatch without a unique_key.
+    ['no unique_key (dbt-snowflake, dbt-redshift, dbt-spark)', { 'models/microbatch_model.sql': microbatch().replace("unique_key='id', ", '') }, ' 00:00:00'],
+    // dbt-bigquery's TestBigQueryMicrobatchInputWithDate: event_time holds dates.
+    ['event_time holding dates (dbt-bigquery InputWithDate)', { 'models/input_model.sql': INPUT.replace(/ 00:00:00/g, '') }, ''],
+  ];
+  for (const [label, files, time] of variants) {
+    it(`${label}: rows landing later are picked up only as "now" moves into their day`, () => {
+      const p = project(files);
+      ok(dbt(p, 'run', ...at('2020-01-03 13:57:00')));
+      expect(ids(p)).toEqual([1, 2, 3]);
+      // Same day, no new data: same rows.
+      ok(dbt(p, 'run', ...at('2020-01-03 14:57:00')));
+      expect(ids(p)).toEqual([1, 2, 3]);
 
-    p.exec("insert into input_model (id, event_time) values (4, '2020-01-04 00:00:00'), (5, '2020-01-05 00:00:00')");
-    expect(ids(p, 'input_model')).toEqual([1, 2, 3, 4, 5]);
-    // Same "now": the new days are after the last batch.
-    ok(dbt(p, 'run', '--select', 'microbatch_model', ...at('2020-01-03 14:57:00')));
-    expect(ids(p)).toEqual([1, 2, 3]);
-    ok(dbt(p, 'run', '--select', 'microbatch_model', ...at('2020-01-04 14:57:00')));
-    expect(ids(p)).toEqual([1, 2, 3, 4]);
-    ok(dbt(p, 'run', '--select', 'microbatch_model', ...at('2020-01-05 14:57:00')));
-    expect(ids(p)).toEqual([1, 2, 3, 4, 5]);
-  });
+      p.exec(`insert into input_model (id, event_time) values (4, '2020-01-04${time}'), (5, '2020-01-05${time}')`);
+      expect(ids(p, 'input_model')).toEqual([1, 2, 3, 4, 5]);
+      // Same "now": the new days are after the last batch.
+      ok(dbt(p, 'run', '--select', 'microbatch_model', ...at('2020-01-03 14:57:00')));
+      expect(ids(p)).toEqual([1, 2, 3]);
+      ok(dbt(p, 'run', '--select', 'microbatch_model', ...at('2020-01-04 14:57:00')));
+      expect(ids(p)).toEqual([1, 2, 3, 4]);
+      ok(dbt(p, 'run', '--select', 'microbatch_model', ...at('2020-01-05 14:57:00')));
+      expect(ids(p)).toEqual([1, 2, 3, 4, 5]);
+    });
+  }
 });
 
 describe('lookback (dbt MicrobatchBuilder.build_start_time): the batches an incremental run rebuilds', () => {
@@ -178,6 +187,8 @@ describe('batch_size hour, month and year (TestMicrobatchCompiledRunPaths{Hourly
       expect(batches.at(-1)![0]).toBe(last);
     });
   }
+
+  it.todo("an event_time written with a UTC offset is compared as a time, not as text (dbt-snowflake TestSnowflakeMicrobatchConvertsStartEndTimeToTimestamp: '2020-01-03 00:37:00+01:00' is 2020-01-02 23:37 UTC, so the hour batch [2020-01-03 00:00, 01:00) writes no row; mini-dbt's text comparison writes it)");
 
   it.todo('each batch\'s compiled and run SQL is written to target/compiled|run/<project>/models/<model>/<model>_<batch>.sql (microbatch_model_2020-01-03T13.sql, microbatch_model_2020-01.sql, microbatch_model_2020.sql)');
 });
