@@ -1,6 +1,6 @@
 import type { Manifest, ModelNode } from '../compile/manifest.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
-import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { quoteIdentifier, qualifiedName } from '../engine/quote-identifier.js';
 import { dialect } from '../engine/current-engine.js';
 import { relationKind } from '../engine/relation-kind.js';
 import { ProjectError } from '../errors/project-error.js';
@@ -55,11 +55,11 @@ export function fastStale(db: Warehouse, manifest: Manifest, graph: Graph, node:
   const byPartition = new Map<string, FastStalePartition>();
   const checked = new Set<string>((db.values('select distinct partition from _mini_dbt_partitions where model = ?', node.name) as unknown[]).map(String));
   for (const source of sources) {
-    if (relationKind(db, source.alias) === null) continue;
+    if (relationKind(db, source.alias, source.schema) === null) continue;
     const { eventTime, loadedAt } = timeColumns(source);
     const event = quoteIdentifier(eventTime);
     const loaded = quoteIdentifier(loadedAt);
-    const indexed = indexedLateRows(db, source.alias, eventTime, loadedAt, node.name, asOf);
+    const indexed = indexedLateRows(db, source.alias, eventTime, loadedAt, node.name, asOf, source.schema);
     const rows = indexed?.rows ?? db.prepare(`
       with last_write as (
         select p.partition, p.as_of
@@ -70,7 +70,7 @@ export function fastStale(db: Warehouse, manifest: Manifest, graph: Graph, node:
       ),
       raw as (
         select ${dialect.dayOrText(event)} as partition, ${dialect.castText(loaded)} as loaded_at
-        from ${quoteIdentifier(source.alias)}
+        from ${qualifiedName(source.schema, source.alias)}
       )
       select raw.partition as partition, lw.as_of as last_as_of, count(*) as late_rows,
              min(raw.loaded_at) as first_loaded, max(raw.loaded_at) as last_loaded
@@ -86,7 +86,7 @@ export function fastStale(db: Warehouse, manifest: Manifest, graph: Graph, node:
         ? { ...seen, late_rows: seen.late_rows + r.late_rows, first_loaded: min(seen.first_loaded, r.first_loaded), last_loaded: max(seen.last_loaded, r.last_loaded) }
         : { ...r, late_rows: Number(r.late_rows) });
     }
-    const partitions = indexed?.partitions ?? (db.values(`select distinct ${dialect.dayOrText(event)} from ${quoteIdentifier(source.alias)} where cast(${loaded} as text) <= ?`, asOf) as unknown[]);
+    const partitions = indexed?.partitions ?? (db.values(`select distinct ${dialect.dayOrText(event)} from ${qualifiedName(source.schema, source.alias)} where cast(${loaded} as text) <= ?`, asOf) as unknown[]);
     for (const p of partitions) checked.add(String(p));
   }
   const details = [...byPartition.values()].sort((a, b) => a.partition.localeCompare(b.partition));

@@ -19,7 +19,7 @@
  */
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { columnLeadsIndex } from '../engine/column-leads-index.js';
-import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { qualifiedName, quoteIdentifier } from '../engine/quote-identifier.js';
 import { dialect } from '../engine/current-engine.js';
 import { hasTextAffinity } from '../engine/text-affinity.js';
 import type { FastStalePartition } from './fast-stale.js';
@@ -30,9 +30,9 @@ export interface IndexedLateRows {
   readonly partitions: string[];
 }
 
-export function indexedLateRows(db: Warehouse, table: string, eventTime: string, loadedAt: string, model: string, asOf: string): IndexedLateRows | null {
-  if (!columnLeadsIndex(db, table, eventTime) || !columnLeadsIndex(db, table, loadedAt) || !hasTextAffinity(db, table, loadedAt)) return null;
-  const t = quoteIdentifier(table);
+export function indexedLateRows(db: Warehouse, table: string, eventTime: string, loadedAt: string, model: string, asOf: string, schema = 'main'): IndexedLateRows | null {
+  if (!columnLeadsIndex(db, table, eventTime, schema) || !columnLeadsIndex(db, table, loadedAt, schema) || !hasTextAffinity(db, table, loadedAt, schema)) return null;
+  const t = qualifiedName(schema, table);
   const e = quoteIdentifier(eventTime);
   const l = quoteIdentifier(loadedAt);
   if (db.value(`select exists (select 1 from ${t} where ${e} is null)`) === 1) return null;

@@ -1,5 +1,5 @@
 import type { Warehouse } from '../engine/open-warehouse.js';
-import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { qualifiedName, quoteIdentifier } from '../engine/quote-identifier.js';
 import { dialect } from '../engine/current-engine.js';
 import { relationColumns, relationKind } from '../engine/relation-kind.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
@@ -11,6 +11,8 @@ import type { TimeColumns } from './time-columns.js';
 export interface LatenessOptions {
   /** The table holding the raw rows. */
   readonly relation: string;
+  /** Its schema (default main). */
+  readonly schema?: string;
   readonly columns: TimeColumns;
   /** How many days back a nightly run rewrites; rows later than this are missed. */
   readonly lookback: number;
@@ -61,17 +63,18 @@ function dayNumber(column: string): string {
 export function latenessReport(db: Warehouse, options: LatenessOptions): LatenessReport {
   const { relation, columns, lookback } = options;
   if (!Number.isInteger(lookback) || lookback < 0) throw new ProjectError(`the lookback must be a whole number of days >= 0, got ${lookback}`);
-  if (relationKind(db, relation) === null) {
+  const schema = options.schema ?? 'main';
+  if (relationKind(db, relation, schema) === null) {
     throw new ProjectError(`table '${relation}' is not in the warehouse yet`, { hint: 'load it first: mini-dbt seed' });
   }
-  const have = relationColumns(db, relation).map((c) => c.name);
+  const have = relationColumns(db, relation, { schema }).map((c) => c.name);
   for (const [what, column] of [['event_time', columns.eventTime], ['loaded_at', columns.loadedAt], ['--by', options.by]] as const) {
     if (column !== undefined && !have.includes(column)) {
       throw new ProjectError(`${what} column '${column}' is not a column of '${relation}'.${didYouMeanSuffix(column, have)}`, { hint: `columns: ${have.join(', ')}` });
     }
   }
   const lateness = `cast(${dayNumber(columns.loadedAt)} - ${dayNumber(columns.eventTime)} as integer)`;
-  const table = quoteIdentifier(relation);
+  const table = qualifiedName(schema, relation);
   const bins = (db.prepare(`select ${lateness} as days, count(*) as rows from ${table} where ${lateness} is not null group by 1 order by 1`).all() as HistogramBin[])
     .map((b) => ({ days: Number(b.days), rows: Number(b.rows) }));
   // Every day from the earliest to the latest, empty ones included, so the chart shows the gaps.

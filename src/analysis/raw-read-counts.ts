@@ -8,7 +8,7 @@
 import type { Manifest, ModelNode } from '../compile/manifest.js';
 import { columnLeadsIndex } from '../engine/column-leads-index.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
-import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { qualifiedName, quoteIdentifier } from '../engine/quote-identifier.js';
 import { dialect } from '../engine/current-engine.js';
 import { relationKind } from '../engine/relation-kind.js';
 import { timeSourcesOf } from '../state/effective-as-of.js';
@@ -28,9 +28,9 @@ export function rawReadCounts(db: Warehouse, manifest: Manifest, graph: Graph, n
   let fullReloadRawRows = 0;
   for (const source of timeSourcesOf(manifest, graph, node.uniqueId)) {
     const { eventTime, loadedAt } = source.settings;
-    if (relationKind(db, source.alias) === null || eventTime === undefined || loadedAt === undefined) continue;
-    rawRows += rawRowsInRange(db, source.alias, eventTime, loadedAt, range, asOf);
-    fullReloadRawRows += rawRowsLanded(db, source.alias, loadedAt, asOf);
+    if (relationKind(db, source.alias, source.schema) === null || eventTime === undefined || loadedAt === undefined) continue;
+    rawRows += rawRowsInRange(db, source.alias, eventTime, loadedAt, range, asOf, source.schema);
+    fullReloadRawRows += rawRowsLanded(db, source.alias, loadedAt, asOf, source.schema);
   }
   return { rawRows, fullReloadRawRows };
 }
@@ -44,8 +44,8 @@ export function rawReadCounts(db: Warehouse, manifest: Manifest, graph: Graph, n
  * times kept as text are taken to be ISO-8601: a text that date() would
  * read as a Julian day number ('2461287.5') is not counted.
  */
-export function rawRowsInRange(db: Warehouse, alias: string, eventTime: string, loadedAt: string, range: PartitionRange, asOf: string | null): number {
-  const table = quoteIdentifier(alias);
+export function rawRowsInRange(db: Warehouse, alias: string, eventTime: string, loadedAt: string, range: PartitionRange, asOf: string | null, schema = 'main'): number {
+  const table = qualifiedName(schema, alias);
   const event = quoteIdentifier(eventTime);
   const loaded = quoteIdentifier(loadedAt);
   const day = dialect.dayOrText(event);
@@ -59,12 +59,12 @@ export function rawRowsInRange(db: Warehouse, alias: string, eventTime: string, 
  * Rows landed by the as-of. With an index on loaded_at: all rows, less the
  * NULLs and the rows landed after (both seeks); without one, a single scan.
  */
-export function rawRowsLanded(db: Warehouse, alias: string, loadedAt: string, asOf: string | null): number {
-  const table = quoteIdentifier(alias);
+export function rawRowsLanded(db: Warehouse, alias: string, loadedAt: string, asOf: string | null, schema = 'main'): number {
+  const table = qualifiedName(schema, alias);
   const loaded = quoteIdentifier(loadedAt);
   const count = (sql: string, params: object = {}) => Number(db.value(sql, params));
   if (asOf === null) return count(`select count(*) from ${table}`);
-  if (!columnLeadsIndex(db, alias, loadedAt)) return count(`select count(*) from ${table} where cast(${loaded} as text) <= @asOf`, { asOf });
+  if (!columnLeadsIndex(db, alias, loadedAt, schema)) return count(`select count(*) from ${table} where cast(${loaded} as text) <= @asOf`, { asOf });
   const later = count(`select count(*) from ${table} where (${loaded} > @asOf or ${dialect.nonText(loaded)}) and cast(${loaded} as text) > @asOf`, { asOf });
   return count(`select count(*) from ${table}`) - count(`select count(*) from ${table} where ${loaded} is null`) - later;
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { ModelNode } from '../compile/manifest.js';
 import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
-import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { qualifiedName } from '../engine/quote-identifier.js';
 import { relationColumns, relationKind } from '../engine/relation-kind.js';
 import { replacesRows } from '../materialize/incremental/strategy-registry.js';
 import { ProjectError } from '../errors/project-error.js';
@@ -117,18 +117,18 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
   let asOf: string | null;
   const previews: BackfillRange[] = [];
   try {
-    if (relationKind(db, node.alias) !== 'table') {
+    if (relationKind(db, node.alias, node.schema) !== 'table') {
       throw new ProjectError(`model '${node.name}' is not built yet, so there is nothing to backfill`, { hint: `build it first: mini-dbt run --select ${node.name}` });
     }
     asOf = effectiveAsOf(db, manifest, graph, node.uniqueId);
-    const columns = relationColumns(db, node.alias).map((c) => c.name);
+    const columns = relationColumns(db, node.alias, { schema: node.schema }).map((c) => c.name);
     for (const range of ranges) {
       // The range's own session: a model whose ref() or config() reads start/end is captured again with them.
       const ranged = checkFirst ? withVars(base, { ...(options.vars ?? {}), start: range.start, end: range.end }) : base;
       const preview: BackfillPreview = checkFirst
         ? previewBackfill(db, ranged.manifest, ranged.graph, ranged.manifest.nodes.get(node.uniqueId) as ModelNode, range, asOf)
         : { start: range.start, end: range.end, partitions: [], rows: 0, ...rawReadCounts(db, manifest, graph, node, range, asOf), checks: backfillChecks(node, range) };
-      const before = partitionTotals(db, quoteIdentifier(node.alias), columns, part, range);
+      const before = partitionTotals(db, qualifiedName(node.schema, node.alias), columns, part, range);
       previews.push({ ...preview, before, after: null, status: options.dryRun ? 'planned' : 'not run' });
     }
   } finally {
@@ -164,7 +164,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     runs.push(outcome);
     const mine = outcome.results.find((r) => r.uniqueId === node.uniqueId);
     failed = outcome.exitCode !== 0 || mine?.status !== 'success';
-    const after = withReadOnly(project, (d) => partitionTotals(d, quoteIdentifier(node.alias), relationColumns(d, node.alias).map((c) => c.name), part, { start: preview.start, end: preview.end }));
+    const after = withReadOnly(project, (d) => partitionTotals(d, qualifiedName(node.schema, node.alias), relationColumns(d, node.alias, { schema: node.schema }).map((c) => c.name), part, { start: preview.start, end: preview.end }));
     done.push({
       ...preview,
       partitions: mine?.status === 'success' ? [...mine.partitions] : preview.partitions,
@@ -228,7 +228,7 @@ function downstreamOf(session: Session, node: ModelNode, rebuilt: ReadonlySet<st
     if (project !== null) {
       isStale = materialized === 'view' || materialized === 'ephemeral'
         ? false
-        : withReadOnly(project, (db) => (relationKind(db, child.alias) === null ? null : exactStale(db, session.manifest, child, { detailPartitions: 0 }).stale.length > 0));
+        : withReadOnly(project, (db) => (relationKind(db, child.alias, child.schema) === null ? null : exactStale(db, session.manifest, child, { detailPartitions: 0 }).stale.length > 0));
     }
     out.push({ name: child.name, materialized, rebuilt: rebuilt.has(id), stale: isStale });
   }

@@ -30,7 +30,7 @@ export function lateness(options: LatenessOptions): LatenessReport & { name: str
   if (!existsSync(path)) throw new ProjectError(`warehouse ${path} does not exist yet`, { hint: 'load the raw rows first: mini-dbt seed' });
   const db = openProjectWarehouse(session.project, { readonly: true });
   try {
-    return { name: node.name, ...latenessReport(db, { relation: node.alias, columns, lookback, by: options.by }) };
+    return { name: node.name, ...latenessReport(db, { relation: node.alias, schema: node.schema, columns, lookback, by: options.by }) };
   } finally {
     db.close();
   }

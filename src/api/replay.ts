@@ -168,7 +168,7 @@ async function ensureSources(session: Session, node: ModelNode): Promise<void> {
   try {
     missing = [...ancestors(session.graph, node.uniqueId)]
       .map((id) => session.manifest.nodes.get(id))
-      .filter((n) => n !== undefined && n.resourceType !== 'model' && relationKind(db, n.alias) === null)
+      .filter((n) => n !== undefined && n.resourceType !== 'model' && relationKind(db, n.alias, n.schema) === null)
       .map((n) => n!.name);
   } finally {
     db.close();
@@ -186,7 +186,7 @@ function requiredLookback(db: Warehouse, session: Session, node: ModelNode): num
   let required = 0;
   for (const source of timeSourcesOf(session.manifest, session.graph, node.uniqueId)) {
     if (source.settings.eventTime === undefined) continue;
-    const report = latenessReport(db, { relation: source.alias, columns: timeColumns(source), lookback: 0 });
+    const report = latenessReport(db, { relation: source.alias, schema: source.schema, columns: timeColumns(source), lookback: 0 });
     required = Math.max(required, report.required_lookback);
   }
   return required;

@@ -25,8 +25,8 @@ export interface CollectDocsInput {
 
 const errorText = (err: unknown) => `-- could not compile: ${(err instanceof Error ? err.message : String(err)).split('\n').join('\n-- ')}`;
 
-function columnsOf(db: Warehouse | undefined, relation: string, declared: readonly ColumnProperties[], tests: readonly DocsTest[]): DocsColumn[] {
-  const live = db && relationKind(db, relation) ? relationColumns(db, relation) : [];
+function columnsOf(db: Warehouse | undefined, node: { readonly alias: string; readonly schema: string }, declared: readonly ColumnProperties[], tests: readonly DocsTest[]): DocsColumn[] {
+  const live = db && relationKind(db, node.alias, node.schema) ? relationColumns(db, node.alias, { schema: node.schema }) : [];
   const names = [...live.map((c) => c.name), ...declared.map((c) => c.name).filter((n) => !live.some((c) => c.name === n))];
   return names.map((name) => {
     const yml = declared.find((c) => c.name === name);
@@ -57,7 +57,7 @@ export function collectDocs(input: CollectDocsInput): DocsSite {
       if (compile) {
         try {
           // Rendered as `run` would render it now (is_incremental() from the build mode).
-          const existing = db ? relationKind(db, n.alias) : null;
+          const existing = db ? relationKind(db, n.alias, n.schema) : null;
           const mode = buildMode({ node: n, existing, context: { ...PARSE_CONTEXT, vars: manifest.vars } });
           compiledSql = renderModel(manifest, n, { db, existing, incremental: rendersIncremental(mode) }).sql;
         } catch (err) {
@@ -66,7 +66,7 @@ export function collectDocs(input: CollectDocsInput): DocsSite {
       }
       nodes.push({
         ...common(n), kind: n.settings.materialized, path: n.file.path, description: n.properties?.description ?? '',
-        columns: columnsOf(db, n.alias, n.properties?.columns ?? [], tests), tests, rawSql: n.file.rawSql, compiledSql,
+        columns: columnsOf(db, n, n.properties?.columns ?? [], tests), tests, rawSql: n.file.rawSql, compiledSql,
         lastRun: lastNodeRun(db, n.uniqueId),
         partitions: n.settings.materialized === 'incremental' ? partitionWrites(db, n.name) : null,
         stale: stalePartitions(db, manifest, graph, n),
@@ -74,13 +74,13 @@ export function collectDocs(input: CollectDocsInput): DocsSite {
     } else if (n.resourceType === 'seed') {
       nodes.push({
         ...common(n), kind: 'seed', path: n.file.path, description: n.properties?.description ?? '',
-        columns: columnsOf(db, n.alias, n.properties?.columns ?? [], tests), tests, rawSql: null, compiledSql: null,
+        columns: columnsOf(db, n, n.properties?.columns ?? [], tests), tests, rawSql: null, compiledSql: null,
         lastRun: lastNodeRun(db, n.uniqueId), partitions: null, stale: null,
       });
     } else {
       nodes.push({
         ...common(n), kind: 'source', path: n.table.location.file, description: n.table.description ?? '',
-        columns: columnsOf(db, n.alias, n.table.columns, tests), tests, rawSql: null, compiledSql: null, lastRun: null, partitions: null, stale: null,
+        columns: columnsOf(db, n, n.table.columns, tests), tests, rawSql: null, compiledSql: null, lastRun: null, partitions: null, stale: null,
       });
     }
   }

@@ -1,6 +1,6 @@
 import type { Manifest, ModelNode } from '../compile/manifest.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
-import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { quoteIdentifier, qualifiedName } from '../engine/quote-identifier.js';
 import { relationKind } from '../engine/relation-kind.js';
 import { addDays, EARLIEST_DATE, isIsoDate } from '../feed/iso-date.js';
 import type { Graph } from '../graph/graph-node.js';
@@ -22,9 +22,9 @@ export function windowAfterLanded(db: Warehouse, manifest: Manifest, graph: Grap
   const start = addDays(asOf, -lookback);
   let newest: { value: string; column: string } | undefined;
   for (const source of timeSourcesOf(manifest, graph, node.uniqueId)) {
-    if (relationKind(db, source.alias) !== 'table') continue;
+    if (relationKind(db, source.alias, source.schema) !== 'table') continue;
     const column = source.settings.eventTime ?? source.settings.loadedAt!;
-    const value: unknown = db.value(`select max(${quoteIdentifier(column)}) from ${quoteIdentifier(source.alias)}`);
+    const value: unknown = db.value(`select max(${quoteIdentifier(column)}) from ${qualifiedName(source.schema, source.alias)}`);
     if (typeof value !== 'string' || !DATE_LIKE.test(value)) continue;
     if (newest === undefined || value > newest.value) newest = { value, column };
   }

@@ -1,6 +1,6 @@
 import type { Manifest, SeedNode, SourceNode } from '../compile/manifest.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
-import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { quoteIdentifier, qualifiedName } from '../engine/quote-identifier.js';
 import { relationKind } from '../engine/relation-kind.js';
 import { ancestors } from '../graph/walk-graph.js';
 import type { Graph } from '../graph/graph-node.js';
@@ -22,8 +22,8 @@ export function effectiveAsOf(db: Warehouse, manifest: Manifest, graph: Graph, u
   if (declared !== undefined && declared !== null && declared !== '') return String(declared);
   let latest: string | null = null;
   for (const source of timeSourcesOf(manifest, graph, uniqueId)) {
-    if (relationKind(db, source.alias) === null) continue;
-    const value = db.value(`select max(${quoteIdentifier(source.settings.loadedAt!)}) from ${quoteIdentifier(source.alias)}`);
+    if (relationKind(db, source.alias, source.schema) === null) continue;
+    const value = db.value(`select max(${quoteIdentifier(source.settings.loadedAt!)}) from ${qualifiedName(source.schema, source.alias)}`);
     if (value !== null && value !== undefined && (latest === null || String(value) > latest)) latest = String(value);
   }
   return latest;

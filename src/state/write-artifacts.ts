@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { nowIso } from '../clock.js';
 import type { Manifest, ModelNode } from '../compile/manifest.js';
 import type { NodeResult } from './node-result.js';
@@ -21,11 +21,18 @@ function write(project: Project, path: string, text: string): void {
   writeArtifact(project.root, path, text);
 }
 
-/** target/compiled/<project>/<path> (the SELECT) and target/run/<project>/<path> (what ran). */
+/** target/compiled/<project>/<path> (the SELECT) and target/run/<project>/<path> (what ran), and each microbatch batch's. */
 export function writeNodeArtifacts(project: Project, node: ModelNode, plan: NodePlan): void {
   const target = join(project.root, project.paths.target);
   write(project, join(target, 'compiled', project.name, node.file.path), `${plan.sql}\n`);
   write(project, join(target, 'run', project.name, node.file.path), `-- ${plan.mode}: ${plan.reason}\n${planScript(plan)}\n`);
+  // A microbatch model's batches too, where dbt writes them: models/m.sql's batch 2020-01-01 in models/m/m_2020-01-01.sql.
+  const stem = node.file.path.replace(/\.sql$/, '');
+  for (const batch of plan.batches ?? []) {
+    const file = join(project.name, stem, `${basename(stem)}_${batch.label}.sql`);
+    write(project, join(target, 'compiled', file), `${batch.sql}\n`);
+    write(project, join(target, 'run', file), `-- ${batch.mode}: batch ${batch.label} [${batch.start}, ${batch.end})\n${planScript({ ...plan, mode: batch.mode, sql: batch.sql, statements: batch.statements, batches: undefined })}\n`);
+  }
 }
 
 export interface RunArtifactsInput {

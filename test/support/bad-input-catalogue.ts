@@ -32,6 +32,27 @@ const sql = (statement: string) => async (dir: string) => {
   db.close();
 };
 
+/** A dbt-sqlite profile for the example: two targets, both on the project's own warehouse file. */
+const PROFILE = `brightcart:
+  target: dev
+  outputs:
+    dev:
+      type: sqlite
+      schemas_and_paths:
+        main: warehouse.db
+    prod:
+      type: sqlite
+      schemas_and_paths:
+        main: warehouse.db
+`;
+const withProfile = (profile: string) => (dir: string) => {
+  write('profiles.yml', profile)(dir);
+  patch('project.yml', /^name: brightcart\n/m, 'name: brightcart\nprofile: brightcart\n')(dir);
+};
+const both = (...edits: ((dir: string) => void)[]) => (dir: string) => {
+  for (const edit of edits) edit(dir);
+};
+
 /** A separate process holding the warehouse's write lock until the returned cleanup. */
 function holdLock(dir: string): () => void {
   const ready = join(dir, 'lock-held');
@@ -54,6 +75,11 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E105', edit: patch('project.yml', /^name: brightcart\n/m, 'name: brightcart\nsource-paths: [models]\nmodel-paths: [models]\n'), args: ['ls'] },
   { id: 'E106', edit: patch('project.yml', /^name: brightcart\n/m, 'name: brightcart\ntests:\n  +severity: warn\ndata_tests:\n  +severity: warn\n'), args: ['ls'] },
   { id: 'E107', edit: write('models/more.yml', "sources:\n  - name: extra\n    tables:\n      - name: t\n        identifier: \"{{ var('extra_table') }}\"\n"), args: ['run'] },
+  { id: 'E108', edit: withProfile(PROFILE), args: ['run', '--target', 'prd'] },
+  { id: 'E109', edit: withProfile(PROFILE.replace('brightcart:', 'shop:')), args: ['ls'] },
+  { id: 'E110', edit: withProfile(PROFILE.replace('main: warehouse.db\n    prod', 'main: warehouse.db\n        raw: models\n    prod')), args: ['run'] },
+  { id: 'E111', edit: both(withProfile(PROFILE), patch('project.yml', /^  marts:\n/m, '  marts:\n    +schema: marts\n')), args: ['run'] },
+  { id: 'E112', edit: withProfile(PROFILE.replace('type: sqlite', 'type: postgres')), args: ['ls'] },
   { id: 'E03', edit: patch('project.yml', /^name: brightcart\n/m, 'name: brightcart\nmodelz: {}\n'), args: ['ls'] },
   { id: 'E04', edit: write('project.yml', 'name: brightcart\nmodel-paths: 3\n'), args: ['run'] },
   { id: 'E05', edit: write('models/schema.yml', 'models:\n  - name: x\n   bad: [\n'), args: ['run'] },
