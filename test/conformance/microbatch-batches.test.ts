@@ -190,7 +190,26 @@ describe('batch_size hour, month and year (TestMicrobatchCompiledRunPaths{Hourly
 
   it.todo("an event_time written with a UTC offset is compared as a time, not as text (dbt-snowflake TestSnowflakeMicrobatchConvertsStartEndTimeToTimestamp: '2020-01-03 00:37:00+01:00' is 2020-01-02 23:37 UTC, so the hour batch [2020-01-03 00:00, 01:00) writes no row; mini-dbt's text comparison writes it)");
 
-  it.todo('each batch\'s compiled and run SQL is written to target/compiled|run/<project>/models/<model>/<model>_<batch>.sql (microbatch_model_2020-01-03T13.sql, microbatch_model_2020-01.sql, microbatch_model_2020.sql)');
+  for (const [size, files] of [
+    ['day', ['microbatch_model_2020-01-01.sql', 'microbatch_model_2020-01-02.sql', 'microbatch_model_2020-01-03.sql']],
+    ['hour', ['microbatch_model_2020-01-03T13.sql']],
+    ['month', ['microbatch_model_2020-01.sql']],
+    ['year', ['microbatch_model_2020.sql']],
+  ] as const) {
+    it(`${size}: each batch's SQL is written to target/compiled and target/run under models/microbatch_model/, named by its batch (${files.at(-1)})`, () => {
+      const p = project({ 'models/microbatch_model.sql': microbatch('', size) });
+      ok(dbt(p, 'run', ...at('2020-01-03 13:57:00')));
+      for (const kind of ['compiled', 'run']) {
+        for (const file of files) {
+          const text = readFileSync(join(p.dir, 'target', kind, 'shop', 'models', 'microbatch_model', file), 'utf8');
+          expect(text, `${kind}/${file}`).toContain('input_model');
+        }
+      }
+      // The batch's own SELECT, filtered to its window.
+      const last = readFileSync(join(p.dir, 'target/compiled/shop/models/microbatch_model', files.at(-1)!), 'utf8');
+      expect(last).toContain(size === 'hour' ? "'2020-01-03 13:00:00'" : size === 'day' ? "'2020-01-03'" : "'2020-01-01'");
+    });
+  }
 });
 
 describe('full_refresh: false on a microbatch model (TestMicrobatchFullRefreshConfigFalse)', () => {
