@@ -61,14 +61,7 @@ export function modelRenderState(
           hint: `add a comment: -- depends_on: {{ ref('${name}') }}`,
         });
       }
-      if (target.resourceType === 'model' && isEphemeral(target)) {
-        const cte = ephemeralCteName(target.alias);
-        if (!ctes.has(target.name)) {
-          const body = renderBody(manifest, target, { ...options, incremental: false, existing: null, batch: undefined }, ctes);
-          ctes.set(target.name, { name: cte, sql: body.sql });
-        }
-        return new Relation(cte, 'ephemeral', empty ? emptySubquery(cte) : cte);
-      }
+      if (target.resourceType === 'model' && isEphemeral(target)) return ephemeralRelation(manifest, target, options, ctes);
       const type = target.resourceType === 'seed' ? 'table' : (target.settings.materialized as 'table' | 'view');
       return eventTimeRelation(target.alias, type, target.settings.eventTime, options.batch, empty, target.schema);
     },
@@ -88,6 +81,19 @@ export function modelRenderState(
     log: options.log ?? (() => undefined),
     batch: options.batch,
   };
+}
+
+/**
+ * What ref() to an ephemeral model returns: its CTE's name, the model rendered into `ctes` (its own
+ * ephemeral refs first) for the caller to inline; a data test that refs one inlines it the same way.
+ */
+export function ephemeralRelation(manifest: Manifest, target: ModelNode, options: RenderModelOptions, ctes: Map<string, EphemeralCte>): Relation {
+  const cte = ephemeralCteName(target.alias);
+  if (!ctes.has(target.name)) {
+    const body = renderBody(manifest, target, { ...options, incremental: false, existing: null, batch: undefined }, ctes);
+    ctes.set(target.name, { name: cte, sql: body.sql });
+  }
+  return new Relation(cte, 'ephemeral', options.run?.empty === true ? emptySubquery(cte) : cte);
 }
 
 interface Body {

@@ -153,7 +153,7 @@ export function captureTests(input: CaptureTestsInput, errors: ProjectError[]): 
   };
 
   for (const model of models.values()) {
-    if (!model.properties || model.settings.materialized === 'ephemeral') continue;
+    if (!model.properties) continue;
     addTargetTests({ node: model, testTarget: model.name, isSource: false, tests: model.properties.tests, columns: model.properties.columns, location: model.properties.location });
   }
   for (const seed of seeds.values()) {

@@ -4,6 +4,7 @@ import { emptySubquery } from '../compile/event-time-filter.js';
 import { ProjectError } from '../errors/project-error.js';
 import { findLine } from '../compile/find-line.js';
 import { requireOneStatement } from '../compile/single-statement.js';
+import { inlineEphemerals, type EphemeralCte } from '../compile/inline-ephemerals.js';
 import { renderTestArgs } from './render-test-args.js';
 import { runtimeTestState, type TestRenderOptions } from './test-render-state.js';
 import type { TestNode } from '../compile/test-node.js';
@@ -24,17 +25,20 @@ export function renderTest(manifest: Manifest, test: TestNode, options: TestRend
 }
 
 function renderTestSql(manifest: Manifest, test: TestNode, options: TestRenderOptions): string {
-  const state = runtimeTestState(manifest, test, options);
+  // Ephemeral models the test reads (through ref(), or as the model a generic test is on) become CTEs in front of it.
+  const ctes = new Map<string, EphemeralCte>();
+  const state = runtimeTestState(manifest, test, options, ctes);
   const { jinja } = manifest;
-  if (test.testType === 'singular') return jinja.render(test.path, test.rawSql, state).trim();
+  if (test.testType === 'singular') return inlineEphemerals(jinja.render(test.path, test.rawSql, state).trim(), [...ctes.values()]);
   const target = test.attachedTo ? manifest.nodes.get(test.attachedTo) : undefined;
   if (!target) throw new ProjectError(`test '${test.name}' is declared on a node that no longer exists`, { location: { file: test.path, line: test.line } });
   const type = target.resourceType === 'model' ? (target.settings.materialized as 'table' | 'view') : 'table';
   const where = test.config.where;
   // --empty: the tested relation reads no rows, as its ref() does in dbt.
-  const bare = new Relation(target.alias, type, undefined, target.schema);
-  const from = options.run?.empty ? emptySubquery(bare.render()) : bare.render();
-  let model = options.run?.empty ? new Relation(target.alias, type, from, target.schema) : bare;
+  const ephemeral = target.resourceType === 'model' && target.settings.materialized === 'ephemeral' ? state.ref(target.name) : undefined;
+  const bare = ephemeral ?? new Relation(target.alias, type, undefined, target.schema);
+  const from = ephemeral ? String(ephemeral) : options.run?.empty ? emptySubquery(bare.render()) : bare.render();
+  let model = ephemeral ?? (options.run?.empty ? new Relation(target.alias, type, from, target.schema) : bare);
   if (where !== undefined && where !== null && String(where).trim() !== '') {
     const condition = renderTestArgs(jinja, test.path, String(where), state);
     model = new Relation(target.alias, type, `(select * from ${from} where ${String(condition)}) dbt_subquery`, target.schema);
@@ -42,5 +46,5 @@ function renderTestSql(manifest: Manifest, test: TestNode, options: TestRenderOp
   const args = renderTestArgs(jinja, test.path, test.args, state) as Record<string, unknown>;
   const locals: Record<string, unknown> = { __model: model, __column_name: test.columnName };
   for (const [k, v] of Object.entries(args)) locals[`__arg_${k}`] = v;
-  return jinja.render(test.path, test.rawSql, state, locals).trim();
+  return inlineEphemerals(jinja.render(test.path, test.rawSql, state, locals).trim(), [...ctes.values()]);
 }

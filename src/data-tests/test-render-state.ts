@@ -2,6 +2,8 @@ import type { Manifest } from '../compile/manifest.js';
 import { Relation, type RelationType } from '../compile/relation.js';
 import { emptySubquery } from '../compile/event-time-filter.js';
 import type { RenderState } from '../compile/render-state.js';
+import { ephemeralRelation } from '../compile/render-model.js';
+import type { EphemeralCte } from '../compile/inline-ephemerals.js';
 import type { Target } from '../project/target.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
@@ -72,7 +74,7 @@ export function captureTestState(
 }
 
 /** A test rendered against the warehouse: ref() and source() resolve to the real relations. */
-export function runtimeTestState(manifest: Manifest, test: TestNode, options: TestRenderOptions): RenderState {
+export function runtimeTestState(manifest: Manifest, test: TestNode, options: TestRenderOptions, ctes: Map<string, EphemeralCte> = new Map()): RenderState {
   // --empty (build): a test reads its refs and sources as empty subqueries too, as dbt's do.
   const relation = (node: { readonly alias: string; readonly schema: string }, type: RelationType) => {
     const bare = new Relation(node.alias, type, undefined, node.schema);
@@ -84,6 +86,10 @@ export function runtimeTestState(manifest: Manifest, test: TestNode, options: Te
       if (pkg !== undefined && pkg !== manifest.project.name) throw new ProjectError(`ref('${pkg}', '${name}'): package '${pkg}' is not installed`);
       const target = manifest.models.get(name) ?? manifest.seeds.get(name);
       if (!target) throw new ProjectError(`test '${test.name}' depends on a node named '${name}' which was not found`);
+      // An ephemeral model is inlined as a CTE, as it is into a model (dbt does the same for tests).
+      if (target.resourceType === 'model' && target.settings.materialized === 'ephemeral') {
+        return ephemeralRelation(manifest, target, { db: options.db, run: options.run, log: options.log, incremental: false }, ctes);
+      }
       return relation(target, target.resourceType === 'seed' ? 'table' : (target.settings.materialized as 'table' | 'view'));
     },
     source: (s, t) => {

@@ -159,15 +159,31 @@ describe('singular tests that ref an ephemeral model (BaseSingularTestsEphemeral
     'tests/failing.sql': failing,
   };
 
-  // dbt inlines the ephemeral into the test's SQL as a CTE: `test` gives passing `pass`, failing `fail` with
-  // failures = 10 (one per seed row), exit 1. mini-dbt's test ref() resolves an ephemeral to a relation named after it
-  // (data-tests/test-render-state.ts runtimeTestState), so both tests error with "no such table: ephemeral".
-  it.todo("test: a singular test reading an ephemeral passes or fails on the ephemeral's rows (failures = 10)");
+  // dbt inlines the ephemeral into the test's SQL as a CTE: passing passes, failing fails once per seed row.
+  it("test: a singular test reading an ephemeral passes or fails on the ephemeral's rows (failures = 10)", () => {
+    const p = conformanceProject(files, 'singular_tests_ephemeral');
+    expect(p.dbt(['seed']).code).toBe(0);
+    const test = p.dbt(['test']);
+    expect(test.code, test.stdout + test.stderr).toBe(1);
+    const byName = Object.fromEntries(test.results.map((r) => [r.unique_id.split('.').at(-1), r]));
+    expect(byName.passing).toMatchObject({ status: 'pass', failures: 0 });
+    expect(byName.failing).toMatchObject({ status: 'fail', failures: 10 });
+  });
 
-  // dbt (TestHooksInTests): `unique` on column id of an ephemeral `select 1 as id`; `test --model ephemeral` has 1
-  // result, pass. mini-dbt drops tests declared on ephemeral models (data-tests/capture-tests.ts skips them), so the
-  // command finds nothing to test.
-  it.todo('a generic test declared on an ephemeral model runs on its rows (unique on select 1 as id: pass)');
+  // dbt (TestHooksInTests): `unique` on column id of an ephemeral `select 1 as id`; `test --select ephemeral` has 1 result, pass.
+  it('a generic test declared on an ephemeral model runs on its rows (unique on select 1 as id: pass; a duplicate fails)', () => {
+    const p = conformanceProject({
+      'models/ephemeral.sql': "{{ config(materialized='ephemeral') }}\nselect 1 as id\n",
+      'models/schema.yml': 'models:\n  - name: ephemeral\n    columns:\n      - name: id\n        data_tests: [unique]\n',
+    }, 'ephemeral_tests');
+    const test = p.dbt(['test', '--select', 'ephemeral']);
+    expect(test.code, test.stdout + test.stderr).toBe(0);
+    expect(test.results.map((r) => [r.unique_id.replace(/\.[0-9a-f]{10}$/, ''), r.status])).toEqual([['test.ephemeral_tests.unique_ephemeral_id', 'pass']]);
+    p.write('models/ephemeral.sql', "{{ config(materialized='ephemeral') }}\nselect 1 as id union all select 1\n");
+    const failing = p.dbt(['test', '--select', 'ephemeral']);
+    expect(failing.code).toBe(1);
+    expect(failing.results.map((r) => [r.status, r.failures])).toEqual([['fail', 1]]);
+  });
 
   it('run builds the two models (WITH merged into the CTEs of the ephemeral) and neither is the ephemeral', () => {
     const p = conformanceProject(files, 'singular_tests_ephemeral');
