@@ -9,11 +9,12 @@ import { runCli, type CliResult } from '../support/run-cli.js';
  * Conformance with dbt (issue 13): which batches a microbatch run builds.
  * Modelled on dbt-core's tests/functional/microbatch/test_microbatch.py
  * (TestMicrobatchCLI, TestMicrobatchCLIBuild, TestMicroBatchBoundsDefault,
- * TestMicrobatchCompiledRunPaths{Hourly,Monthly,Yearly},
+ * TestMicrobatchCompiledRunPaths{,Hourly,Monthly,Yearly}, TestMicrobatchCLIRunOutputJSON,
  * TestMicrobatchFullRefreshConfigFalse, TestCanSilenceInvalidConcurrentBatchesConfigWarning),
  * its unit tests of MicrobatchBuilder (tests/unit/materializations/incremental/test_microbatch.py:
  * build_start_time with lookback, build_batches), dbt's --event-time-* flag validation
- * (core/dbt/cli/flags.py), and dbt-tests-adapter's incremental/test_incremental_microbatch.py.
+ * (core/dbt/cli/flags.py), and dbt-tests-adapter's incremental/test_incremental_microbatch.py as
+ * dbt-snowflake, dbt-redshift, dbt-spark and dbt-bigquery run it.
  * dbt's tests fix "now" with patch_microbatch_end_time; mini-dbt's now is the as_of var.
  */
 
@@ -70,7 +71,8 @@ describe('run and build of a microbatch model (TestMicrobatchCLI, TestMicrobatch
       const first = dbt(p, command, ...at('2020-01-03 13:57:00'));
       ok(first);
       expect(ids(p)).toEqual([1, 2, 3]);
-      // Two models, three batches (dbt counts LogModelResult and LogBatchResult events).
+      // Two model results, three batch results (dbt counts LogModelResult and LogBatchResult events).
+      expect(first.stdout.match(/\d of 2 OK created sql \w+ model/g)).toHaveLength(2);
       expect(first.stdout.match(/OK created batch 2020-01-0\d of main\.microbatch_model/g)).toHaveLength(3);
       expect(result(p, 'microbatch_model').status).toBe('success');
       expect(result(p, 'microbatch_model').batch_results!.successful).toHaveLength(3);
@@ -176,7 +178,7 @@ select id, event_time, version from {{ source('raw', 'events') }}
   it.todo('an incremental run\'s lookback may reach before begin (dbt does not clamp build_start_time to begin): begin 2020-01-02, run at 2020-01-02 13:57, again at 14:57 with lookback 1 writes the 2020-01-01 row');
 });
 
-describe('batch_size hour, month and year (TestMicrobatchCompiledRunPaths{Hourly,Monthly,Yearly})', () => {
+describe('batch_size hour, day, month and year (TestMicrobatchCompiledRunPaths{,Hourly,Monthly,Yearly})', () => {
   for (const [size, count, last] of [['hour', 62, '2020-01-03 13:00:00'], ['month', 1, '2020-01-01'], ['year', 1, '2020-01-01']] as const) {
     it(`${size}: a first build at 2020-01-03 13:57 runs ${count} batch${count === 1 ? '' : 'es'} from begin, the last starting ${last}`, () => {
       const p = project({ 'models/microbatch_model.sql': microbatch('', size) });
