@@ -17,6 +17,7 @@ import { relationNameProblems } from '../compile/check-relation-names.js';
 import { baseModelConfig, captureModel, type CaptureContext, type ModelCapture } from './capture-model.js';
 import { rememberYmlRendering, renderYmlValues } from './render-yml.js';
 import { schemaNamer } from './node-schema.js';
+import { warnUser } from '../errors/user-warning.js';
 
 export interface CaptureOptions {
   readonly vars?: Readonly<Record<string, unknown>>;
@@ -122,10 +123,17 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     }
   }
   for (const name of project.modelProperties.keys()) {
-    if (!baseConfigs.has(name)) {
-      const props = project.modelProperties.get(name)!;
-      errors.push(new ProjectError(`properties describe model '${name}' but there is no model file for it.${didYouMeanSuffix(name, [...baseConfigs.keys()])}`, { location: props.location }));
+    if (baseConfigs.has(name)) continue;
+    const props = project.modelProperties.get(name)!;
+    const where = `${props.location.file}${props.location.line ? `:${props.location.line}` : ''}`;
+    const seed = seeds.get(name);
+    // dbt warns about a patch that matches no model, and goes on; the entry's data tests still test what ref() names (a seed).
+    if (seed && !seed.properties) {
+      seeds.set(name, { ...seed, properties: { ...props, config: {} } });
+      warnUser(`${where}: '${name}' is a seed, described under models: (as dbt does, its data tests run on the seed; its configs are ignored: describe it under seeds:)`);
+      continue;
     }
+    warnUser(`${where}: properties describe model '${name}', which does not exist: its description, configs, columns and tests apply to nothing.${didYouMeanSuffix(name, [...baseConfigs.keys()])}`);
   }
 
   const macroNames = options.macroNames ?? jinja().macroNames;

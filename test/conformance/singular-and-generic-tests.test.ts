@@ -108,10 +108,21 @@ describe('generic tests on a seed, a view and a table (BaseGenericTests)', () =>
   });
 
   // dbt's own fixture declares the seed's test under `models:` in seeds/schema.yml: dbt warns that 'base' is a seed
-  // specified in the models section (WrongResourceSchemaFile) and still creates not_null_base_id, so `test -m base`
-  // has 1 result. mini-dbt refuses the load (exit 2): "properties describe model 'base' but there is no model file for it"
-  // (parse/capture-project.ts).
-  it.todo('a seed described under models: in a yml file: a warning, and its tests still run on the seed');
+  // specified in the models section and still creates not_null_base_id, so `test -m base` has 1 result.
+  it('a seed described under models: in a yml file: a warning, and its tests still run on the seed', () => {
+    const p = conformanceProject({
+      'seeds/base.csv': 'id,name\n1,a\n2,b\n',
+      'seeds/schema.yml': 'version: 2\nmodels:\n  - name: base\n    columns:\n      - name: id\n        data_tests: [not_null]\n',
+    }, 'generic_tests');
+    const seed = p.dbt(['seed']);
+    expect(seed.code, seed.stdout + seed.stderr).toBe(0);
+    expect(seed.stderr).toContain("'base' is a seed, described under models:");
+    const test = p.dbt(['test', '-m', 'base']);
+    expect(test.code).toBe(0);
+    expect(test.results.map((r) => [r.unique_id.replace(/\.[0-9a-f]{10}$/, ''), r.status])).toEqual([['test.generic_tests.not_null_base_id', 'pass']]);
+    p.exec("insert into base values (null, 'c')");
+    expect(p.dbt(['test', '-m', 'base']).results.map((r) => [r.status, r.failures])).toEqual([['fail', 1]]);
+  });
 });
 
 describe('the built-in generic tests count failures as dbt does', () => {

@@ -83,7 +83,7 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E03', edit: patch('project.yml', /^name: brightcart\n/m, 'name: brightcart\nmodelz: {}\n'), args: ['ls'] },
   { id: 'E04', edit: write('project.yml', 'name: brightcart\nmodel-paths: 3\n'), args: ['run'] },
   { id: 'E05', edit: write('models/schema.yml', 'models:\n  - name: x\n   bad: [\n'), args: ['run'] },
-  { id: 'E06', edit: write('models/more.yml', 'models:\n  - name: daily_revenu\n    description: typo\n'), args: ['run'] },
+  { id: 'E06', edit: write('models/more.yml', 'models:\n  - name: daily_revenu\n    description: typo\n'), args: ['ls'] },
   { id: 'E07', edit: write(MONTHLY, 'select 1\n{{ foo( }}\n'), args: ['run'] },
   { id: 'E08', edit: write(MONTHLY, 'select 1 as a,\n  {{ as_off() }} as b\n'), args: ['run'] },
   { id: 'E09', edit: write(MONTHLY, "select\n  {{ var('currency') }} as c\n"), args: ['run', '-s', 'monthly_revenue'] },
