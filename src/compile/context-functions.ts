@@ -102,6 +102,12 @@ export function contextFunctions(state: RenderState): Record<string, unknown> {
     // dbt's builtins: a project macro named ref, source or config replaces it, and can still reach the original.
     builtins: { ref, source, config },
     is_incremental: guarded(state, () => state.isIncremental()),
+    // dbt's should_full_refresh(): the model's full_refresh config, else --full-refresh; false in a batch that runs incrementally.
+    should_full_refresh: guarded(state, () => {
+      if (state.batch && state.isIncremental()) return false;
+      const configured = state.config.full_refresh ?? state.captured.config.full_refresh;
+      return configured === undefined || configured === null ? state.run.fullRefresh : Boolean(configured);
+    }),
     env_var: makeEnvVar(state),
     this: state.self,
     execute: state.execute,

@@ -28,7 +28,7 @@ union all select 3, '2020-01-03 00:00:00'
 const CONFIG = "{{ config(materialized='incremental', incremental_strategy='microbatch', unique_key='id', event_time='event_time', batch_size='day', begin=modules.datetime.datetime(2020, 1, 1, 0, 0, 0)) }}";
 const MICROBATCH = `${CONFIG}\nselect * from {{ ref('input_model') }}\n`;
 
-/** dbt's check_invalid_batch_jinja_context macro (TestMicrobatchJinjaContext), without its should_full_refresh check (see the it.todo). */
+/** dbt's check_invalid_batch_jinja_context macro (TestMicrobatchJinjaContext). */
 const CONTEXT_CHECK = `{% macro check_invalid_batch_jinja_context() %}
 {% if model is not mapping %}
     {{ exceptions.raise_compiler_error("\`model\` is invalid: expected mapping type") }}
@@ -38,6 +38,8 @@ const CONTEXT_CHECK = `{% macro check_invalid_batch_jinja_context() %}
     {{ exceptions.raise_compiler_error("\`sql\` is invalid: expected string type") }}
 {% elif is_incremental is not callable %}
     {{ exceptions.raise_compiler_error("\`is_incremental()\` is invalid: expected callable type") }}
+{% elif should_full_refresh is not callable %}
+    {{ exceptions.raise_compiler_error("\`should_full_refresh()\` is invalid: expected callable type") }}
 {% endif %}
 {% endmacro %}
 `;
@@ -138,7 +140,7 @@ describe("ref('x').render() opts out of the filter (TestMicrobatchUsingRefRender
 
 describe('the Jinja context of a batch (TestMicrobatchJinjaContext, TestMicrobatchJinjaContextVarsAvailable)', () => {
   for (const [where, hook] of [['in the model', ''], ['and in a pre-hook that renders to nothing (dbt\'s run_hooks skips it)', 'pre_hook="{{ check_invalid_batch_jinja_context() }}", ']] as const) {
-    it(`model is a mapping, sql and compiled_code are strings, is_incremental is callable, in every batch: ${where}`, () => {
+    it(`model is a mapping, sql and compiled_code are strings, is_incremental and should_full_refresh are callable, in every batch: ${where}`, () => {
       const p = project({
         'macros/check_batch_jinja_context.sql': CONTEXT_CHECK,
         'models/input_model.sql': INPUT,
@@ -152,7 +154,21 @@ select * from {{ ref('input_model') }}
     });
   }
 
-  it.todo('should_full_refresh is a callable in the context of a model (and of its batches), as is_incremental is: dbt\'s check macro raises "`should_full_refresh()` is invalid: expected callable type" on mini-dbt');
+  it('should_full_refresh() is the full_refresh config, else --full-refresh, and false in a batch that runs incrementally (dbt\'s macro and build_jinja_context_for_batch)', () => {
+    const said = "'{{ 'yes' if should_full_refresh() else 'no' }}' as refresh";
+    const p = project({
+      'models/input_model.sql': INPUT,
+      'models/plain.sql': `{{ config(materialized='table') }}\nselect ${said}\n`,
+      'models/protected.sql': `{{ config(materialized='table', full_refresh=false) }}\nselect ${said}\n`,
+      'models/microbatch_model.sql': `${CONFIG}\nselect id, event_time, ${said} from {{ ref('input_model') }}\n`,
+    });
+    const refresh = (table: string) => p.rows(`select refresh from "${table}" order by rowid`).map((r) => r.refresh);
+    ok(dbt(p, 'run', ...at('2020-01-03 13:57:00')));
+    expect([refresh('plain'), refresh('protected'), refresh('microbatch_model')]).toEqual([['no'], ['no'], ['no', 'no', 'no']]);
+    ok(dbt(p, 'run', '--full-refresh', ...at('2020-01-03 13:57:00')));
+    // The first batch of a full refresh builds the table (not incremental); the later ones run incrementally.
+    expect([refresh('plain'), refresh('protected'), refresh('microbatch_model')]).toEqual([['yes'], ['no'], ['yes', 'no', 'no']]);
+  });
 
   it('model.batch.id names each batch while it renders (log() in the model)', () => {
     const p = project({
