@@ -57,7 +57,7 @@ export interface Dialect {
   createEmptyTableLike(relation: string, source: string): string;
   /** CREATE [UNIQUE] INDEX [IF NOT EXISTS] `name` ON `table` (`columns`): quoted names, columns joined. */
   createIndex(options: { readonly name: string; readonly table: string; readonly columns: string; readonly unique?: boolean; readonly ifNotExists?: boolean }): string;
-  dropIndex(name: string): string;
+  dropIndex(name: string, options?: { readonly ifExists?: boolean }): string;
   /** ALTER TABLE ADD COLUMN (no type: '' ). */
   addColumn(table: string, column: string, type: string): string;
   /** ALTER TABLE DROP COLUMN (run it inside the connection's withViewsUntouched). */
@@ -66,20 +66,22 @@ export interface Dialect {
   tempRelation(name: string): string;
 
   /**
-   * The merge strategy's upsert: insert `columns` of `source` into `target`
-   * (aliased `targetAlias`), and for a row whose `keys` exist update `update`
-   * (nothing when empty) where every predicate holds. In predicates, `newRow`
-   * names the incoming row.
+   * dbt's MERGE, as statements: `match` pairs each existing row of `target`
+   * (aliased DBT_INTERNAL_DEST) with the new rows of `source` (aliased
+   * DBT_INTERNAL_SOURCE) whose `keys` equal its own and that pass every
+   * predicate, into the temp table `matchTable`; `doubleMatch` counts the
+   * existing rows matched more than once (a MERGE refuses them); `update`
+   * sets `update` columns of each matched row from its new row (undefined
+   * when there is nothing to set); `insert` adds every new row that matched
+   * nothing, duplicates included, as MERGE's WHEN NOT MATCHED does.
    */
-  upsert(options: {
+  merge(options: {
     readonly target: string;
-    readonly targetAlias: string;
-    readonly columns: string;
     readonly source: string;
-    readonly keys: string;
+    readonly matchTable: string;
+    readonly keys: readonly string[];
+    readonly columns: readonly string[];
     readonly update: readonly string[];
     readonly predicates: readonly string[];
-  }): string;
-  /** How an upsert's predicates name the incoming row. */
-  readonly upsertNewRow: string;
+  }): { readonly match: string; readonly doubleMatch: string; readonly update?: string; readonly insert: string };
 }

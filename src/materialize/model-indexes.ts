@@ -8,7 +8,7 @@ import { indexName } from './staging-names.js';
  * CREATE INDEX statements for a freshly built (and swapped-in) table: the
  * configured indexes, plus the ones an incremental model's strategy needs
  * (IncrementalStrategy.indexes: one on the unique_key so a delete step never
- * scans the whole table; a unique one under merge, for the upsert's ON CONFLICT).
+ * scans the whole table, merge's match a seek).
  */
 export function indexStatements(alias: string, settings: ModelSettings, schema = 'main'): string[] {
   const indexes = [...settings.indexes];

@@ -16,7 +16,7 @@ export const RESERVED_PREFIX = '_mini_dbt_';
 export const RESERVED_INFIX = '__mini_dbt_';
 
 /** What a scratch table holds; its name is `<alias>__mini_dbt_<role>`. */
-export type ScratchRole = 'tmp' | 'new' | 'rebuilt' | 'preview' | 'probe';
+export type ScratchRole = 'tmp' | 'new' | 'match' | 'rebuilt' | 'preview' | 'probe';
 
 /** The scratch table of `alias` for one role (always inside the reserved namespace). */
 export function scratchTableName(alias: string, role: ScratchRole): string {

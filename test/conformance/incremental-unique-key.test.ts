@@ -236,13 +236,30 @@ describe('a unique_key that is an SQL expression (dbt documents unique_key as "a
   it.todo("unique_key='state || county': the incremental run replaces the rows whose expression value is among the new rows");
 });
 
-describe("merge and a key that repeats (README's deviation: merge is an upsert on a unique index of the key)", () => {
+describe("merge and a key that repeats: dbt's MERGE (a key may repeat in the table; two new rows with a new key are both inserted)", () => {
   // dbt's first build is a plain create table as, whatever the key: the seed's two NY rows are kept.
-  // mini-dbt's merge builds its table with a unique index on the key and refuses the duplicate.
-  it.todo("merge on unique_key 'state': the first build keeps both NY rows, and a later CT visit replaces the CT row");
-  // A warehouse MERGE inserts every new row that matches no target row, so two new rows with a key the
-  // table lacks are both inserted; mini-dbt refuses any key repeated among the new rows. Both need merge
-  // written as UPDATE ... FROM plus INSERT ... WHERE NOT EXISTS, without the unique index
-  // (materialize/incremental/merge.ts, and plan-model's duplicate-key check of the full build).
-  it.todo("merge on unique_key 'state': two new WA rows are both inserted");
+  it("merge on unique_key 'state': the first build keeps both NY rows, and a later CT visit replaces the CT row", async () => {
+    const p = project(", incremental_strategy='merge', unique_key='state'");
+    await scenario(p, LATER_VISIT);
+    expect(p.rows('visits_inc', 'state, county')).toEqual(p.rows('expected_overwrite', 'state, county'));
+    expect(p.rows('visits_inc').filter((r) => r.state === 'NY')).toHaveLength(2);
+  });
+  // A warehouse MERGE inserts every new row that matches no target row, so two new rows with a key the table lacks are both inserted.
+  it("merge on unique_key 'state': two new WA rows are both inserted", async () => {
+    const p = project(", incremental_strategy='merge', unique_key='state'");
+    await scenario(p, "insert into visits (state, county, city, last_visit_date) values ('WA', 'King', 'Seattle', '2022-02-01'), ('WA', 'Pierce', 'Tacoma', '2022-02-01')");
+    expect(p.rows('visits_inc', 'city').filter((r) => r.state === 'WA').map((r) => r.city)).toEqual(['Seattle', 'Tacoma']);
+  });
+  // Two new rows matching one existing row: a warehouse's MERGE refuses it, and so does this (nothing is written).
+  it("merge on unique_key 'state': two new CT rows for the one existing CT row are refused, the table unchanged", async () => {
+    const p = project(", incremental_strategy='merge', unique_key='state'");
+    succeeded(await p.build({ command: 'seed', fullRefresh: true }), ['expected_overwrite', 'visits']);
+    succeeded(await p.build({ select: ['visits_inc'], fullRefresh: true }), ['visits_inc']);
+    const before = p.rows('visits_inc');
+    p.exec("insert into visits (state, county, city, last_visit_date) values ('CT', 'Hartford', 'Hartford', '2022-02-14'), ('CT', 'New Haven', 'New Haven', '2022-02-14')");
+    const run = await p.build({ select: ['visits_inc'] });
+    expect(run.exitCode).toBe(1);
+    expect(run.results[0]!.message).toContain('more than one row for an existing unique_key (state)');
+    expect(p.rows('visits_inc')).toEqual(before);
+  });
 });

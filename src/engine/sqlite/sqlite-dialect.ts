@@ -34,15 +34,23 @@ export const sqliteDialect: Dialect = {
   createTable: (relation, columnDefinitions) => `create table ${relation} (${columnDefinitions})`,
   createEmptyTableLike: (relation, source) => `create table ${relation} as select * from ${source} where 0`,
   createIndex: ({ name, table, columns, unique, ifNotExists }) => `create ${unique ? 'unique ' : ''}index ${ifNotExists ? 'if not exists ' : ''}${name} on ${table} (${columns})`,
-  dropIndex: (name) => `drop index ${name}`,
+  dropIndex: (name, options) => `drop index ${options?.ifExists ? 'if exists ' : ''}${name}`,
   addColumn: (table, column, type) => `alter table ${table} add column ${column}${type ? ` ${type}` : ''}`,
   dropColumn: (table, column) => `alter table ${table} drop column ${column}`,
-  upsert: ({ target, targetAlias, columns, source, keys, update, predicates }) => {
-    const action = update.length === 0
-      ? 'do nothing'
-      : `do update set\n  ${update.map((c) => `${quoteIdentifier(c)} = excluded.${quoteIdentifier(c)}`).join(',\n  ')}${predicates.length > 0 ? `\n  where ${predicates.map((p) => `(${p})`).join('\n    and ')}` : ''}`;
-    // `where true` keeps SQLite's parser from reading ON CONFLICT as a join constraint of the SELECT.
-    return `insert into ${target} as ${targetAlias} (${columns})\nselect ${columns} from ${source} where true\non conflict (${keys}) ${action}`;
+  // SQLite has no MERGE: the match is kept by rowid, so the update and the insert see the same pairs
+  // (a predicate on a column the update changes cannot turn a matched row into an inserted one).
+  merge: ({ target, source, matchTable, keys, columns, update, predicates }) => {
+    const on = [...keys.map((k) => `DBT_INTERNAL_SOURCE.${k} = DBT_INTERNAL_DEST.${k}`), ...predicates.map((p) => `(${p})`)].join('\n  and ');
+    const cols = columns.join(', ');
+    return {
+      match: `create temp table ${quoteIdentifier(matchTable)} as\nselect DBT_INTERNAL_DEST.rowid as dest_row, DBT_INTERNAL_SOURCE.rowid as source_row\nfrom ${target} as DBT_INTERNAL_DEST join ${source} as DBT_INTERNAL_SOURCE\n  on ${on}`,
+      doubleMatch: `select count(*) from (select dest_row from temp.${quoteIdentifier(matchTable)} group by dest_row having count(*) > 1)`,
+      ...(update.length > 0
+        ? {
+          update: `update ${target} as DBT_INTERNAL_DEST set\n  ${update.map((c) => `${quoteIdentifier(c)} = DBT_INTERNAL_SOURCE.${quoteIdentifier(c)}`).join(',\n  ')}\nfrom temp.${quoteIdentifier(matchTable)} as m join ${source} as DBT_INTERNAL_SOURCE on DBT_INTERNAL_SOURCE.rowid = m.source_row\nwhere DBT_INTERNAL_DEST.rowid = m.dest_row`,
+        }
+        : {}),
+      insert: `insert into ${target} (${cols})\nselect ${cols} from ${source}\nwhere rowid not in (select source_row from temp.${quoteIdentifier(matchTable)})`,
+    };
   },
-  upsertNewRow: 'excluded',
 };

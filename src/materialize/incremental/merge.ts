@@ -2,6 +2,7 @@ import { dialect } from '../../engine/current-engine.js';
 import { qualifiedName, quoteIdentifier } from '../../engine/quote-identifier.js';
 import { ProjectError } from '../../errors/project-error.js';
 import { indexName } from '../staging-names.js';
+import { scratchTableName } from '../../project/reserved-names.js';
 import { keyIndex, type IncrementalStrategy, type StrategyContext } from './incremental-strategy.js';
 
 const given = (v: unknown) => v !== undefined && v !== null;
@@ -25,13 +26,15 @@ export function mergeUpdateColumns(context: Pick<StrategyContext, 'model' | 'set
 }
 
 /**
- * merge: SQLite's upsert. A unique index on the key (created here if the
- * table predates it) lets `INSERT ... ON CONFLICT (key) DO UPDATE` update
- * the rows whose key exists and insert the others. incremental_predicates
- * limit which existing rows may be updated (DBT_INTERNAL_DEST is the
- * target row, DBT_INTERNAL_SOURCE or `excluded` the new one). Without a
- * unique_key dbt's MERGE matches on FALSE and inserts every new row: so
- * does this, as a plain insert.
+ * merge, with dbt's MERGE semantics: a new row whose key (and every
+ * incremental_predicates entry, DBT_INTERNAL_DEST the existing row and
+ * DBT_INTERNAL_SOURCE the new one) matches an existing row updates it
+ * (merge_update_columns, or all but merge_exclude_columns); every other new
+ * row is inserted, two with one new key included. An existing row matched
+ * by two new rows is refused, as a warehouse's MERGE refuses it. Without a
+ * unique_key dbt's MERGE matches on FALSE and inserts every new row: so does
+ * this, as a plain insert. The key's index (not unique: the table may hold a
+ * key twice, as dbt's may) makes the match a seek.
  */
 export const mergeStrategy: IncrementalStrategy = {
   name: 'merge',
@@ -41,8 +44,7 @@ export const mergeStrategy: IncrementalStrategy = {
     }
     return [];
   },
-  // The upsert's ON CONFLICT needs a unique index on the key.
-  indexes: (uniqueKey) => keyIndex(uniqueKey, true),
+  indexes: (uniqueKey) => keyIndex(uniqueKey),
   deletes: true,
   keylessInsertsOnly: true,
   nullKeyConsequence: 'merge never matches them',
@@ -50,21 +52,23 @@ export const mergeStrategy: IncrementalStrategy = {
     const { model, target, newRows, uniqueKey, destColumns, predicates } = context;
     const cols = destColumns.join(', ');
     if (uniqueKey.length === 0) return [{ kind: 'exec', role: 'insert', sql: `insert into ${target} (${cols})\nselect ${cols} from ${newRows}` }];
-    const keys = uniqueKey.map(quoteIdentifier).join(', ');
-    const update = mergeUpdateColumns(context);
-    const where = predicates.map((p) => p.replace(/\bDBT_INTERNAL_SOURCE\./gi, `${dialect.upsertNewRow}.`));
+    const keys = uniqueKey.map(quoteIdentifier);
+    const matchTable = scratchTableName(context.targetName, 'match');
+    const merge = dialect.merge({ target, source: newRows, matchTable, keys, columns: destColumns, update: mergeUpdateColumns(context), predicates });
     return [
+      // A table built before merge's index stopped being unique carries the unique one: it would refuse a key twice.
+      { kind: 'exec', role: 'index', sql: dialect.dropIndex(qualifiedName(context.targetSchema, indexName(context.targetName, uniqueKey, true)), { ifExists: true }) },
+      { kind: 'exec', role: 'index', sql: dialect.createIndex({ name: qualifiedName(context.targetSchema, indexName(context.targetName, uniqueKey, false)), table: quoteIdentifier(context.targetName), columns: keys.join(', '), ifNotExists: true }) },
+      { kind: 'exec', role: 'drop', sql: dialect.dropRelation('table', dialect.tempRelation(matchTable), { ifExists: true }) },
+      { kind: 'exec', role: 'stage', sql: merge.match },
       {
         kind: 'assert-none',
-        sql: `select count(*) from (select 1 from ${newRows} where ${uniqueKey.map((k) => `${quoteIdentifier(k)} is not null`).join(' and ')} group by ${keys} having count(*) > 1)`,
-        message: `model '${model}' produced more than one row for the same unique_key (${uniqueKey.join(', ')}); merge can write each key once`,
+        sql: merge.doubleMatch,
+        message: `model '${model}' produced more than one row for an existing unique_key (${uniqueKey.join(', ')}); a MERGE can update each existing row from one new row only`,
       },
-      { kind: 'exec', role: 'index', sql: dialect.createIndex({ name: qualifiedName(context.targetSchema, indexName(context.targetName, uniqueKey, true)), table: quoteIdentifier(context.targetName), columns: keys, unique: true, ifNotExists: true }) },
-      {
-        kind: 'exec',
-        role: 'upsert',
-        sql: dialect.upsert({ target, targetAlias: 'DBT_INTERNAL_DEST', columns: cols, source: newRows, keys, update, predicates: where }),
-      },
+      ...(merge.update ? [{ kind: 'exec', role: 'upsert', sql: merge.update } as const] : []),
+      { kind: 'exec', role: 'insert', sql: merge.insert },
+      { kind: 'exec', role: 'drop', sql: dialect.dropRelation('table', dialect.tempRelation(matchTable)) },
     ];
   },
 };

@@ -18,23 +18,29 @@ function setup(extra = '') {
 }
 
 describe('merge strategy', () => {
-  it('emits a key check, a unique index and an INSERT ... ON CONFLICT DO UPDATE', () => {
+  it("emits dbt's MERGE as statements: the key's index, the match (keys and predicates), the double-match refusal, the update and the insert of what matched nothing", () => {
     const statements = mergeStrategy.statements({
       model: 'orders', target: '"orders"', targetName: 'orders', targetSchema: 'main', newRows: 'temp."orders__mini_dbt_new"', uniqueKey: ['id'],
       destColumns: ['"id"', '"status"', '"amount"'], predicates: ["DBT_INTERNAL_SOURCE.amount > DBT_INTERNAL_DEST.amount"], settings: INCREMENTAL,
     });
-    expect(statements.map((s) => s.kind === 'exec' ? s.role : s.kind)).toEqual(['assert-none', 'index', 'upsert']);
+    expect(statements.map((s) => s.kind === 'exec' ? s.role : s.kind)).toEqual(['index', 'index', 'drop', 'stage', 'assert-none', 'upsert', 'insert', 'drop']);
     const sql = statements.map((s) => ('sql' in s ? s.sql : '')).join('\n');
-    expect(sql).toContain('select count(*) from (select 1 from temp."orders__mini_dbt_new" where "id" is not null group by "id" having count(*) > 1)');
-    expect(sql).toContain('create unique index if not exists "orders__uidx__id" on "orders" ("id")');
+    expect(sql).toContain('drop index if exists "orders__uidx__id"');
+    expect(sql).toContain('create index if not exists "orders__idx__id" on "orders" ("id")');
     expect(sql).toContain([
-      'insert into "orders" as DBT_INTERNAL_DEST ("id", "status", "amount")',
-      'select "id", "status", "amount" from temp."orders__mini_dbt_new" where true',
-      'on conflict ("id") do update set',
-      '  "status" = excluded."status",',
-      '  "amount" = excluded."amount"',
-      '  where (excluded.amount > DBT_INTERNAL_DEST.amount)',
+      'create temp table "orders__mini_dbt_match" as',
+      'select DBT_INTERNAL_DEST.rowid as dest_row, DBT_INTERNAL_SOURCE.rowid as source_row',
+      'from "orders" as DBT_INTERNAL_DEST join temp."orders__mini_dbt_new" as DBT_INTERNAL_SOURCE',
+      '  on DBT_INTERNAL_SOURCE."id" = DBT_INTERNAL_DEST."id"',
+      '  and (DBT_INTERNAL_SOURCE.amount > DBT_INTERNAL_DEST.amount)',
     ].join('\n'));
+    expect(sql).toContain('select count(*) from (select dest_row from temp."orders__mini_dbt_match" group by dest_row having count(*) > 1)');
+    expect(sql).toContain([
+      'update "orders" as DBT_INTERNAL_DEST set',
+      '  "status" = DBT_INTERNAL_SOURCE."status",',
+      '  "amount" = DBT_INTERNAL_SOURCE."amount"',
+    ].join('\n'));
+    expect(sql).toContain('insert into "orders" ("id", "status", "amount")\nselect "id", "status", "amount" from temp."orders__mini_dbt_new"\nwhere rowid not in (select source_row from temp."orders__mini_dbt_match")');
   });
 
   it('builds, then updates matched keys and inserts new ones; a rerun changes nothing', async () => {
@@ -44,8 +50,8 @@ describe('merge strategy', () => {
       { id: 1, status: 'placed', amount: 10, updated_at: '2024-01-01' },
       { id: 2, status: 'placed', amount: 20, updated_at: '2024-01-01' },
     ]);
-    // The first build created the unique index the upsert needs.
-    expect(p.rows('sqlite_master', 'name').filter((o) => o.type === 'index' && o.tbl_name === 'orders').map((o) => o.sql)).toEqual(['CREATE UNIQUE INDEX "orders__uidx__id" on "orders" ("id")']);
+    // The first build created the index the match seeks through (not unique: dbt's table may hold a key twice).
+    expect(p.rows('sqlite_master', 'name').filter((o) => o.type === 'index' && o.tbl_name === 'orders').map((o) => o.sql)).toEqual(['CREATE INDEX "orders__idx__id" on "orders" ("id")']);
     p.exec(`insert into events values (1, 'shipped', 10, '2024-01-02'), (3, 'placed', 30, '2024-01-02')`);
     const second = await p.buildOk();
     expect(second.results[0]!.plan!.mode).toBe('incremental');
@@ -58,7 +64,7 @@ describe('merge strategy', () => {
     await p.buildOk();
     expect(p.rows('orders')).toEqual(after);
     const script = await p.script('orders');
-    expect(script).toContain('on conflict ("id") do update set');
+    expect(script).toContain('update "orders" as DBT_INTERNAL_DEST set');
   });
 
   it('--full-refresh rebuilds from every raw row (one row per key)', async () => {
@@ -100,14 +106,14 @@ describe('merge strategy', () => {
     expect(keyless.rows('m')).toEqual([{ id: 1 }, { id: 1 }]);
   });
 
-  it('incremental_predicates limit which existing rows may be updated', async () => {
+  it("incremental_predicates are part of the match, as in dbt's MERGE: an existing row they exclude is not updated, and its new version is inserted next to it", async () => {
     const p = setup(", incremental_predicates=[\"DBT_INTERNAL_DEST.status != 'locked'\"]");
     await p.buildOk();
     p.exec(`update events set status = 'locked' where id = 2`);
     await p.buildOk({ fullRefresh: true });
     p.exec(`insert into events values (1, 'shipped', 10, '2024-01-02'), (2, 'shipped', 20, '2024-01-02')`);
     await p.buildOk();
-    expect(p.rows('orders').map((r) => r.status)).toEqual(['shipped', 'locked']);
+    expect(p.rows('orders', 'id, status').map((r) => [r.id, r.status])).toEqual([[1, 'shipped'], [2, 'locked'], [2, 'shipped']]);
   });
 
   it("writes NULL key rows as dbt does, with a warning: merge never matches them, so each rerun adds them again", async () => {
@@ -122,7 +128,7 @@ describe('merge strategy', () => {
     expect(p.rows('orders').filter((r) => r.id === null)).toHaveLength(4);
   });
 
-  it('fails clearly on a NULL key under unique_key_nulls: error, or a key produced twice', async () => {
+  it('fails clearly on a NULL key under unique_key_nulls: error, or an existing row matched by two new rows; two new rows with one new key are both inserted', async () => {
     const p = setup(", unique_key_nulls='error'");
     await p.buildOk();
     p.exec(`insert into events values (null, 'placed', 5, '2024-01-03')`);
@@ -132,8 +138,13 @@ describe('merge strategy', () => {
     expect(nullKey.results[0]!.message).toContain('hint: unique_key_nulls: error refuses NULL keys');
     expect(p.snapshot()).toEqual(before);
     p.exec(`delete from events where id is null; insert into events values (5, 'a', 1, '2024-01-03'), (5, 'b', 2, '2024-01-03')`);
+    await p.buildOk();
+    expect(p.rows('orders', 'id, status').filter((r) => r.id === 5).map((r) => r.status)).toEqual(['a', 'b']);
+    p.exec(`insert into events values (1, 'x', 1, '2024-01-04'), (1, 'y', 2, '2024-01-04')`);
+    const before2 = p.snapshot();
     const twice = await p.build();
-    expect(twice.results[0]!.message).toContain('more than one row for the same unique_key (id)');
+    expect(twice.results[0]!.message).toContain('more than one row for an existing unique_key (id)');
+    expect(p.snapshot()).toEqual(before2);
   });
 
   it('a failure after the last statement of the publish leaves rows and schema unchanged and is in the ledger', async () => {

@@ -38,17 +38,17 @@ describe('strategy registry', () => {
     expect(strategyRules('microbatch').nullKeyConsequence).toBeUndefined();
   });
 
-  it('each strategy names the indexes it needs on the unique_key (unique for merge)', () => {
-    expect(strategyRules('merge').indexes(['id'])).toEqual([{ columns: ['id'], unique: true }]);
+  it('each strategy names the indexes it needs on the unique_key (none unique: dbt\'s tables may hold a key twice)', () => {
+    expect(strategyRules('merge').indexes(['id'])).toEqual([{ columns: ['id'], unique: false }]);
     expect(strategyRules('delete+insert').indexes(['a', 'b'])).toEqual([{ columns: ['a', 'b'], unique: false }]);
     expect(strategyRules('append').indexes([])).toEqual([]);
     expect(indexStatements('m', parseModelSettings({ materialized: 'incremental', unique_key: 'id', incremental_strategy: 'merge' })))
-      .toEqual(['create unique index "m__uidx__id" on "m" ("id")']);
-    // A configured unique index on the key already serves; a configured plain one does not serve merge.
+      .toEqual(['create index "m__idx__id" on "m" ("id")']);
+    // A configured index on the key (unique or not) already serves.
     expect(indexStatements('m', parseModelSettings({ materialized: 'incremental', unique_key: 'id', indexes: [{ columns: ['id'], unique: true }] })))
       .toEqual(['create unique index "m__uidx__id" on "m" ("id")']);
     expect(indexStatements('m', parseModelSettings({ materialized: 'incremental', unique_key: 'id', incremental_strategy: 'merge', indexes: [['id']] })))
-      .toEqual(['create index "m__idx__id" on "m" ("id")', 'create unique index "m__uidx__id" on "m" ("id")']);
+      .toEqual(['create index "m__idx__id" on "m" ("id")']);
     expect(indexStatements('m', parseModelSettings({ materialized: 'table', unique_key: 'id' }))).toEqual([]);
   });
 
