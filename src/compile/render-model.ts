@@ -90,7 +90,14 @@ export function modelRenderState(
 export function ephemeralRelation(manifest: Manifest, target: ModelNode, options: RenderModelOptions, ctes: Map<string, EphemeralCte>): Relation {
   const cte = ephemeralCteName(target.alias);
   if (!ctes.has(target.name)) {
-    const body = renderBody(manifest, target, { ...options, incremental: false, existing: null, batch: undefined }, ctes);
+    let body: Body;
+    try {
+      body = renderBody(manifest, target, { ...options, incremental: false, existing: null, batch: undefined }, ctes);
+    } catch (err) {
+      // dbt's wording, at the ephemeral's own file and line.
+      if (!(err instanceof ProjectError) || err.message.includes('referenced ephemeral model')) throw err;
+      throw new ProjectError(`compilation error in referenced ephemeral model ${target.uniqueId}: ${err.message}`, { location: err.location.file ? err.location : { file: target.file.path }, hint: err.hint });
+    }
     ctes.set(target.name, { name: cte, sql: body.sql });
   }
   return new Relation(cte, 'ephemeral', options.run?.empty === true ? emptySubquery(cte) : cte);

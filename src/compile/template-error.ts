@@ -18,6 +18,8 @@ const UNLOCATED = /^\([^)]*\)\n?\s*/;
  * (jinja-error-wording.ts), never as JavaScript.
  */
 export function templateError(err: unknown, file: string, cause?: NeedleError, source?: string, callables: readonly string[] = []): ProjectError {
+  // An error located in another file (an ephemeral model rendered for this one) keeps its own place.
+  if (cause instanceof ProjectError && cause.location.file !== undefined && cause.location.file !== file) return cause;
   const raw = err instanceof Error ? err.message : String(err);
   const unknownCall = /Unable to call `([A-Za-z_][A-Za-z0-9_]*)`, which is undefined or falsey/.exec(raw);
   if (unknownCall && !cause) {

@@ -50,13 +50,13 @@ describe('model SQL is exactly one statement', () => {
     expect(p.rows('m')).toHaveLength(3);
   });
 
-  it('an ephemeral model is checked on its own, naming it (at the ref that inlines it); the model that refs it fails', async () => {
+  it('an ephemeral model is checked on its own, naming it (at its own file, as the ephemeral dbt would name); the model that refs it fails', async () => {
     const p = setup({
       'models/eph.sql': `{{ config(materialized='ephemeral') }}\n${SELECT}${EVIL}`,
       'models/m.sql': "{{ config(materialized='table') }}\nselect * from {{ ref('eph') }}",
     });
     const r = await p.build();
-    expect(r.results.find((x) => x.name === 'm')!.message).toContain(`models/m.sql:2:21: ${refusal('eph')}`);
+    expect(r.results.find((x) => x.name === 'm')!.message).toContain(`models/eph.sql:2: compilation error in referenced ephemeral model model.shop.eph: ${refusal('eph')}`);
     expect(p.rows('events')).toHaveLength(3);
   });
 

@@ -12,6 +12,8 @@ import { namespace, SETATTR_GLOBAL, setAttribute } from './namespace.js';
 import { percentFormat } from './percent-format.js';
 import { unpack, UNPACK_GLOBAL } from './set-unpacking.js';
 import { installPythonOperators } from './python-operators.js';
+import { installPythonOutput, jinjaOutputText } from './python-output.js';
+import { isSafeString } from './nunjucks-internals.js';
 import { aliasLimitMessage, isAliasLimitError, MAX_YAML_ALIAS_COUNT } from '../../project/yaml-alias-limit.js';
 
 /** Globals every template sees whatever the render (the per-render dbt context is separate). */
@@ -49,6 +51,7 @@ function fromyaml(text: unknown): unknown {
 export function installJinjaExtensions(env: nunjucks.Environment): void {
   installMacroReturn();
   installPythonOperators();
+  installPythonOutput();
   installCallableNamespaces();
   installDoTag(env);
   installLoopControls(env);
@@ -56,6 +59,8 @@ export function installJinjaExtensions(env: nunjucks.Environment): void {
   for (const [name, filter] of Object.entries(COLLECTION_FILTERS)) env.addFilter(name, filter as (...args: unknown[]) => unknown);
   env.addFilter('tojson', tojson);
   env.addFilter('format', (format: unknown, ...args: unknown[]) => percentFormat(String(format), args.length === 1 && typeof args[0] === 'object' && !Array.isArray(args[0]) ? args[0] : args));
+  // Python's str(): `none | string` is 'None' (nunjucks' own filter fails on it), an undefined value ''.
+  env.addFilter('string', (value: unknown) => (typeof value === 'string' || isSafeString(value) ? value : String(jinjaOutputText(value))));
   env.addFilter('as_bool', asBool);
   env.addFilter('as_number', asNumber);
   env.addFilter('as_text', asText);

@@ -1,3 +1,4 @@
+import { jinjaOutputText } from './python-output.js';
 import { guardValue } from './sandbox-policy.js';
 
 /**
@@ -314,7 +315,7 @@ function renderNodes(nodes: readonly SimpleNode[], lookup: (name: string) => unk
       out += node.text;
     } else if (node.kind === 'output') {
       const value = evaluate(node.expr, lookup, position);
-      out += (value === undefined || value === null ? '' : value) as string;
+      out += jinjaOutputText(value) as string;
     } else {
       const branch = node.branches.find((b) => evaluate(b.cond, lookup, position));
       out += renderNodes(branch ? branch.body : node.otherwise, lookup, position);

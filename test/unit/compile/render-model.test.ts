@@ -128,7 +128,7 @@ describe('rendering models', () => {
       "  sum(case when method = 'card' then amount else 0 end) as card_amount,",
       "  sum(case when method = 'bank_transfer' then amount else 0 end) as bank_transfer_amount,",
       "  sum(case when method = 'gift_card' then amount else 0 end) as gift_card_amount -- CARD=card -- GIFT_CARD=gift -- none",
-      ' -- true pad a|b x_1 n/a',
+      ' -- True pad a|b x_1 n/a',
     ].join('\n'));
   });
 

@@ -278,14 +278,16 @@ describe('DDL', () => {
     expect(copied.values('select k from t')).toEqual(['kept']);
   });
 
-  it('builds the upsert of the merge strategy', () => {
-    expect(dialect.upsert({ target: '"t"', targetAlias: 'D', columns: '"k", "v"', source: '"n"', keys: '"k"', update: ['v'], predicates: ['excluded."v" > D."v"'] })).toBe(
-      'insert into "t" as D ("k", "v")\nselect "k", "v" from "n" where true\non conflict ("k") do update set\n  "v" = excluded."v"\n  where (excluded."v" > D."v")',
-    );
-    expect(dialect.upsert({ target: '"t"', targetAlias: 'D', columns: '"k"', source: '"n"', keys: '"k"', update: [], predicates: [] })).toMatch(/on conflict \("k"\) do nothing$/);
-    db.exec("create table t (k integer primary key, v text); insert into t values (1, 'a'); create table n (k integer, v text); insert into n values (1, 'b'), (2, 'c')");
-    db.exec(dialect.upsert({ target: '"t"', targetAlias: 'D', columns: '"k", "v"', source: '"n"', keys: '"k"', update: ['v'], predicates: [] }));
-    expect(db.all('select k, v from t order by k')).toEqual([{ k: 1, v: 'b' }, { k: 2, v: 'c' }]);
+  it("builds dbt's MERGE as statements: match by key and predicates, update the matched, insert the rest (duplicates too)", () => {
+    db.exec("create table t (k integer, v text); insert into t values (1, 'a'), (3, 'keep'); create table n (k integer, v text); insert into n values (1, 'b'), (2, 'c'), (2, 'd'), (3, 'x')");
+    const merge = dialect.merge({ target: '"t"', source: '"n"', matchTable: 'm', keys: ['"k"'], columns: ['"k"', '"v"'], update: ['v'], predicates: ["DBT_INTERNAL_DEST.v != 'keep'"] });
+    db.exec(merge.match);
+    expect(Number(db.value(merge.doubleMatch))).toBe(0);
+    db.exec(merge.update!);
+    db.exec(merge.insert);
+    // 1 matched and updated; 2 matched nothing (both rows inserted); 3's old row fails the predicate, so its new row is inserted too.
+    expect(db.all('select k, v from t order by k, v')).toEqual([{ k: 1, v: 'b' }, { k: 2, v: 'c' }, { k: 2, v: 'd' }, { k: 3, v: 'keep' }, { k: 3, v: 'x' }]);
+    expect(dialect.merge({ target: '"t"', source: '"n"', matchTable: 'm', keys: ['"k"'], columns: ['"k"'], update: [], predicates: [] }).update).toBeUndefined();
   });
 
   it('speaks the date arithmetic of the tool\'s own queries', () => {

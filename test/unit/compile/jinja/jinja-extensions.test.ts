@@ -46,7 +46,7 @@ describe('Jinja features nunjucks lacks', () => {
   });
 
   it("the 'in' test: x is in seq, x is not in seq (strings, comments and raw blocks untouched)", () => {
-    expect(render("{% if 'a' is in ['a', 'b'] %}yes{% endif %}|{{ 'c' is not in ['a'] }}|{{ 3 is in [1, 2] }}")).toBe('yes|true|false');
+    expect(render("{% if 'a' is in ['a', 'b'] %}yes{% endif %}|{{ 'c' is not in ['a'] }}|{{ 3 is in [1, 2] }}")).toBe('yes|True|False');
     expect(render("{{ 'this is in a string' }}|{# x is in y #}|{% raw %}{{ a is in b }}{% endraw %}")).toBe('this is in a string||{{ a is in b }}');
     // Lines are kept: an error after a rewritten test is reported on its own line.
     let location: unknown;
@@ -82,12 +82,12 @@ describe('Jinja features nunjucks lacks', () => {
       "{{ 'true' | as_bool is true }} {{ '12' | as_number + 1 }} {{ none | as_text }}|",
       "{{ ['a', 'B'] | map('upper') | join }}",
     ].join(' ');
-    expect(render(sql)).toBe('card,Cash 3 1 3+2 Cash 3 {"b":1,"a":[1,2]} x-003.1 a=1,b=2, true 13 | AB');
+    expect(render(sql)).toBe('card,Cash 3 1 3+2 Cash 3 {"b":1,"a":[1,2]} x-003.1 a=1,b=2, True 13 | AB');
   });
 
   it("Python operators: '%s' % x, list + list, string * n, True/False/None, Python modulo", () => {
     expect(render("{{ 'id_%s' % 7 }} {{ '%s.%s' % ('a', 'b') }} {{ ([1] + [2, 3]) | length }} {{ '-' * 3 }} {{ -1 % 3 }} {{ True and not False }} {{ None is none }}"))
-      .toBe('id_7 a.b 3 --- 2 true true');
+      .toBe('id_7 a.b 3 --- 2 True True');
     expect(render("{{ '2026-09-01'[0:4] }} {{ '2026-09-01'[5:7] ~ '/' ~ 'abc'[::-1] }} {{ [1, 2, 3][1:] | join(',') }}")).toBe('2026 09/cba 2,3');
     expect(render("{{ 2 * [0] | length }} {{ 'a' + 'b' }} {{ 1 + 2.5 }} {{ True + 1 }}")).toBe('2 ab 3.5 2');
   });
@@ -102,7 +102,7 @@ describe('Jinja features nunjucks lacks', () => {
 
   it('tests: is none, is sequence, is mapping, is in', () => {
     expect(render("{{ none is none }} {{ [1] is sequence }} {{ {} is mapping }} {{ [1, none, 2] | reject('none') | join(',') }}"))
-      .toBe('true true true 1,2');
+      .toBe('True True True 1,2');
   });
 
   it('run_query returns an agate-like table; statement + load_result; execute', () => {
@@ -127,7 +127,7 @@ describe('Jinja features nunjucks lacks', () => {
       "{{ load_relation(api.Relation.create(identifier='payments')) is not none }}",
     ].join(' ');
     const out = render(sql, { macros, warehouse: (db) => db.exec('create table payments (method text, amount int)') });
-    expect(out).toBe('"main"."payments" true true method,amount TEXT hello you true');
+    expect(out).toBe('"main"."payments" True True method,amount TEXT hello you True');
   });
 
   it('modules.datetime, run_started_at, invocation_id, target, log', () => {

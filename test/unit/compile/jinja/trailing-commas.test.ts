@@ -41,7 +41,7 @@ describe('trailing commas', () => {
   it('in list and dict literals, tuples, filters and nested calls (nunjucks)', () => {
     expect(renderBoth("{{ [1, 2,] | length }}|{% for x in ['a', 'b',] %}{{ x }}{% endfor %}").output).toBe('2|ab');
     expect(renderBoth("{% set d = {'a': 1, 'b': 2,} %}{{ d.a }}{{ d['b'] }}{{ d | length }}").output).toBe('122');
-    expect(renderBoth("{{ (1,) | length }}|{{ ('x', 'y',) | join('-',) }}|{{ 'b' in ('a', 'b',) }}|{{ (3) + 1 }}").output).toBe('1|x-y|true|4');
+    expect(renderBoth("{{ (1,) | length }}|{{ ('x', 'y',) | join('-',) }}|{{ 'b' in ('a', 'b',) }}|{{ (3) + 1 }}").output).toBe('1|x-y|True|4');
     expect(renderBoth("{{ cents(cents('a',),) }}|{{ [[1,], {'k': [2,],},] | length }}").output).toBe('cast(cast(a * 100 as integer) * 100 as integer)|2');
     expect(renderBoth("{% macro pair(a, b=2) %}{{ a }}{{ b }}{% endmacro %}{{ pair(1,) }}{{ pair(1, b=3,) }}").output).toBe('1213');
   });
