@@ -24,6 +24,8 @@ export interface CustomStrategyArgs {
 
 export interface IncrementalRunOptions {
   readonly model: string;
+  /** The model's file (named in on_schema_change: fail's message, as dbt names it). */
+  readonly modelPath?: string;
   readonly alias: string;
   /** The schema the target lives in (default main, or an attached one). */
   readonly targetSchema?: string;
@@ -123,6 +125,7 @@ export function incrementalStatements(options: IncrementalRunOptions): Increment
   const change = options.schema && !options.destColumns
     ? schemaChangeStatements({
       model: options.model,
+      modelPath: options.modelPath,
       alias: options.alias,
       targetSchema,
       newRows,

@@ -9,6 +9,8 @@ import { stagedTableName } from './staging-names.js';
 
 export interface SchemaChangeInput {
   readonly model: string;
+  /** The model's file, for dbt's `Compilation Error in model <name> (<path>)` heading. */
+  readonly modelPath?: string;
   readonly alias: string;
   /** The schema the table lives in (default main). */
   readonly targetSchema?: string;
@@ -92,9 +94,11 @@ export function schemaChangeStatements(input: SchemaChangeInput): SchemaChangeRe
   const table = tableOf(input);
   switch (input.mode) {
     case 'fail': {
+      // dbt raises it as a compilation error of the model: its heading, then what differs and the ways out.
       const message = [
-        `model '${input.model}': the model's output and table ${table} are out of sync (on_schema_change: fail)`,
-        ...details.map((d) => `  ${d}`),
+        `Compilation Error in model ${input.model}${input.modelPath ? ` (${input.modelPath})` : ''}`,
+        `  model '${input.model}': the model's output and table ${table} are out of sync (on_schema_change: fail)`,
+        ...details.map((d) => `    ${d}`),
         `  set on_schema_change to append_new_columns or sync_all_columns, or rebuild with --full-refresh`,
       ].join('\n');
       return { statements: [{ kind: 'fail', message }], destColumns: targetNames, change: change(`stop the run: ${details.join('; ')}`) };

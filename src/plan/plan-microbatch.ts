@@ -54,6 +54,7 @@ export function planMicrobatch(input: PlanMicrobatchInput): NodePlan {
     const planned = incrementalStatements({
       model: node.name,
       alias: node.alias,
+      modelPath: node.file.path,
       targetSchema: node.schema,
       sql,
       settings: settingsFor(i),

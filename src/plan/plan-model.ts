@@ -79,6 +79,7 @@ export function planModel(input: PlanModelInput): NodePlan {
       const incremental = incrementalStatements({
         model: node.name,
         alias: node.alias,
+        modelPath: node.file.path,
         targetSchema: node.schema,
         sql,
         settings,

@@ -178,11 +178,17 @@ with source_data as (select * from {{ ref('upstream') }})
   });
 
   // dbt raises it with raise_compiler_error, so the result's message starts "Compilation Error in model
-  // inc (models/inc.sql)" followed by "The source and target schemas on this incremental model are out of
-  // sync!" (dbt's test asserts "Compilation Error" in it); mini-dbt's message is its own ("model 'inc': the
-  // model's output and table ... are out of sync (on_schema_change: fail)"). The wording lives in
-  // materialize/schema-change-statements.ts (the 'fail' case).
-  it.todo('the failed result\'s message says "Compilation Error in model inc (models/inc.sql)", as dbt\'s does');
+  // inc (models/inc.sql)" (dbt's test asserts "Compilation Error" in it).
+  it('the failed result\'s message says "Compilation Error in model inc (models/inc.sql)", as dbt\'s does', async () => {
+    const p = miniProject({
+      'models/inc.sql': "{{ config(materialized='incremental', unique_key='id', on_schema_change='fail') }}\nselect 1 as id{% if is_incremental() %}, 2 as extra{% endif %}\n",
+    });
+    expect((await p.build()).exitCode).toBe(0);
+    const second = await p.build();
+    expect(second.exitCode).toBe(1);
+    expect(second.results[0]!.message).toMatch(/^Compilation Error in model inc \(models\/inc\.sql\)\n/);
+    expect(second.results[0]!.message).toContain("only in the model's output: extra");
+  });
 
   it('fail with the same columns is no failure: the run succeeds and adds the new ids', async () => {
     const p = project(
