@@ -8,6 +8,7 @@ import { renderDocsHtml } from '../docs/render-docs-html.js';
 import { warnUser } from '../errors/user-warning.js';
 import { writeArtifact } from '../state/artifact-write-error.js';
 import { manifestJson } from '../state/manifest-json.js';
+import { catalogJson } from '../state/catalog-json.js';
 import { readRunResults } from '../state/read-run-results.js';
 import { loadSession, type SessionOptions } from './session.js';
 
@@ -36,7 +37,7 @@ function lastTestStatuses(path: string, shown: string): Map<string, string> {
 
 /**
  * `docs generate`: a static site in target/ (index.html with everything
- * inline, so it opens from file://) plus manifest.json. Reads the warehouse
+ * inline, so it opens from file://) plus manifest.json and dbt's catalog.json. Reads the warehouse
  * (read-only) for columns, the run ledger and stale partitions when it exists.
  */
 export function generateDocs(options: DocsOptions = {}): GeneratedDocs {
@@ -47,7 +48,9 @@ export function generateDocs(options: DocsOptions = {}): GeneratedDocs {
     const site = collectDocs({ manifest, graph, db, testStatuses: lastTestStatuses(join(target, 'run_results.json'), `${project.paths.target}/run_results.json`), compile: options.compile });
     const indexPath = join(target, 'index.html');
     writeArtifact(project.root, indexPath, renderDocsHtml(site));
-    writeArtifact(project.root, join(target, 'manifest.json'), `${JSON.stringify(manifestJson(manifest, graph, randomUUID()), null, 2)}\n`);
+    const invocationId = randomUUID();
+    writeArtifact(project.root, join(target, 'manifest.json'), `${JSON.stringify(manifestJson(manifest, graph, invocationId), null, 2)}\n`);
+    writeArtifact(project.root, join(target, 'catalog.json'), `${JSON.stringify(catalogJson(manifest, db, invocationId), null, 2)}\n`);
     return { indexPath, site };
   } finally {
     db?.close();

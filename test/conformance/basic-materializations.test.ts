@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
@@ -95,7 +95,21 @@ describe('simple materializations: seed, run, and a model switched between mater
     }
   });
 
-  it.todo('docs generate writes target/catalog.json listing 4 nodes and 1 source (dbt checks the catalog; mini-dbt writes only target/index.html)');
+  it('docs generate writes target/catalog.json listing 4 nodes and 1 source, with their columns in order (BaseDocsGenerate checks the catalog)', () => {
+    const p = conformanceProject(files, 'base');
+    expect(p.dbt(['seed']).code).toBe(0);
+    expect(p.dbt(['run']).code).toBe(0);
+    const docs = p.dbt(['docs', 'generate']);
+    expect(docs.code, docs.stdout + docs.stderr).toBe(0);
+    type Table = { metadata: { type: string; schema: string; name: string }; columns: Record<string, { index: number; name: string }> };
+    const catalog = JSON.parse(readFileSync(join(p.dir, 'target/catalog.json'), 'utf8')) as { metadata: { dbt_schema_version: string }; nodes: Record<string, Table>; sources: Record<string, Table>; errors: unknown };
+    expect(catalog.metadata.dbt_schema_version).toBe('https://schemas.getdbt.com/dbt/catalog/v1.json');
+    expect(Object.keys(catalog.nodes).sort()).toEqual(['model.base.swappable', 'model.base.table_model', 'model.base.view_model', 'seed.base.base']);
+    expect(Object.keys(catalog.sources)).toEqual(['source.base.raw.seed']);
+    expect(catalog.nodes['model.base.view_model']!.metadata).toMatchObject({ type: 'view', schema: 'main', name: 'view_model' });
+    expect(Object.values(catalog.sources['source.base.raw.seed']!.columns).map((c) => [c.index, c.name])).toEqual([[1, 'id'], [2, 'name'], [3, 'some_date']]);
+    expect(catalog.errors).toBeNull();
+  });
 });
 
 describe('incremental: new source rows are picked up by the is_incremental() filter (BaseIncremental)', () => {
