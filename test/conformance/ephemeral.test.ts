@@ -150,7 +150,16 @@ describe('an ephemeral that fails: the model using it fails, the rest of the pro
   // dbt's own fixture calls {{ adapter.invalid_method() }} unguarded: dbt's parse renders unknown names as a callable
   // undefined, so the project loads and only the dependent fails at run time (skipped, exit 1). mini-dbt refuses the
   // load (exit 2, "'adapter' has no attribute 'invalid_method'") and runs nothing.
-  it.todo('an unknown adapter method in an ephemeral is a run-time error of its dependents, not a load error');
+  it('an unknown adapter method in an ephemeral is a run-time error of its dependents, not a load error', () => {
+    const p = conformanceProject({ ...base, 'models/base/base_copy.sql': "{{ config(materialized='ephemeral') }}\n\n{{ adapter.invalid_method() }}\n\nselect * from {{ ref('base') }}\n" }, 'test');
+    expect(p.dbt(['ls']).code).toBe(0);
+    expect(p.dbt(['seed']).code).toBe(0);
+    const run = p.dbt(['run']);
+    expect(run.code).toBe(1);
+    expect(run.statuses).toEqual({ 'model.test.dependent': 'error', 'model.test.unrelated': 'success' });
+    expect(run.results.find((r) => r.unique_id === 'model.test.dependent')!.message).toContain("'adapter' has no attribute 'invalid_method'");
+    expect(p.difference('seed', 'unrelated')).toBe(0);
+  });
 });
 
 describe('singular tests that ref an ephemeral model (BaseSingularTestsEphemeral)', () => {

@@ -75,7 +75,9 @@ export function adapterContext(state: RenderState, lookupGlobal: (name: string) 
     },
   };
   return {
-    adapter,
+    // Parsing (no warehouse, execute false) lets any adapter method through as a call that renders nothing, as
+    // dbt's parse does: the project loads, and an unknown method fails its model when it really runs.
+    adapter: state.execute || state.db ? adapter : parseTimeAdapter(adapter),
     load_relation: (relation: unknown) => find(locate(relation)),
     api: {
       Relation: {
@@ -88,4 +90,13 @@ export function adapterContext(state: RenderState, lookupGlobal: (name: string) 
       },
     },
   };
+}
+
+const PARSE_PLACEHOLDER = (): string => '';
+
+/** The adapter of the capture pass: its own methods, and a placeholder call for any other plain name. */
+function parseTimeAdapter<T extends object>(adapter: T): T {
+  return new Proxy(adapter, {
+    get: (target, key) => (typeof key === 'string' && !(key in target) && /^[A-Za-z][A-Za-z0-9_]*$/.test(key) ? PARSE_PLACEHOLDER : Reflect.get(target, key)),
+  });
 }
