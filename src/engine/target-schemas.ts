@@ -4,6 +4,9 @@ import { ProjectError } from '../errors/project-error.js';
 import type { Target } from '../project/target.js';
 import type { Connection } from './connection.js';
 
+/** A schema name that is a plain file name in schema_directory. */
+const SCHEMA_FILE_NAME = /^[A-Za-z0-9_$][A-Za-z0-9_$-]*$/;
+
 const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 function attach(db: Connection, name: string, path: string, from: string): void {
@@ -57,6 +60,12 @@ export function ensureSchema(db: Connection, target: Target, schema: string): vo
   if (target.schemaDirectory === undefined) {
     throw new ProjectError(`schema '${schema}' has no database file: target '${target.name}' names none for it in schemas_and_paths and sets no schema_directory`, {
       hint: `add \`${schema}: <file>.db\` under schemas_and_paths, or set schema_directory in the profile so schemas are created on demand`,
+    });
+  }
+  // The schema names a file in schema_directory: a name that could leave the folder (a model's config is other people's code) is refused.
+  if (!SCHEMA_FILE_NAME.test(schema)) {
+    throw new ProjectError(`schema '${schema}' cannot name a file in schema_directory: a schema created on demand is letters, digits, '_', '-' or '$', not starting with '.' or '-'`, {
+      hint: `give it a file under schemas_and_paths, or change the schema config`,
     });
   }
   mkdirSync(target.schemaDirectory, { recursive: true });

@@ -219,6 +219,15 @@ describe('bad profiles and targets get one clear message naming what exists (exi
     expect(r.stderr).toContain(`cannot open schema 'raw' (${join(dir, 'data/not-a-file')}, from schemas_and_paths)`);
   });
 
+  it('a schema config that would leave schema_directory (../x) is refused before anything runs, and no file is written outside', () => {
+    const dir = project({ 'dbt_project.yml': FILES['dbt_project.yml']!.replace('+schema: marts', '+schema: ../../escaped') });
+    const r = dbt(dir, ['run']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("schema 'main_../../escaped' cannot name a file in schema_directory");
+    expect(existsSync(join(dir, 'escaped.db'))).toBe(false);
+    expect(existsSync(join(dir, 'data/escaped.db'))).toBe(false);
+  });
+
   it('a schema with no file and no schema_directory says how to give it one; a postgres output says it is not built yet', () => {
     const dir = project({ 'profiles.yml': PROFILE.replace('      schema_directory: data/dev\n', '') });
     const r = dbt(dir, ['run']);
