@@ -5,6 +5,7 @@ import type { SchemaChange } from './schema-diff.js';
 import type { PlannedStatement } from './planned-statement.js';
 import type { ColumnSpec } from './schema-diff.js';
 import { hookStatements } from './hook-statements.js';
+import { keyColumns, keySql } from './key-sql.js';
 import type { BatchWindow } from './incremental/incremental-strategy.js';
 import { getStrategy, strategyRules } from './incremental/strategy-registry.js';
 import { schemaChangeStatements } from './schema-change-statements.js';
@@ -74,12 +75,12 @@ export interface IncrementalPlan {
 export function keyChecks(model: string, relation: string, settings: ModelSettings, options: { unique?: boolean; refuseNulls?: boolean } = {}): PlannedStatement[] {
   const key = settings.uniqueKeyColumns;
   if (key.length === 0) return [];
-  const keys = key.map(quoteIdentifier).join(', ');
+  const keys = key.map(keySql).join(', ');
   const byConfig = settings.uniqueKeyNulls === 'error';
   const refuse = options.refuseNulls === true || byConfig;
   const consequence = settings.materialized === 'incremental' ? strategyRules(settings.strategy).nullKeyConsequence : undefined;
   const nullChecks = key.flatMap((column): PlannedStatement[] => {
-    const sql = `select count(*) from ${relation} where ${quoteIdentifier(column)} is null`;
+    const sql = `select count(*) from ${relation} where ${keySql(column)} is null`;
     if (refuse) {
       return [{
         kind: 'assert-none',
@@ -96,12 +97,12 @@ export function keyChecks(model: string, relation: string, settings: ModelSettin
     }];
   });
   return [
-    { kind: 'require-columns', relation, columns: key, config: 'unique_key' },
+    ...(keyColumns(key).length > 0 ? [{ kind: 'require-columns', relation, columns: keyColumns(key), config: 'unique_key' } as const] : []),
     ...nullChecks,
     ...(options.unique
       ? [{
         kind: 'assert-none',
-        sql: `select count(*) from (select ${keys} from ${relation} where ${key.map((c) => `${quoteIdentifier(c)} is not null`).join(' and ')} group by ${keys} having count(*) > 1)`,
+        sql: `select count(*) from (select ${keys} from ${relation} where ${key.map((c) => `${keySql(c)} is not null`).join(' and ')} group by ${keys} having count(*) > 1)`,
         message: `model '${model}' produced duplicate unique_key (${key.join(', ')}) values`,
       } as const]
       : []),

@@ -1,3 +1,4 @@
+import { keyColumns } from '../materialize/key-sql.js';
 import { renderModel } from '../compile/render-model.js';
 import { renderStrategyMacro } from '../compile/render-strategy-macro.js';
 import { isBuiltinStrategy } from '../materialize/incremental/strategy-registry.js';
@@ -91,7 +92,7 @@ function selectPlan(input: PlanNodeInput, mode: Exclude<BuildMode, { kind: 'micr
   const key = node.settings.uniqueKeyColumns;
   // dbt applies unique_key only on incremental runs: a full build of a model whose output lacks a key column succeeds.
   const produced = mode.kind === 'full' && strategy !== undefined && key.length > 0 && facts ? facts.selectColumns(rendered.sql)?.map((c) => c.name) : undefined;
-  const keyNotProduced = produced ? key.filter((k) => !produced.some((c) => c.toLowerCase() === k.toLowerCase())) : undefined;
+  const keyNotProduced = produced ? keyColumns(key).filter((k) => !produced.some((c) => c.toLowerCase() === k.toLowerCase())) : undefined;
   return planModel({
     node: withRenderedHooks(node, rendered.hooks),
     sql: rendered.sql,

@@ -228,12 +228,26 @@ describe('a unique_key column the model does not produce (test__bad_unique_key, 
 });
 
 describe('a unique_key that is an SQL expression (dbt documents unique_key as "a column name or expression")', () => {
-  // dbt pastes the key into its delete and merge SQL as written, so where the warehouse takes it an
-  // expression works. mini-dbt quotes each key as a column name ("state || county"), so the incremental
-  // run fails that model naming a column it does not produce. The fix: keep a key that is not a plain
-  // name unquoted in the strategies' SQL and checks (materialize/incremental/*.ts, keyChecks), and skip
-  // the require-columns check and the key index for it.
-  it.todo("unique_key='state || county': the incremental run replaces the rows whose expression value is among the new rows");
+  // dbt pastes the key into its delete SQL as written: `(state || county) in (select state || county from new rows)`.
+  it("unique_key='state || county': the incremental run replaces the rows whose expression value is among the new rows", async () => {
+    const p = project(", incremental_strategy='delete+insert', unique_key='state || county'");
+    await scenario(p, LATER_VISIT);
+    expect(p.rows('visits_inc', 'state, county')).toEqual(p.rows('expected_overwrite', 'state, county'));
+    // No index on an expression key, and no "column not produced" check for it.
+    expect(p.rows('sqlite_master', 'name').filter((o) => o.type === 'index' && o.tbl_name === 'visits_inc')).toEqual([]);
+  });
+
+  it("merge refuses an expression key with a clear message (dbt's merge would prefix it with its alias and fail), the table unchanged", async () => {
+    const p = project(", incremental_strategy='merge', unique_key='state || county'");
+    succeeded(await p.build({ command: 'seed', fullRefresh: true }), ['expected_overwrite', 'visits']);
+    succeeded(await p.build({ select: ['visits_inc'], fullRefresh: true }), ['visits_inc']);
+    const before = p.rows('visits_inc');
+    p.exec(LATER_VISIT);
+    const run = await p.build({ select: ['visits_inc'] });
+    expect(run.exitCode).toBe(1);
+    expect(run.results[0]!.message).toContain("merge matches on unique_key columns, and 'state || county' is an expression");
+    expect(p.rows('visits_inc')).toEqual(before);
+  });
 });
 
 describe("merge and a key that repeats: dbt's MERGE (a key may repeat in the table; two new rows with a new key are both inserted)", () => {

@@ -1,4 +1,4 @@
-import { quoteIdentifier } from '../../engine/quote-identifier.js';
+import { keySql } from '../key-sql.js';
 import { keyIndex, type IncrementalStrategy } from './incremental-strategy.js';
 
 /**
@@ -18,7 +18,7 @@ export const deleteInsertStrategy: IncrementalStrategy = {
     const cols = destColumns.join(', ');
     const insert = { kind: 'exec', role: 'insert', sql: `insert into ${target} (${cols})\nselect ${cols} from ${newRows}` } as const;
     if (uniqueKey.length === 0) return [insert];
-    const keys = uniqueKey.map(quoteIdentifier);
+    const keys = uniqueKey.map(keySql);
     const tuple = keys.length === 1 ? keys[0]! : `(${keys.join(', ')})`;
     const where = [`${tuple} in (select distinct ${keys.join(', ')} from ${newRows})`, ...predicates.map((p) => `(${p})`)];
     return [

@@ -1,3 +1,4 @@
+import { keyColumns } from '../key-sql.js';
 import type { NodeConfig } from '../../compile/manifest.js';
 import type { IncrementalModelSettings, IndexConfig } from '../../config/model-settings.js';
 import type { PlannedStatement } from '../planned-statement.js';
@@ -62,5 +63,6 @@ export interface IncrementalStrategy {
 
 /** The usual index: a plain one on the unique_key, so a keyed delete or lookup never scans the table. */
 export function keyIndex(uniqueKey: readonly string[], unique = false): IndexConfig[] {
-  return uniqueKey.length > 0 ? [{ columns: uniqueKey, unique }] : [];
+  // A key with an expression gets no index (the delete reads the new rows' key values; SQLite can seek a column only).
+  return uniqueKey.length > 0 && keyColumns(uniqueKey).length === uniqueKey.length ? [{ columns: uniqueKey, unique }] : [];
 }

@@ -1,3 +1,4 @@
+import { isKeyExpression } from '../../config/key-expression.js';
 import { dialect } from '../../engine/current-engine.js';
 import { qualifiedName, quoteIdentifier } from '../../engine/quote-identifier.js';
 import { ProjectError } from '../../errors/project-error.js';
@@ -52,6 +53,11 @@ export const mergeStrategy: IncrementalStrategy = {
     const { model, target, newRows, uniqueKey, destColumns, predicates } = context;
     const cols = destColumns.join(', ');
     if (uniqueKey.length === 0) return [{ kind: 'exec', role: 'insert', sql: `insert into ${target} (${cols})\nselect ${cols} from ${newRows}` }];
+    // dbt's MERGE prefixes each key with the relation's alias: an expression key cannot be matched that way.
+    const expression = uniqueKey.find(isKeyExpression);
+    if (expression !== undefined) {
+      return [{ kind: 'fail', message: `model '${model}': merge matches on unique_key columns, and '${expression}' is an expression (dbt's merge would write DBT_INTERNAL_SOURCE.${expression}); use delete+insert, or add the expression as a column and key on it` }];
+    }
     const keys = uniqueKey.map(quoteIdentifier);
     const matchTable = scratchTableName(context.targetName, 'match');
     const merge = dialect.merge({ target, source: newRows, matchTable, keys, columns: destColumns, update: mergeUpdateColumns(context), predicates });
