@@ -111,7 +111,14 @@ export function microbatchWindows(input: MicrobatchWindowInput): MicrobatchWindo
   const end = ceilTime(input.now, size);
   checkBatchCount(input, begin, end);
   if (!input.incremental) {
-    return { batches: range(begin, end, size, 'begin'), gaps: [], source: `every ${size} from begin (${boundText(begin)}) to ${boundText(end)} (end exclusive)` };
+    const batches = range(begin, end, size, 'begin');
+    // dbt's build_batches always yields one: with begin after now, a batch from begin to now selects nothing,
+    // and the table is created empty (a view on it can be queried).
+    if (batches.length === 0) {
+      const first = plannedBatch(begin, size, 'begin');
+      return { batches: [{ ...first, end: input.now, endText: boundText(input.now) }], gaps: [], source: `begin (${boundText(begin)}) is after now (${boundText(input.now)}): one empty batch creates the table, as dbt's does` };
+    }
+    return { batches, gaps: [], source: `every ${size} from begin (${boundText(begin)}) to ${boundText(end)} (end exclusive)` };
   }
   const lookbackStart = addBatches(truncateTime(end, size), size, -(input.lookback + 1));
   const start = lookbackStart.getTime() < begin.getTime() ? begin : lookbackStart;

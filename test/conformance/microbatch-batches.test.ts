@@ -246,7 +246,17 @@ describe('list --output json (TestMicrobatchCLIRunOutputJSON)', () => {
 });
 
 describe('begin after "now"', () => {
-  it.todo('a first build whose begin is after now still builds one (empty) batch, as dbt\'s build_batches always yields one: the table exists with no rows and a view on it can be queried');
+  it('a first build whose begin is after now still builds one (empty) batch, as dbt\'s build_batches always yields one: the table exists with no rows and a view on it can be queried', () => {
+    const p = project({ 'models/downstream.sql': "{{ config(materialized='view') }}\nselect count(*) as n from {{ ref('microbatch_model') }}\n" });
+    const first = dbt(p, 'run', ...at('2019-12-30 10:00:00'));
+    ok(first);
+    expect(ids(p)).toEqual([]);
+    expect(p.columns('microbatch_model')).toEqual(['id', 'event_time']);
+    expect(p.rows('downstream', 'n')).toEqual([{ n: 0 }]);
+    // Once "now" passes begin, an incremental run builds its lookback batches as usual.
+    ok(dbt(p, 'run', ...at('2020-01-02 13:57:00')));
+    expect(ids(p)).toEqual([1, 2]);
+  });
 });
 
 describe('concurrent_batches (TestCanSilenceInvalidConcurrentBatchesConfigWarning)', () => {
