@@ -17,6 +17,8 @@ export interface ListedNode {
   readonly resourceType: ResourceType;
   readonly path: string;
   readonly materialized?: string;
+  /** The node's config as written (what dbt's `ls --output json` prints); tests: their config. */
+  readonly config: Readonly<Record<string, unknown>>;
   readonly tags: readonly string[];
   readonly dependsOn: readonly string[];
 }
@@ -35,6 +37,7 @@ export function listNodes(options: ListOptions = {}): ListedNode[] {
       resourceType: n.resourceType,
       path: n.path,
       materialized: node?.resourceType === 'model' ? node.settings.materialized : undefined,
+      config: node?.config ?? manifest.tests.get(id)?.config ?? {},
       tags: n.tags,
       dependsOn: n.dependsOn,
     };

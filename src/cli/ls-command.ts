@@ -26,7 +26,7 @@ export function lsCommand(flags: LsFlags): number {
   if (!['selector', 'name', 'path', 'json'].includes(output)) throw new ProjectError(`unknown --output '${output}'; valid: selector, name, path, json`);
   const nodes = listNodes({ ...sessionOptions(flags), select: flags.models ?? flags.select, exclude: flags.exclude, resourceTypes: types, indirectSelection: indirectSelectionOption(flags.indirectSelection) });
   const lines = nodes.map((n) => {
-    if (output === 'json') return JSON.stringify({ unique_id: n.uniqueId, name: n.name, resource_type: n.resourceType, original_file_path: n.path, config: { materialized: n.materialized }, tags: n.tags, depends_on: { nodes: n.dependsOn } });
+    if (output === 'json') return JSON.stringify({ unique_id: n.uniqueId, name: n.name, resource_type: n.resourceType, original_file_path: n.path, config: n.config, tags: n.tags, depends_on: { nodes: n.dependsOn } });
     if (output === 'path') return n.path;
     if (output === 'name') return n.name;
     return n.uniqueId.split('.').slice(1).join('.');

@@ -4,6 +4,8 @@ import type { Manifest, ManifestNode } from '../compile/manifest.js';
 import type { Graph } from '../graph/graph-node.js';
 import { testNodeJson } from './test-node-json.js';
 
+const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
 function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknown> {
   const common = {
     unique_id: node.uniqueId,
@@ -12,11 +14,12 @@ function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknow
     package_name: manifest.project.name,
     fqn: node.fqn,
     alias: node.alias,
-    schema: 'main',
+    schema: node.schema,
     database: 'main',
     config: node.config,
     tags: Array.isArray(node.config.tags) ? node.config.tags : [],
-    relation_name: `"${node.alias}"`,
+    // dbt-sqlite's: schema-qualified, no database.
+    relation_name: `${quoted(node.schema)}.${quoted(node.alias)}`,
   };
   if (node.resourceType === 'model') {
     return {

@@ -242,7 +242,13 @@ describe("a project's own get_incremental_microbatch_sql (TestMicrobatchCustomUs
 });
 
 describe('list --output json (TestMicrobatchCLIRunOutputJSON)', () => {
-  it.todo("a microbatch model's config in `ls --output json` carries begin as dbt writes it (config.begin == '2020-01-01T00:00:00'); mini-dbt's ls JSON has only config.materialized");
+  it("a microbatch model's config in `ls --output json` carries begin as dbt writes it (config.begin == '2020-01-01T00:00:00')", () => {
+    const p = project();
+    const ls = dbt(p, 'ls', '-s', 'microbatch_model', '--output', 'json');
+    ok(ls);
+    const node = JSON.parse(ls.stdout.trim()) as { config: Record<string, unknown> };
+    expect(node.config).toMatchObject({ materialized: 'incremental', incremental_strategy: 'microbatch', begin: '2020-01-01T00:00:00', batch_size: 'day', event_time: 'event_time' });
+  });
 });
 
 describe('begin after "now"', () => {

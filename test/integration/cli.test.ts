@@ -96,7 +96,7 @@ describe('the README commands, through the built CLI', () => {
     expect(cli('ls', '-s', 'tag:finance', '--resource-type', 'model', '--output', 'path').stdout.trim().split('\n')).toEqual(['models/marts/daily_revenue.sql', 'models/marts/monthly_revenue.sql']);
     expect(cli('ls', '-s', 'path:models/staging', '--resource-type', 'model').stdout.trim()).toBe('brightcart.stg_orders');
     const json = cli('ls', '-s', 'daily_revenue+', '--exclude', 'monthly_revenue', '--resource-type', 'model', '--output', 'json').stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(json).toEqual([expect.objectContaining({ unique_id: 'model.brightcart.daily_revenue', resource_type: 'model', config: { materialized: 'incremental' } })]);
+    expect(json).toEqual([expect.objectContaining({ unique_id: 'model.brightcart.daily_revenue', resource_type: 'model', config: expect.objectContaining({ materialized: 'incremental', unique_key: 'order_date', tags: ['finance'] }) })]);
   });
 
   it('run --dry-run says what each model would do, including schema drift, and writes nothing to the warehouse', () => {
