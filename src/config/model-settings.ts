@@ -1,4 +1,5 @@
 import { configHooks, type Hook } from './hook-config.js';
+import { freshnessCriteria, type FreshnessCriteria } from './freshness-criteria.js';
 import { tryParseTime, type BatchSize } from './microbatch-time.js';
 import { ON_SCHEMA_CHANGE, effectiveStrategy, partitionColumnOf, uniqueKeyColumns, type Materialization, type OnSchemaChange } from './model-config.js';
 
@@ -131,6 +132,9 @@ export interface SourceSettings {
   readonly eventTime?: string;
   readonly loadedAt?: string;
   readonly tags: readonly string[];
+  /** dbt's `loaded_at_field` (a column or SQL expression) and `freshness` criteria (null: not checked). */
+  readonly loadedAtField?: string;
+  readonly freshness: FreshnessCriteria | null;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -229,5 +233,8 @@ export function parseSeedSettings(config: RawConfig): SeedSettings {
 
 /** A source table's settings from its config. */
 export function parseSourceSettings(config: RawConfig): SourceSettings {
-  return { eventTime: str(config.event_time), loadedAt: str(config.loaded_at), tags: tagList(config.tags) };
+  return {
+    eventTime: str(config.event_time), loadedAt: str(config.loaded_at), tags: tagList(config.tags),
+    loadedAtField: str(config.loaded_at_field), freshness: freshnessCriteria(config.freshness),
+  };
 }

@@ -2,6 +2,7 @@ import { ProjectError } from '../errors/project-error.js';
 import type { ColumnProperties, ConfigMap, NodeProperties, SourceTable } from './project.js';
 import type { ListedFile } from './list-files.js';
 import { readYamlFile, type YamlFile } from './read-yaml-file.js';
+import { sourceFreshnessConfig } from './source-freshness-config.js';
 
 export interface LoadedProperties {
   readonly models: Map<string, NodeProperties>;
@@ -116,11 +117,16 @@ function sourceEntries(yaml: YamlFile, into: SourceTable[]): void {
       if (typeof table.name !== 'string') {
         throw new ProjectError(`a table of source '${source.name}' has no 'name'`, { location: { file: yaml.displayPath, line: yaml.lineOf(path) } });
       }
-      const config = { ...sourceConfig, ...configOf(yaml, table, path) };
+      const tableConfig = configOf(yaml, table, path);
+      const config: Record<string, unknown> = { ...sourceConfig, ...tableConfig };
       for (const key of ['event_time', 'loaded_at'] as const) {
         if (table[key] !== undefined) config[key] = table[key];
         else if (source[key] !== undefined && config[key] === undefined) config[key] = source[key];
       }
+      const problem = (base: (string | number)[]) => (message: string, below: readonly (string | number)[]): never => {
+        throw new ProjectError(message, { location: { file: yaml.displayPath, line: yaml.lineOf([...base, ...below]) ?? yaml.lineOf(base) } });
+      };
+      Object.assign(config, sourceFreshnessConfig(source, sourceConfig, table, tableConfig, { source: problem(['sources', i]), table: problem(path) }));
       into.push({
         sourceName: source.name as string,
         tableName: table.name,

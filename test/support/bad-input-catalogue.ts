@@ -80,6 +80,7 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E110', edit: withProfile(PROFILE.replace('main: warehouse.db\n    prod', 'main: warehouse.db\n        raw: models\n    prod')), args: ['run'] },
   { id: 'E111', edit: both(withProfile(PROFILE), patch('project.yml', /^  marts:\n/m, '  marts:\n    +schema: marts\n')), args: ['run'] },
   { id: 'E112', edit: withProfile(PROFILE.replace('type: sqlite', 'type: postgres')), args: ['ls'] },
+  { id: 'E120', edit: write('models/more.yml', 'sources:\n  - name: raw\n    tables:\n      - name: orders\n        freshness: {warn_after: {count: 1, period: week}}\n'), args: ['source', 'freshness'] },
   { id: 'E03', edit: patch('project.yml', /^name: brightcart\n/m, 'name: brightcart\nmodelz: {}\n'), args: ['ls'] },
   { id: 'E04', edit: write('project.yml', 'name: brightcart\nmodel-paths: 3\n'), args: ['run'] },
   { id: 'E05', edit: write('models/schema.yml', 'models:\n  - name: x\n   bad: [\n'), args: ['run'] },

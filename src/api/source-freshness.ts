@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { isAbsolute, join, resolve } from 'node:path';
+import { now as clockNow } from '../clock.js';
+import type { SourceNode } from '../compile/manifest.js';
+import { freshnessStatus, type FreshnessCriteria, type FreshnessTime } from '../config/freshness-criteria.js';
+import { boundText, microbatchNow, tryParseTime } from '../config/microbatch-time.js';
+import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
+import { qualifiedName, quoteLiteral } from '../engine/quote-identifier.js';
+import { relationKind } from '../engine/relation-kind.js';
+import { selectNodes } from '../graph/select-nodes.js';
+import { writeArtifact } from '../state/artifact-write-error.js';
+import { loadSession, type SessionOptions } from './session.js';
+
+/** mini-dbt's version, written as dbt_version in sources.json. */
+const VERSION = '0.1.0';
+
+export interface SourceFreshnessOptions extends SessionOptions {
+  readonly select?: readonly string[];
+  readonly exclude?: readonly string[];
+  /** dbt's -o/--output: where sources.json goes (relative to the current directory; default target/sources.json). */
+  readonly output?: string;
+  /** Called before and after each source table is checked (the CLI prints dbt's lines). */
+  readonly onEvent?: (event: FreshnessEvent) => void;
+}
+
+/** One source table's freshness: dbt's status `pass`, `warn`, `error`, or `runtime error` (the check could not be made). */
+export interface FreshnessResult {
+  readonly uniqueId: string;
+  /** `source.table`, as dbt's log lines name it. */
+  readonly name: string;
+  readonly status: 'pass' | 'warn' | 'error' | 'runtime error';
+  readonly criteria: FreshnessCriteria;
+  readonly loadedAtField?: string;
+  /** max(loaded_at_field), as the warehouse returned it, and parsed (UTC). */
+  readonly maxLoadedAtValue?: unknown;
+  readonly maxLoadedAt?: Date;
+  readonly ageSeconds?: number;
+  /** Why a runtime error. */
+  readonly message?: string;
+  readonly executionTime: number;
+  readonly startedAt: Date;
+  readonly completedAt: Date;
+}
+
+export type FreshnessEvent =
+  | { readonly type: 'start'; readonly index: number; readonly total: number; readonly name: string }
+  | { readonly type: 'result'; readonly index: number; readonly total: number; readonly result: FreshnessResult; readonly now: Date };
+
+export interface SourceFreshnessRun {
+  readonly results: readonly FreshnessResult[];
+  /** The "now" ages are measured from: the `as_of` var (a bare date: the end of that day), else the clock. */
+  readonly now: Date;
+  readonly asOf: boolean;
+  /** Where sources.json was written (absolute). */
+  readonly path: string;
+  readonly elapsedSeconds: number;
+  /** 1 when a table is past error_after or could not be checked, else 0 (a warning passes). */
+  readonly exitCode: number;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** Python's datetime.isoformat() of a UTC time, as dbt writes times in sources.json (`2016-09-19T14:45:51+00:00`). */
+export function isoUtc(d: Date): string {
+  const base = `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  return `${base}${d.getUTCMilliseconds() === 0 ? '' : `.${pad(d.getUTCMilliseconds(), 3)}000`}+00:00`;
+}
+
+/** Under the `as_of` var only rows landed by then count (as the models see them): the condition on loaded_at_field. */
+export interface LandedBy {
+  /** `2026-10-06` (a bare-date as_of: before the next day) or `2026-10-05 12:00:00` (at or before it). */
+  readonly bound: string;
+  readonly inclusive: boolean;
+}
+
+function checkOne(db: Warehouse, source: SourceNode, criteria: FreshnessCriteria, now: Date, landedBy: LandedBy | undefined): Omit<FreshnessResult, 'executionTime' | 'startedAt' | 'completedAt'> {
+  const base = { uniqueId: source.uniqueId, name: source.name, criteria, loadedAtField: source.settings.loadedAtField };
+  const field = source.settings.loadedAtField;
+  const fail = (message: string) => ({ ...base, status: 'runtime error' as const, message });
+  if (field === undefined || field.trim() === '') {
+    return fail(`Could not compute freshness for source ${source.name}: it has no loaded_at_field, and SQLite keeps no load times of its own (set loaded_at_field to the column, or SQL expression, that says when each row landed)`);
+  }
+  if (relationKind(db, source.alias, source.schema) === null) {
+    return fail(`Could not compute freshness for source ${source.name}: its relation ${qualifiedName(source.schema, source.alias)} does not exist`);
+  }
+  // As dbt's collect_freshness: loaded_at_field and filter are SQL, written into the query as they are.
+  const conditions = [
+    ...(criteria.filter === null ? [] : [`(${criteria.filter})`]),
+    ...(landedBy === undefined ? [] : [`(${field}) ${landedBy.inclusive ? '<=' : '<'} ${quoteLiteral(landedBy.bound)}`]),
+  ];
+  const where = conditions.length === 0 ? '' : ` where ${conditions.join(' and ')}`;
+  let value: unknown;
+  try {
+    value = db.value(`select max(${field}) from ${qualifiedName(source.schema, source.alias)}${where}`);
+  } catch (err) {
+    return fail(`Could not compute freshness for source ${source.name}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (value === null || value === undefined) {
+    return fail(`Expected a non-null value when querying field '${field}' of table ${qualifiedName(source.schema, source.alias)} but received value 'null' instead (no row${criteria.filter === null ? '' : ` matches the filter ${criteria.filter}`}${landedBy === undefined ? '' : `${criteria.filter === null ? '' : ' and'} landed by the as_of var`})`);
+  }
+  const maxLoadedAt = tryParseTime(String(value));
+  if (maxLoadedAt === undefined) {
+    return fail(`Could not compute freshness for source ${source.name}: max(${field}) is ${JSON.stringify(value)}, not a date or time (UTC, like 2024-09-01 or 2024-09-01 13:00:00)`);
+  }
+  const ageSeconds = (now.getTime() - maxLoadedAt.getTime()) / 1000;
+  return { ...base, status: freshnessStatus(criteria, ageSeconds), maxLoadedAtValue: value, maxLoadedAt, ageSeconds };
+}
+
+const criteriaJson = (c: FreshnessCriteria) => {
+  const time = (t: FreshnessTime | null) => (t === null ? null : { count: t.count, period: t.period });
+  return { warn_after: time(c.warnAfter), error_after: time(c.errorAfter), filter: c.filter };
+};
+
+/** dbt's sources.json (schema sources/v3): one result per source table checked. */
+function sourcesJson(run: Omit<SourceFreshnessRun, 'path' | 'exitCode'>, invocationId: string): unknown {
+  return {
+    metadata: {
+      dbt_schema_version: 'https://schemas.getdbt.com/dbt/sources/v3.json',
+      dbt_version: VERSION,
+      generated_at: clockNow().toISOString(),
+      invocation_id: invocationId,
+      env: {},
+    },
+    results: run.results.map((r) => (r.status === 'runtime error'
+      ? { unique_id: r.uniqueId, error: r.message, status: r.status }
+      : {
+        unique_id: r.uniqueId,
+        max_loaded_at: isoUtc(r.maxLoadedAt!),
+        snapshotted_at: isoUtc(run.now),
+        max_loaded_at_time_ago_in_s: r.ageSeconds,
+        status: r.status,
+        criteria: criteriaJson(r.criteria),
+        adapter_response: {},
+        timing: [
+          { name: 'compile', started_at: r.startedAt.toISOString(), completed_at: r.startedAt.toISOString() },
+          { name: 'execute', started_at: r.startedAt.toISOString(), completed_at: r.completedAt.toISOString() },
+        ],
+        thread_id: 'Thread-1',
+        execution_time: r.executionTime,
+      })),
+    elapsed_time: run.elapsedSeconds,
+  };
+}
+
+/**
+ * dbt's `source freshness`: for each selected source table with freshness criteria, max(loaded_at_field)
+ * (under its filter) against "now", judged pass / warn / error; target/sources.json (or --output) in dbt's shape.
+ * Read-only: the warehouse is opened read-only.
+ */
+export function sourceFreshness(options: SourceFreshnessOptions = {}): SourceFreshnessRun {
+  const started = clockNow();
+  const { project, manifest, graph } = loadSession(options);
+  const asOfVar = manifest.vars.as_of;
+  const asOf = asOfVar !== undefined && asOfVar !== null && asOfVar !== '';
+  const now = microbatchNow(asOfVar, started);
+  const landedBy: LandedBy | undefined = asOf ? { bound: boundText(now), inclusive: !/^\d{4}-\d{2}-\d{2}$/.test(String(asOfVar).trim()) } : undefined;
+  const selected = selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: ['source'] });
+  const checked = [...manifest.sources.values()]
+    .filter((s) => selected.has(s.uniqueId) && s.settings.freshness !== null)
+    .sort((a, b) => a.uniqueId.localeCompare(b.uniqueId));
+  const results: FreshnessResult[] = [];
+  const db = checked.length > 0 ? openProjectWarehouse(project, { readonly: true }) : undefined;
+  try {
+    checked.forEach((source, i) => {
+      options.onEvent?.({ type: 'start', index: i + 1, total: checked.length, name: source.name });
+      const startedAt = clockNow();
+      const outcome = checkOne(db!, source, source.settings.freshness!, now, landedBy);
+      const completedAt = clockNow();
+      const result: FreshnessResult = { ...outcome, startedAt, completedAt, executionTime: (completedAt.getTime() - startedAt.getTime()) / 1000 };
+      results.push(result);
+      options.onEvent?.({ type: 'result', index: i + 1, total: checked.length, result, now });
+    });
+  } finally {
+    db?.close();
+  }
+  const elapsedSeconds = (clockNow().getTime() - started.getTime()) / 1000;
+  const path = options.output !== undefined ? (isAbsolute(options.output) ? options.output : resolve(options.output)) : join(project.root, project.paths.target, 'sources.json');
+  writeArtifact(project.root, path, `${JSON.stringify(sourcesJson({ results, now, asOf, elapsedSeconds }, randomUUID()), null, 2)}\n`);
+  const exitCode = results.some((r) => r.status === 'error' || r.status === 'runtime error') ? 1 : 0;
+  return { results, now, asOf, path, elapsedSeconds, exitCode };
+}
