@@ -34,6 +34,8 @@ export interface CompiledModel {
   readonly plan: NodePlan;
   /** Incremental models with partition_by, when the warehouse can answer: the partitions the incremental SELECT returns now. */
   readonly window?: IncrementalWindow;
+  /** What the model's log() calls said while it rendered in the mode a run would use (dbt's compile prints them). */
+  readonly logs: readonly string[];
 }
 
 /** Render every selected model both ways and plan it, without writing to the warehouse. */
@@ -51,7 +53,8 @@ export function compile(options: CompileOptions = {}): CompiledModel[] {
     for (const id of topologicalOrder(graph, selected)) {
       const node = manifest.nodes.get(id);
       if (node?.resourceType !== 'model') continue;
-      const render = (incremental: boolean) => renderModel(manifest, node, { db: facts?.db, incremental, run: context });
+      const logs = { full: [] as string[], incremental: [] as string[] };
+      const render = (incremental: boolean) => renderModel(manifest, node, { db: facts?.db, incremental, run: context, log: (m) => logs[incremental ? 'incremental' : 'full'].push(m) });
       const full = render(false);
       const incremental = node.settings.materialized === 'incremental' ? render(true) : undefined;
       // The plan renders the model in the mode it decides: it reuses one of these two. A model a run
@@ -60,7 +63,9 @@ export function compile(options: CompileOptions = {}): CompiledModel[] {
       if (options.writeArtifacts !== false) writeNodeArtifacts(project, node, plan);
       const part = node.settings.partitionColumn;
       const window = db && incremental && part ? incrementalWindow(db, incremental.sql, part) : undefined;
-      out.push({ node, fullSql: full.sql, incrementalSql: incremental?.sql, plan, ...(window ? { window } : {}) });
+      // The logs of the rendering the plan's mode uses, once, outside any microbatch batch (as dbt's compile renders).
+      const used = incremental && (plan.mode === 'incremental' || plan.mode === 'backfill') ? logs.incremental : logs.full;
+      out.push({ node, fullSql: full.sql, incrementalSql: incremental?.sql, plan, ...(window ? { window } : {}), logs: used });
     }
     return out;
   } finally {

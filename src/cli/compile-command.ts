@@ -17,6 +17,9 @@ export interface CompileFlags extends CommonFlags {
 /** compile: both renderings of incremental models, and the statements a run would execute now. */
 export function compileCommand(flags: CompileFlags): number {
   const compiled = compile({ ...sessionOptions(flags), select: flags.select, exclude: flags.exclude, fullRefresh: flags.fullRefresh, ...(flags.empty ? { empty: true } : {}) });
+  // The models' log() output, as dbt's compile prints it (on stderr under --json, which stdout carries).
+  const logs = compiled.flatMap((c) => c.logs);
+  if (logs.length > 0) (flags.json ? process.stderr : process.stdout).write(`${logs.join('\n')}\n`);
   if (flags.json) {
     const out = compiled.map((c) => ({
       unique_id: c.node.uniqueId,
