@@ -133,6 +133,9 @@ for (const name of ['freshness', 'snapshot-freshness']) {
     .action((flags) => act(async () => (await import('./source-freshness-command.js')).sourceFreshnessCommand(flags)));
 }
 
+withCommonOptions(program.command('debug').description("dbt's debug: versions, the project file, profiles.yml and the target in use, and a connection test"))
+  .action((flags) => act(async () => (await import('./debug-command.js')).debugCommand(flags)));
+
 refuseEmptyValues(program);
 
 try {
