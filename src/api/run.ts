@@ -6,6 +6,8 @@ import { warnUser } from '../errors/user-warning.js';
 import { crashPoint } from '../test-hooks.js';
 import type { NodeResult, RunEvent } from '../state/node-result.js';
 import { runNodes } from '../execute/run-nodes.js';
+import { runProjectHooks } from '../execute/project-hooks.js';
+import type { ProjectHookResult } from '../state/hook-result.js';
 import { selectNodes } from '../graph/select-nodes.js';
 import type { ResourceType } from '../graph/graph-node.js';
 import { topologicalOrder } from '../graph/topological-order.js';
@@ -74,6 +76,8 @@ export interface RunOptions extends SessionOptions {
 export interface RunResult {
   readonly invocationId: string;
   readonly results: readonly NodeResult[];
+  /** The project's on-run-start and on-run-end hooks that ran (or were skipped after a failing one). */
+  readonly hooks: readonly ProjectHookResult[];
   readonly elapsedSeconds: number;
   /** 0 ok, 1 a node failed, 2 a project error made a node fail. */
   readonly exitCode: number;
@@ -168,6 +172,10 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       asOf: asOf === undefined || asOf === null ? undefined : String(asOf),
     });
     const plans: { node: ModelNode; plan: NodePlan }[] = [];
+    // The project's on-run-start hooks (not for an empty selection, as dbt); a failing one skips every node.
+    const emit = options.onEvent ?? (() => undefined);
+    const hooks = order.length > 0 ? runProjectHooks({ db, manifest, which: 'on-run-start', run: context, emit }) : [];
+    const startFailure = hooks.find((h) => h.status === 'error');
     const results = await runNodes({
       db,
       manifest,
@@ -177,8 +185,11 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       reason: options.reason,
       onEvent: options.onEvent,
       onPlanned: (node, plan) => plans.push({ node, plan }),
+      ...(startFailure ? { skipAllBecause: `skipped because on-run-start hook ${startFailure.name} failed` } : {}),
     });
-    const failed = results.some((r) => r.status === 'error' || r.status === 'partial success' || r.status === 'fail');
+    if (order.length > 0) hooks.push(...runProjectHooks({ db, manifest, which: 'on-run-end', run: context, emit, results }));
+    const hookFailed = hooks.some((h) => h.status === 'error');
+    const failed = hookFailed || results.some((r) => r.status === 'error' || r.status === 'partial success' || r.status === 'fail');
     crashPoint();
     finishRun(db, invocationId, failed ? 'error' : 'success');
     const elapsedSeconds = (performance.now() - t0) / 1000;
@@ -189,8 +200,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
         writeRunArtifacts(project, manifest, graph, { invocationId, command, results, elapsedSeconds, runStartedAt, options: { select: options.select, exclude: options.exclude, fullRefresh: options.fullRefresh, vars: options.vars } });
       });
     }
-    const exitCode = results.reduce((code, r) => (r.status === 'error' || r.status === 'partial success' || r.status === 'fail' ? Math.max(code, r.exitCode) : code), 0);
-    return { invocationId, results, elapsedSeconds, exitCode, session };
+    const exitCode = results.reduce((code, r) => (r.status === 'error' || r.status === 'partial success' || r.status === 'fail' ? Math.max(code, r.exitCode) : code), hookFailed ? 1 : 0);
+    return { invocationId, results, hooks, elapsedSeconds, exitCode, session };
   } catch (err) {
     if (!isBusyError(err)) throw err;
     const locked = warehouseLocked(db, project.databasePath, busyTimeoutMs, invocationId);

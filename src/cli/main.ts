@@ -117,6 +117,17 @@ withThreads(withIndirectSelection(withSelection(withCommonOptions(program.comman
   .option('--store-failures', "keep every test's failing rows in a table (dbt_test__audit__<test>)")
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('test', flags)));
 
+withCommonOptions(program.command('show').description("preview a model's, a seed's or an inline query's rows, read-only (the model is compiled and run, as dbt's show)"))
+  .option('-s, --select <name...>', 'the models or seeds to preview, by name')
+  .option('--inline <sql>', 'a query to preview (Jinja rendered against the project: ref, source, var, macros); one SELECT')
+  .option('--limit <n>', 'at most this many rows (default 5; -1: every row)')
+  .option('--output <format>', 'text (a table, the default) or json')
+  .action((flags) => act(async () => (await import('./show-command.js')).showCommand(flags)));
+
+withCommonOptions(program.command('run-operation').argument('<macro>').description("call a project macro with keyword arguments (--args), in dbt's context, against the warehouse"))
+  .option('--args <yaml>', "the macro's keyword arguments as a YAML mapping, e.g. '{table_name: orders}'")
+  .action((macro, flags) => act(async () => (await import('./run-operation-command.js')).runOperationCommand(macro, flags)));
+
 const docs = program.command('docs').description('a static documentation site with the lineage graph');
 withThreads(withCommonOptions(docs.command('generate').description('write the site to target/ (open target/index.html, no server needed)')))
   .option('--no-compile', 'do not render compiled SQL')

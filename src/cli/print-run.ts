@@ -1,3 +1,4 @@
+import type { ProjectHookResult } from '../state/hook-result.js';
 import { previewValue } from '../errors/value-preview.js';
 import type { NodeResult, RunEvent } from '../state/node-result.js';
 import { testResultLine } from './print-test-result.js';
@@ -17,6 +18,13 @@ export function printEvent(event: RunEvent): void {
   }
   if (event.type === 'progress') return; // drawn by seedProgressBar on a terminal
   const head = `${event.index} of ${event.total}`;
+  if (event.type === 'hook') {
+    const r = event.result;
+    if (!r) line(dotted(`${head} START hook: ${event.name}`, 'RUN'), { name: 'LogHookStartLine' });
+    else if (r.status === 'success') line(dotted(`${head} OK hook: ${event.name}`, `${colors.green('OK')} in ${r.executionTime.toFixed(2)}s`), { name: 'LogHookEndLine' });
+    else line(dotted(`${head} ERROR hook: ${event.name}`, `${colors.red('ERROR')} in ${r.executionTime.toFixed(2)}s`), { name: 'LogHookEndLine', level: 'error' });
+    return;
+  }
   if (event.type === 'start') {
     line(dotted(`${head} START ${event.description}`, 'RUN'), { name: 'LogStartLine' });
     return;
@@ -53,13 +61,16 @@ export function printEvent(event: RunEvent): void {
 /** The closing block: Finished ..., failures, Done. PASS=.. WARN=.. ERROR=.. SKIP=.. TOTAL=.. */
 export function printSummary(
   results: readonly NodeResult[], elapsedSeconds: number, kinds: Readonly<Record<string, number>>, details: (r: NodeResult) => string[] = () => [],
+  hooks: readonly ProjectHookResult[] = [],
 ): void {
-  const pass = results.filter((r) => r.status === 'success' || r.status === 'pass').length;
+  // Project hooks count as dbt counts them: in PASS / ERROR / SKIP and TOTAL.
+  const pass = results.filter((r) => r.status === 'success' || r.status === 'pass').length + hooks.filter((h) => h.status === 'success').length;
   const warn = results.filter((r) => r.status === 'warn').length;
-  const error = results.filter((r) => r.status === 'error' || r.status === 'fail').length;
+  const hookErrors = hooks.filter((h) => h.status === 'error');
+  const error = results.filter((r) => r.status === 'error' || r.status === 'fail').length + hookErrors.length;
   // dbt counts a partial success under ERROR in the Done line and names it in the heading.
   const partial = results.filter((r) => r.status === 'partial success').length;
-  const skip = results.filter((r) => r.status === 'skipped').length;
+  const skip = results.filter((r) => r.status === 'skipped').length + hooks.filter((h) => h.status === 'skipped').length;
   const what = Object.entries(kinds)
     .filter(([, n]) => n > 0)
     .sort(([a], [b]) => a.localeCompare(b))
@@ -79,6 +90,11 @@ export function printSummary(
     if (error > 0) line(colors.red(`Completed with ${errors}, ${partials}, and ${warnings}:`));
     else if (partial > 0) line(colors.yellow(`Completed with ${partials} and ${warnings}`));
     else line(colors.yellow(`Completed with ${warnings}:`));
+    for (const h of hookErrors) {
+      line();
+      line(colors.red(`Failure in hook ${h.name}`), { level: 'error', name: 'RunResultError' });
+      for (const l of h.message.split('\n')) line(`  ${l}`, { level: 'error', name: 'RunResultError' });
+    }
     for (const r of results.filter((x) => x.status === 'error' || x.status === 'partial success' || x.status === 'fail' || x.status === 'warn')) {
       line();
       const where = r.path ? ` (${r.path})` : '';
@@ -89,5 +105,5 @@ export function printSummary(
     }
   }
   line();
-  line(`Done. PASS=${pass} WARN=${warn} ERROR=${error + partial} SKIP=${skip} TOTAL=${results.length}`, { name: 'StatsLine' });
+  line(`Done. PASS=${pass} WARN=${warn} ERROR=${error + partial} SKIP=${skip} TOTAL=${results.length + hooks.length}`, { name: 'StatsLine' });
 }

@@ -58,7 +58,7 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
     // No bar when progress lines are hidden (--quiet, --log-level) or are JSON events.
     onEvent: shows('info') && outputSettings().format !== 'json' ? withSeedProgressBar(printEvent) : printEvent,
   });
-  if (result.results.length === 0) {
+  if (result.results.length === 0 && result.hooks.length === 0) {
     line('Nothing to do. Try checking your model configs and model specification args');
     return 0;
   }
@@ -68,9 +68,10 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
     const kind = r.resourceType === 'test' ? 'data test' : node?.resourceType === 'model' ? `${node.settings.materialized} model` : 'seed';
     kinds[kind] = (kinds[kind] ?? 0) + 1;
   }
+  if (result.hooks.length > 0) kinds['project hook'] = result.hooks.length;
   printSummary(result.results, result.elapsedSeconds, kinds, (r) => {
     const test = r.resourceType === 'test' && r.status !== 'pass' ? manifest.tests.get(r.uniqueId) : undefined;
     return test ? testFailureHints(r, r.compiledCode === undefined ? undefined : compiledTestPath(project, test)) : [];
-  });
+  }, result.hooks);
   return result.exitCode;
 }

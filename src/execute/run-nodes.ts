@@ -34,6 +34,8 @@ export interface RunNodesOptions {
   readonly onEvent?: (event: RunEvent) => void;
   /** Called with each model's rendered SQL and plan (target/compiled, target/run). */
   readonly onPlanned?: (node: ModelNode, plan: NodePlan) => void;
+  /** Skip every node with this message (a failed on-run-start hook, as dbt's skip_nodes_if_on_run_start_fails). */
+  readonly skipAllBecause?: string;
 }
 
 /**
@@ -56,11 +58,11 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
     const index = i + 1;
     // --fail-fast: once a node failed, every node not yet started is skipped (as dbt marks them).
     const firstFailure = options.context.failFast ? results.find((r) => r.status === 'error' || r.status === 'fail' || r.status === 'partial success') : undefined;
-    if (firstFailure) {
+    if (firstFailure || options.skipAllBecause !== undefined) {
       const at = nowIso();
       const result: NodeResult = {
         uniqueId: node.uniqueId, name: node.name, resourceType: node.resourceType, status: 'skipped',
-        message: `skipped by --fail-fast: ${firstFailure.name} failed`, executionTime: 0, startedAt: at, completedAt: at,
+        message: options.skipAllBecause ?? `skipped by --fail-fast: ${firstFailure!.name} failed`, executionTime: 0, startedAt: at, completedAt: at,
         adapterResponse: {}, relationName: node.resourceType === 'test' ? '' : relationName(node), rowsDeleted: 0, rowsInserted: 0, partitions: [], asOf: null, exitCode: 1,
       };
       results.push(result);

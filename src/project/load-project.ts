@@ -87,6 +87,8 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
     modelFolderConfigs: config.models ?? {},
     seedFolderConfigs: config.seeds ?? {},
     testFolderConfigs: config.data_tests ?? config.tests ?? {},
+    onRunStart: hookList(config['on-run-start']),
+    onRunEnd: hookList(config['on-run-end']),
     models,
     seeds,
     macros,
@@ -95,4 +97,10 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
     modelProperties: properties.models,
     seedProperties: properties.seeds,
   };
+}
+
+/** `on-run-start` / `on-run-end`: a string or a list of them, as dbt takes them; empty ones run nothing. */
+function hookList(value: string | readonly string[] | null | undefined): string[] {
+  if (value === undefined || value === null) return [];
+  return (typeof value === 'string' ? [value] : [...value]).filter((h) => h.trim() !== '');
 }

@@ -100,6 +100,9 @@ export interface Project {
   readonly seedFolderConfigs: ConfigMap;
   /** The project file's `data_tests:` (or legacy `tests:`) config tree. */
   readonly testFolderConfigs: ConfigMap;
+  /** The project file's `on-run-start` / `on-run-end` hooks (templates, rendered when they run). */
+  readonly onRunStart?: readonly string[];
+  readonly onRunEnd?: readonly string[];
   readonly models: readonly ModelFile[];
   readonly seeds: readonly SeedFile[];
   readonly macros: readonly MacroFile[];

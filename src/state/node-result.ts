@@ -1,3 +1,4 @@
+import type { ProjectHookResult } from './hook-result.js';
 import type { NodePlan } from '../plan/node-plan.js';
 
 /** Models and seeds: success | error | skipped; data tests: pass | warn | fail | error | skipped. */
@@ -51,5 +52,7 @@ export type RunEvent =
   | { readonly type: 'start'; readonly index: number; readonly total: number; readonly description: string; readonly uniqueId: string }
   | { readonly type: 'result'; readonly index: number; readonly total: number; readonly description: string; readonly result: NodeResult }
   | { readonly type: 'log'; readonly message: string }
+  /** A project hook starting (no result yet) or done. */
+  | { readonly type: 'hook'; readonly index: number; readonly total: number; readonly name: string; readonly result?: ProjectHookResult }
   /** A long seed load's progress (for a progress bar): bytes read in the stage, or the index build. */
   | { readonly type: 'progress'; readonly uniqueId: string; readonly name: string; readonly stage: 'load' | 'check' | 'index'; readonly done: number; readonly total: number };

@@ -3,7 +3,10 @@ export class AgateColumn {
   constructor(
     readonly name: string,
     private readonly data: readonly unknown[],
-  ) {}
+  ) {
+    // agate's Column is a sequence too: `table.columns['name'][0]` (dbt's run-operation tests read it so).
+    data.forEach((value, i) => Object.defineProperty(this, i, { value, enumerable: false }));
+  }
   values(): unknown[] {
     return [...this.data];
   }

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { now } from '../clock.js';
+import { operationRenderState } from '../compile/operation-render-state.js';
+import { openProjectWarehouse } from '../engine/open-warehouse.js';
+import { didYouMeanSuffix } from '../errors/did-you-mean.js';
+import { isProjectError, ProjectError } from '../errors/project-error.js';
+import { backfillOfVars, PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
+import { loadSession, type SessionOptions } from './session.js';
+
+export interface RunOperationOptions extends SessionOptions {
+  /** The macro's name (or `<project>.<name>`). */
+  readonly macro: string;
+  /** Its keyword arguments (--args). */
+  readonly args?: Readonly<Record<string, unknown>>;
+  /** The macro's log() output. */
+  readonly log?: (message: string) => void;
+}
+
+export interface RunOperationResult {
+  readonly macro: string;
+  /** What the macro rendered (dbt ignores it; a `{{ return(...) }}` value is here as text). */
+  readonly output: string;
+  readonly executionTime: number;
+}
+
+/**
+ * dbt's run-operation: call a project macro with keyword arguments in the dbt context (target, var,
+ * run_query, statement, log, ref, source), against the warehouse opened read-write, each statement in
+ * its own transaction as SQLite's autocommit runs it. A macro that does not exist is a usage error
+ * (exit 2, with the closest name); one that fails is exit 1, as in dbt.
+ */
+export function runOperation(options: RunOperationOptions): RunOperationResult {
+  const session = loadSession(options);
+  const { manifest, project } = session;
+  const [pkg, name] = options.macro.includes('.') ? options.macro.split('.', 2) as [string, string] : [undefined, options.macro];
+  const known = manifest.jinja.macroNames;
+  if ((pkg !== undefined && pkg !== project.name) || !known.includes(name)) {
+    throw new ProjectError(`could not find a macro with the name '${name}' in any package.${didYouMeanSuffix(name, known)}`, {
+      hint: known.length > 0 ? `the project's macros: ${[...known].sort().join(', ')}` : 'the project defines no macros (macros/*.sql)',
+    });
+  }
+  const path = project.macros.find((m) => new RegExp(`\\{%-?\\s*macro\\s+${name}\\s*\\(`).test(m.source))?.path ?? 'macros';
+  const db = openProjectWarehouse(project, { busyTimeoutMs: options.busyTimeoutMs });
+  const run: RunContext = { ...PARSE_CONTEXT, invocationId: randomUUID(), startedAt: now(), backfill: backfillOfVars(manifest.vars), vars: manifest.vars };
+  const t0 = performance.now();
+  try {
+    const state = operationRenderState(manifest, { name: `macro '${name}'`, path, db, run, log: options.log });
+    const args = options.args && Object.keys(options.args).length > 0 ? [{ ...options.args, __keywords: true }] : [];
+    const output = manifest.jinja.callMacro(name, args, state, path);
+    return { macro: name, output, executionTime: (performance.now() - t0) / 1000 };
+  } catch (err) {
+    const message = isProjectError(err) ? err.format() : err instanceof Error ? err.message : String(err);
+    throw new ProjectError(`Encountered an error while running operation: ${message}`, { exitCode: 1 });
+  } finally {
+    db.close();
+  }
+}
