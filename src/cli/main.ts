@@ -147,6 +147,12 @@ for (const name of ['freshness', 'snapshot-freshness']) {
 withCommonOptions(program.command('debug').description("dbt's debug: versions, the project file, profiles.yml and the target in use, and a connection test"))
   .action((flags) => act(async () => (await import('./debug-command.js')).debugCommand(flags)));
 
+program.command('init').argument('[project_name]', 'the new project and its folder (asked on a terminal; my_new_project in scripts)')
+  .description("dbt's init: a new project folder with dbt's starter models and tests and a dbt-sqlite profiles.yml")
+  .option('--project-dir <dir>', 'the folder to create the project in (default: the current directory)')
+  .option('--skip-profile-setup', 'write no profiles.yml (the project\'s warehouse.db is then the target)')
+  .action((name, flags) => act(async () => (await import('./init-command.js')).initCommand(name, flags)));
+
 refuseEmptyValues(program);
 
 try {

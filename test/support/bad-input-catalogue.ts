@@ -88,6 +88,8 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E118', edit: patch('project.yml', /^name: brightcart\n/m, 'name: brightcart\non-run-start: "insert into no_such_table values (1)"\n'), args: ['run'] },
   { id: 'E119', edit: patch('project.yml', /^name: brightcart\n/m, 'name: brightcart\non-run-end: "insert into no_such_table values (1)"\n'), args: ['test'] },
   { id: 'E120', edit: write('models/more.yml', 'sources:\n  - name: raw\n    tables:\n      - name: orders\n        freshness: {warn_after: {count: 1, period: week}}\n'), args: ['source', 'freshness'] },
+  { id: 'E121', args: ['init', 'models'] },
+  { id: 'E122', args: ['init', '1shop'] },
   { id: 'E03', edit: patch('project.yml', /^name: brightcart\n/m, 'name: brightcart\nmodelz: {}\n'), args: ['ls'] },
   { id: 'E04', edit: write('project.yml', 'name: brightcart\nmodel-paths: 3\n'), args: ['run'] },
   { id: 'E05', edit: write('models/schema.yml', 'models:\n  - name: x\n   bad: [\n'), args: ['run'] },
