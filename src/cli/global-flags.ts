@@ -28,6 +28,8 @@ export interface GlobalFlags {
 export interface WarnErrorOptions {
   readonly include: 'all' | readonly string[];
   readonly exclude: readonly string[];
+  /** Warnings (by dbt's event name) not printed at all. */
+  readonly silence?: readonly string[];
 }
 
 /** The dbt event whose warning --warn-error turns into a failure in mini-dbt: a data test's WARN (and a warn-severity audit). */
@@ -85,8 +87,8 @@ export function parseWarnErrorOptions(text: string): WarnErrorOptions {
   };
   const include = [list('include', true), list('error', true)];
   const exclude = [list('exclude', false), list('warn', false)].flat() as string[];
-  list('silence', false);
-  return { include: include.includes('all') ? 'all' : (include.flat() as string[]), exclude };
+  const silence = list('silence', false) as string[];
+  return { include: include.includes('all') ? 'all' : (include.flat() as string[]), exclude, silence };
 }
 
 /** Whether --warn-error-options makes a data test's WARN a failure (mini-dbt's one warning with a dbt event name). */
@@ -133,7 +135,8 @@ Accepted for dbt compatibility, without effect: ${ACCEPTED_WITHOUT_EFFECT.map((f
       ...(g.useColors !== undefined ? { useColors: g.useColors } : {}),
     });
     // Warnings about the user's files (stderr) follow --quiet, --log-level and --log-format too.
-    collectUserWarnings((message) => {
+    collectUserWarnings((message, event) => {
+      if (event !== undefined && g.warnErrorOptions?.silence?.includes(event)) return;
       const formatted = formatEvent(`Warning: ${message}`, 'warn', 'Note');
       if (formatted === undefined) return;
       if (g.logFormat === 'json') process.stdout.write(`${formatted}\n`);

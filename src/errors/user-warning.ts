@@ -3,7 +3,7 @@
  * corrupt cache rebuilt, a FIFO skipped): printed on stderr as `Warning: ...`
  * by default. The programmatic API and tests can collect them instead.
  */
-export type WarningSink = (message: string) => void;
+export type WarningSink = (message: string, event?: string) => void;
 
 const toStderr: WarningSink = (message) => {
   process.stderr.write(`Warning: ${message}\n`);
@@ -11,8 +11,9 @@ const toStderr: WarningSink = (message) => {
 
 let sink: WarningSink = toStderr;
 
-export function warnUser(message: string): void {
-  sink(message);
+/** `event`: dbt's name of the warning, where it has one (`--warn-error-options '{silence: [Name]}'` silences it). */
+export function warnUser(message: string, event?: string): void {
+  sink(message, event);
 }
 
 /** Send warnings to `next` until the returned function is called. */

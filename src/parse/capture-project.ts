@@ -17,6 +17,7 @@ import { relationNameProblems } from '../compile/check-relation-names.js';
 import { baseModelConfig, captureModel, type CaptureContext, type ModelCapture } from './capture-model.js';
 import { rememberYmlRendering, renderYmlValues } from './render-yml.js';
 import { schemaNamer } from './node-schema.js';
+import { checkMicrobatchInputs } from './microbatch-inputs.js';
 import { warnUser } from '../errors/user-warning.js';
 
 export interface CaptureOptions {
@@ -196,6 +197,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     models.set(name, { ...node, dependsOn });
   }
   errors.push(...relationNameProblems(models.values(), seeds.values(), sources.values()));
+  errors.push(...checkMicrobatchInputs(models.values(), new Map<string, ManifestNode>([...seeds.values(), ...sources.values(), ...models.values()].map((n) => [n.uniqueId, n]))));
   const tests = errors.length === 0 && declaresTests(project) ? captureTests({ project, jinja: jinja(), vars, models, seeds, sources }, errors) : new Map<string, TestNode>();
   const skips = skipsOfRenderFailures(new Map([...models].map(([name, node]) => [name, node.refs])), renderFailed);
   if (skips.length > 0) throw new RenderFailureErrors(errors, skips);

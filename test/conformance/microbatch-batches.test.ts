@@ -274,5 +274,13 @@ describe('concurrent_batches (TestCanSilenceInvalidConcurrentBatchesConfigWarnin
     expect(r.stdout.match(/Batch \d of 3 OK created batch/g)).toHaveLength(3);
   });
 
-  it.todo('concurrent_batches=true warns once that the adapter (SQLite) cannot run batches concurrently (dbt\'s InvalidConcurrentBatchesConfig), and --warn-error-options "{silence: [InvalidConcurrentBatchesConfig]}" silences it');
+  it('concurrent_batches=true warns once that the adapter (SQLite) cannot run batches concurrently (dbt\'s InvalidConcurrentBatchesConfig), and --warn-error-options "{silence: [InvalidConcurrentBatchesConfig]}" silences it', () => {
+    const p = project({ 'models/microbatch_model.sql': microbatch(', concurrent_batches=true') });
+    const r = dbt(p, 'run', ...at('2020-01-03 13:57:00'));
+    ok(r);
+    expect(r.stderr.match(/Found 1 microbatch model with the `concurrent_batches` config set to true, but the sqlite adapter does not support running batches concurrently/g)).toHaveLength(1);
+    const silenced = dbt(p, 'run', '--warn-error-options', '{silence: [InvalidConcurrentBatchesConfig]}', ...at('2020-01-03 13:57:00'));
+    ok(silenced);
+    expect(silenced.stderr).not.toContain('concurrent_batches');
+  });
 });

@@ -56,7 +56,14 @@ describe('microbatch configs dbt refuses at parse time: exit 2, naming the model
   }
 
 
-  it.todo("an input of a microbatch model whose event_time is not a string (TestInvalidInputEventTimeMicrobatch: \"depends on an input node 'input_model' with an 'event_time' config of invalid (non-string) type\")");
+  it("an input of a microbatch model whose event_time is not a string is refused at parse (TestInvalidInputEventTimeMicrobatch)", () => {
+    const r = ls({
+      'models/input_model.sql': "{{ config(materialized='table', event_time=2) }}\nselect 1 as id, '2020-01-01 00:00:00' as event_time\n",
+      ...model(", batch_size='day', event_time='event_time', begin='2020-01-01'"),
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toContain("microbatch model 'microbatch' depends on an input node 'input_model' with an 'event_time' config of invalid (non-string) type");
+  });
 });
 
 describe('microbatch configs dbt accepts', () => {

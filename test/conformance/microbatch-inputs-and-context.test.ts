@@ -117,7 +117,19 @@ describe('an input without event_time is not filtered (TestMicrobatchWithInputWi
     expect(distinct(p.ids())).toEqual([1, 2, 3, 4, 5]);
   });
 
-  it.todo("parsing warns once per invocation that the microbatch model has no 'ref' or 'source' input with an 'event_time' configuration (dbt's MicrobatchModelNoEventTimeInputs), and not when an input declares it");
+  it("parsing warns once per invocation that the microbatch model has no 'ref' or 'source' input with an 'event_time' configuration (dbt's MicrobatchModelNoEventTimeInputs), and not when an input declares it", () => {
+    const without = project({ 'models/input_model.sql': INPUT.replace(", event_time='event_time'", ''), 'models/microbatch_model.sql': MICROBATCH });
+    const r = dbt(without, 'run', ...at('2020-01-03 13:57:00'));
+    ok(r);
+    expect(r.stderr.match(/The microbatch model 'microbatch_model' has no 'ref' or 'source' input with an 'event_time' configuration/g)).toHaveLength(1);
+    const silenced = dbt(without, 'run', '--warn-error-options', '{silence: [MicrobatchModelNoEventTimeInputs]}', ...at('2020-01-03 13:57:00'));
+    ok(silenced);
+    expect(silenced.stderr).not.toContain('has no \'ref\' or \'source\' input');
+    const withInput = project({ 'models/input_model.sql': INPUT, 'models/microbatch_model.sql': MICROBATCH });
+    const quiet = dbt(withInput, 'run', ...at('2020-01-03 13:57:00'));
+    ok(quiet);
+    expect(quiet.stderr).not.toContain("has no 'ref' or 'source' input");
+  });
 });
 
 describe("ref('x').render() opts out of the filter (TestMicrobatchUsingRefRenderSkipsFilter)", () => {
