@@ -44,7 +44,13 @@ function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknow
     identifier: node.table.identifier,
     original_file_path: node.table.location.file,
     description: node.table.description ?? '',
-    loaded_at_field: node.config.loaded_at ?? null,
+    loaded_at_field: node.settings.loadedAtField ?? node.config.loaded_at ?? null,
+    // dbt's FreshnessThreshold: an unset threshold is {count: null, period: null}; no criteria is null.
+    freshness: node.settings.freshness === null ? null : {
+      warn_after: node.settings.freshness.warnAfter ?? { count: null, period: null },
+      error_after: node.settings.freshness.errorAfter ?? { count: null, period: null },
+      filter: node.settings.freshness.filter,
+    },
   };
 }
 
