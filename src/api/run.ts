@@ -197,7 +197,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       afterPublish(() => {
         for (const { node, plan } of plans) writeNodeArtifacts(project, node, plan);
         writeTestArtifacts(project, manifest, results);
-        writeRunArtifacts(project, manifest, graph, { invocationId, command, results, elapsedSeconds, runStartedAt, options: { select: options.select, exclude: options.exclude, fullRefresh: options.fullRefresh, vars: options.vars } });
+        writeRunArtifacts(project, manifest, graph, { invocationId, command, results, hooks, elapsedSeconds, runStartedAt, options: { select: options.select, exclude: options.exclude, fullRefresh: options.fullRefresh, vars: options.vars } });
       });
     }
     const exitCode = results.reduce((code, r) => (r.status === 'error' || r.status === 'partial success' || r.status === 'fail' ? Math.max(code, r.exitCode) : code), hookFailed ? 1 : 0);

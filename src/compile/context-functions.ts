@@ -110,6 +110,8 @@ export function contextFunctions(state: RenderState): Record<string, unknown> {
     }),
     env_var: makeEnvVar(state),
     this: state.self,
+    // dbt's `schema`: the schema the node is built in (the target's schema for hooks and run-operation).
+    schema: (state.self as RenderState['self'] | undefined)?.schema,
     execute: state.execute,
     invocation_id: state.run.invocationId,
     run_started_at: state.run.startedAt,

@@ -1,3 +1,4 @@
+import type { ProjectHookResult } from './hook-result.js';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { nowIso } from '../clock.js';
@@ -42,6 +43,16 @@ export interface RunArtifactsInput {
   readonly elapsedSeconds: number;
   readonly runStartedAt: Date;
   readonly options: Readonly<Record<string, unknown>>;
+  /** The project's on-run-start / on-run-end hooks that ran: listed before and after the nodes, as dbt lists them. */
+  readonly hooks?: readonly ProjectHookResult[];
+}
+
+/** A project hook's entry in run_results.json, as dbt writes it (an `operation.` unique id, thread `main`). */
+function hookEntry(h: ProjectHookResult): Record<string, unknown> {
+  return {
+    unique_id: h.uniqueId, status: h.status, timing: [], thread_id: 'main', execution_time: h.executionTime, adapter_response: {},
+    message: h.message, failures: h.status === 'success' ? 0 : 1, compiled: h.status !== 'skipped', compiled_code: null, relation_name: null,
+  };
 }
 
 /** target/manifest.json and target/run_results.json, with dbt's field names where dbt has them. */
@@ -58,7 +69,7 @@ export function writeRunArtifacts(project: Project, manifest: Manifest, graph: G
     metadata,
     elapsed_time: input.elapsedSeconds,
     args: { which: input.command, ...input.options, invocation_command: `mini-dbt ${input.command}` },
-    results: input.results.map((r) => ({
+    results: [...(input.hooks ?? []).filter((h) => h.which === 'on-run-start').map(hookEntry), ...input.results.map((r) => ({
       unique_id: r.uniqueId,
       status: r.status,
       timing: r.status === 'skipped' ? [] : [{ name: 'execute', started_at: r.startedAt, completed_at: r.completedAt }],
@@ -80,7 +91,7 @@ export function writeRunArtifacts(project: Project, manifest: Manifest, graph: G
         rows_inserted: r.rowsInserted,
         partitions: r.partitions,
       },
-    })),
+    })), ...(input.hooks ?? []).filter((h) => h.which === 'on-run-end').map(hookEntry)],
   };
   write(project, join(target, 'run_results.json'), `${JSON.stringify(runResults, null, 2)}\n`);
 }

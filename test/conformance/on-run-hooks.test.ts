@@ -91,7 +91,16 @@ on-run-end:
     }, 'test');
     const out = p.dbt(['run']);
     expect(out.code).toBe(1);
-    expect(out.statuses).toEqual({ 'model.test.my_model': 'skipped' });
+    // run_results.json as dbt's: the hooks as operations, before and after the nodes.
+    expect(out.results.map((r) => [r.unique_id, r.status])).toEqual([
+      ['operation.test.test-on-run-start-0', 'success'],
+      ['operation.test.test-on-run-start-1', 'success'],
+      ['operation.test.test-on-run-start-2', 'error'],
+      ['operation.test.test-on-run-start-3', 'skipped'],
+      ['model.test.my_model', 'skipped'],
+      ['operation.test.test-on-run-end-0', 'success'],
+    ]);
+    expect(out.results[2]!.message).toContain('no such table: main.my_hook_table');
     expect(out.stdout).toMatch(/3 of 4 ERROR hook: test\.on-run-start\.2 \.+ \[ERROR in/);
     expect(out.stdout).not.toContain('4 of 4 START hook');
     expect(out.stdout).toMatch(/SKIP relation main\.my_model/);
@@ -120,7 +129,14 @@ on-run-end:
     }, 'test');
     const out = p.dbt(['run']);
     expect(out.code).toBe(1);
-    expect(out.statuses).toEqual({ 'model.test.my_model': 'success' });
+    expect(out.results.map((r) => [r.unique_id, r.status])).toEqual([
+      ['model.test.my_model', 'success'],
+      ['operation.test.test-on-run-end-0', 'success'],
+      ['operation.test.test-on-run-end-1', 'success'],
+      ['operation.test.test-on-run-end-2', 'error'],
+      ['operation.test.test-on-run-end-3', 'skipped'],
+    ]);
+    expect(out.results[3]!.message).toContain('no such table: main.my_hook_table');
     expect(p.rows('my_model')).toEqual([{ id: 1 }]);
     expect(out.stdout).toContain('PASS=3 WARN=0 ERROR=1 SKIP=1 TOTAL=5');
     expect(out.stdout).toContain('4 project hooks, 1 view model');

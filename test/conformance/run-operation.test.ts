@@ -13,7 +13,7 @@ const HAPPY = `
 {% macro no_args() %}
   {% if execute %}
     {% call statement(auto_begin=True) %}
-      create table "{{ target.schema }}"."no_args" (id int)
+      create table "{{ schema }}"."no_args" (id int)
     {% endcall %}
   {% endif %}
 {% endmacro %}
@@ -21,7 +21,7 @@ const HAPPY = `
 {% macro table_name_args(table_name) %}
   {% if execute %}
     {% call statement(auto_begin=True) %}
-      create table "{{ target.schema }}"."{{ table_name }}" (id int)
+      create table "{{ schema }}"."{{ table_name }}" (id int)
     {% endcall %}
   {% endif %}
 {% endmacro %}
