@@ -139,7 +139,7 @@ withCommonOptions(docs.command('serve').description('serve target/ on localhost 
 
 const source = program.command('source').description("dbt's source commands: source freshness");
 for (const name of ['freshness', 'snapshot-freshness']) {
-  withSelection(withCommonOptions(source.command(name).description(name === 'freshness' ? 'how old the newest row of each source table is (max of its loaded_at_field) against its freshness warn_after / error_after; target/sources.json' : "dbt's older name of `source freshness`")))
+  withThreads(withSelection(withCommonOptions(source.command(name).description(name === 'freshness' ? 'how old the newest row of each source table is (max of its loaded_at_field) against its freshness warn_after / error_after; target/sources.json' : "dbt's older name of `source freshness`"))))
     .option('-o, --output <path>', 'where to write sources.json (default: target/sources.json)')
     .action((flags) => act(async () => (await import('./source-freshness-command.js')).sourceFreshnessCommand(flags)));
 }

@@ -96,6 +96,7 @@ describe('source freshness (dbt-core tests/functional/sources/test_source_freshn
     const p = seeded();
     insertHoursAgo(p, 2);
     expect(p.dbt(['source', 'snapshot-freshness']).code).toBe(0);
+    expect(p.dbt(['source', 'freshness', '--threads', '4']).code).toBe(0);
     const selected = p.dbt(['source', 'freshness', '--select', 'source:test_source.test_table']);
     expect(selected.code).toBe(0);
     expect(read(join(p.dir, 'target/sources.json')).results.map((r) => [r.unique_id, r.status])).toEqual([['source.conformance.test_source.test_table', 'pass']]);
