@@ -50,7 +50,8 @@ withThreads(withSelection(withCommonOptions(program.command('run').description('
     : (await import('./run-command.js')).runCommand('run', flags))));
 
 withThreads(withSelection(withCommonOptions(program.command('seed').description('load seeds/*.csv into tables')))
-  .option('-f, --full-refresh', 'accepted for dbt compatibility (seeds are always replaced)'))
+  .option('-f, --full-refresh', 'accepted for dbt compatibility (seeds are always replaced)')
+  .option('--empty', "dbt 1.12's seed --empty: each seed table is created with its columns and no rows"))
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('seed', flags)));
 
 withThreads(withIndirectSelection(withSelection(withCommonOptions(program.command('build').description('seeds, then models, in one DAG')))))

@@ -98,6 +98,8 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
           displayPath: node.file.path,
           table: node.alias,
           schema: node.schema,
+          // dbt 1.12's seed --empty (and build --empty): the table with its columns, no rows.
+          ...(options.context.empty ? { empty: true } : {}),
           columnTypes: node.settings.columnTypes as Record<string, string> | undefined,
           // Checked by the loader (one character; a known encoding), whatever type the yml gave them.
           delimiter: node.settings.delimiter as string | undefined,

@@ -34,6 +34,8 @@ export interface LoadSeedOptions {
   encoding?: string;
   /** Indexes created on the new table before the swap. */
   indexes?: IndexSpec[];
+  /** --empty: the table is created with the file's columns (and types) and no rows. */
+  empty?: boolean;
   /** Called inside the transaction right before COMMIT. */
   beforeCommit?: (db: Warehouse) => void;
   /** How far the load is, for a progress bar: bytes of the CSV read in this stage, then the index build. */
@@ -100,7 +102,8 @@ async function loadSeedNow(db: Warehouse, options: LoadSeedOptions): Promise<See
   if (options.table === '') throw new ProjectError('the seed table name must not be empty', { location: { file } });
 
   const before = statFile(options.csvPath, file);
-  const loaded = await loadSeedInOnePass(db, options, delimiter, before, () => changedWhileLoading(file));
+  // --empty needs the column types of the whole file and no rows: the two-pass load, stopped after its scan.
+  const loaded = options.empty ? undefined : await loadSeedInOnePass(db, options, delimiter, before, () => changedWhileLoading(file));
   if (loaded) return loaded;
   const scan = await scanSeed(options, delimiter);
   return writeSeed(db, options, delimiter, scan, before);
@@ -156,6 +159,7 @@ async function writeSeed(db: Warehouse, options: LoadSeedOptions, delimiter: str
   const indexes = checkIndexes(options, scan.header);
   const width = scan.columns.length;
   const staging = new SeedStaging(db, options, scan.columns, indexes);
+  if (options.empty) return staging.finish();
   try {
     let header = false;
     const onRecord = (record: string[]): void => {

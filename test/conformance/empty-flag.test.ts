@@ -148,9 +148,25 @@ describe('compile --empty shows the limited relations without building anything'
 });
 
 // dbt 1.12 (BaseTestEmptySeedFlag): `seed --empty` creates each seed table with its inferred column types and no
-// rows, and `build --empty` loads seeds that way too. mini-dbt's seed refuses the flag ("unknown option '--empty'",
-// exit 2) and build --empty loads seeds in full.
+// rows, and `build --empty` loads seeds that way too.
 describe('seed --empty (dbt 1.12, BaseTestEmptySeedFlag)', () => {
-  it.todo('seed --empty creates the seed table with its columns and 0 rows; a later seed --full-refresh loads its rows');
-  it.todo('build --empty leaves the seed table with 0 rows');
+  const seedFiles = { 'seeds/people.csv': 'id,name,score\n1,Ann,1.5\n2,Bo,2.5\n' };
+
+  it('seed --empty creates the seed table with its columns and 0 rows; a later seed --full-refresh loads its rows', () => {
+    const p = conformanceProject(seedFiles, 'empty_seed');
+    const empty = p.dbt(['seed', '--empty']);
+    expect(empty.code, empty.stdout + empty.stderr).toBe(0);
+    expect(p.count('people')).toBe(0);
+    expect(p.columns('people')).toEqual(['id', 'name', 'score']);
+    expect(p.dbt(['seed', '--full-refresh']).code).toBe(0);
+    expect(p.count('people')).toBe(2);
+  });
+
+  it('build --empty leaves the seed table with 0 rows', () => {
+    const p = conformanceProject({ ...seedFiles, 'models/m.sql': "select * from {{ ref('people') }}\n" }, 'empty_seed');
+    const build = p.dbt(['build', '--empty']);
+    expect(build.code, build.stdout + build.stderr).toBe(0);
+    expect(p.count('people')).toBe(0);
+    expect(p.count('m')).toBe(0);
+  });
 });
