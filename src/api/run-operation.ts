@@ -5,6 +5,7 @@ import { openProjectWarehouse } from '../engine/open-warehouse.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import { isProjectError, ProjectError } from '../errors/project-error.js';
 import { backfillOfVars, PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
+import { writeOperationResults } from '../state/write-operation-results.js';
 import { loadSession, type SessionOptions } from './session.js';
 
 export interface RunOperationOptions extends SessionOptions {
@@ -43,15 +44,22 @@ export function runOperation(options: RunOperationOptions): RunOperationResult {
   const db = openProjectWarehouse(project, { busyTimeoutMs: options.busyTimeoutMs });
   const run: RunContext = { ...PARSE_CONTEXT, invocationId: randomUUID(), startedAt: now(), backfill: backfillOfVars(manifest.vars), vars: manifest.vars };
   const t0 = performance.now();
+  const record = (status: 'success' | 'error', message: string | null) => writeOperationResults(project, {
+    invocationId: run.invocationId, uniqueId: `macro.${project.name}.${name}`, status, message, executionTime: (performance.now() - t0) / 1000,
+    startedAt: run.startedAt.toISOString(), args: options.args ?? {},
+  });
+  let output: string;
   try {
     const state = operationRenderState(manifest, { name: `macro '${name}'`, path, db, run, log: options.log });
     const args = options.args && Object.keys(options.args).length > 0 ? [{ ...options.args, __keywords: true }] : [];
-    const output = manifest.jinja.callMacro(name, args, state, path);
-    return { macro: name, output, executionTime: (performance.now() - t0) / 1000 };
+    output = manifest.jinja.callMacro(name, args, state, path);
   } catch (err) {
     const message = isProjectError(err) ? err.format() : err instanceof Error ? err.message : String(err);
+    record('error', message);
     throw new ProjectError(`Encountered an error while running operation: ${message}`, { exitCode: 1 });
   } finally {
     db.close();
   }
+  record('success', null);
+  return { macro: name, output, executionTime: (performance.now() - t0) / 1000 };
 }

@@ -68,6 +68,8 @@ describe('run-operation (dbt-core tests/functional/run_operations)', () => {
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toMatch(/Running with mini-dbt=/);
     expect(p.relationType('no_args')).toBe('table');
+    // run_results.json as dbt writes it for an operation: one result, the macro.
+    expect(out.results.map((r) => [r.unique_id, r.status])).toEqual([['macro.test.no_args', 'success']]);
   });
 
   it('--args are the keyword arguments, as YAML or JSON (test_macro_args)', () => {
@@ -105,6 +107,8 @@ describe('run-operation (dbt-core tests/functional/run_operations)', () => {
     const out = p.dbt(['run-operation', 'syntax_error']);
     expect(out.code).toBe(1);
     expect(out.stderr).toContain('Encountered an error while running operation:');
+    expect(out.results.map((r) => [r.unique_id, r.status])).toEqual([['macro.test.syntax_error', 'error']]);
+    expect(out.results[0]!.message).toContain('syntax error');
     expect(out.stderr).not.toMatch(/\n\s+at .*\.js:\d+/);
   });
 
