@@ -5,9 +5,9 @@ import { emptySubquery, eventTimeRelation } from '../../../src/compile/event-tim
 
 describe('--warn-error-options', () => {
   it("reads dbt's include/exclude (and 1.10's error/warn) as YAML or JSON", () => {
-    expect(parseWarnErrorOptions('{include: all}')).toEqual({ include: 'all', exclude: [] });
-    expect(parseWarnErrorOptions('{"include": "*", "exclude": ["NoNodesForSelectionCriteria"]}')).toEqual({ include: 'all', exclude: ['NoNodesForSelectionCriteria'] });
-    expect(parseWarnErrorOptions('{error: [LogTestResult], warn: [], silence: [Deprecations]}')).toEqual({ include: ['LogTestResult'], exclude: [] });
+    expect(parseWarnErrorOptions('{include: all}')).toEqual({ include: 'all', exclude: [], silence: [] });
+    expect(parseWarnErrorOptions('{"include": "*", "exclude": ["NoNodesForSelectionCriteria"]}')).toEqual({ include: 'all', exclude: ['NoNodesForSelectionCriteria'], silence: [] });
+    expect(parseWarnErrorOptions('{error: [LogTestResult], warn: [], silence: [Deprecations]}')).toEqual({ include: ['LogTestResult'], exclude: [], silence: ['Deprecations'] });
   });
 
   it('makes a test WARN a failure when it includes all or LogTestResult and does not exclude it', () => {

@@ -118,7 +118,7 @@ describe('parseModelSettings: a model config parsed once into typed settings', (
     expect(parseSeedSettings({ delimiter: ';', indexes: [['id']], loaded_at: 'l', tags: ['a'] })).toEqual({
       eventTime: undefined, loadedAt: 'l', indexes: [{ columns: ['id'], unique: false }], tags: ['a'], delimiter: ';', encoding: undefined, columnTypes: undefined,
     });
-    expect(parseSourceSettings({ event_time: 'e', loaded_at: 'l' })).toEqual({ eventTime: 'e', loadedAt: 'l', tags: [] });
+    expect(parseSourceSettings({ event_time: 'e', loaded_at: 'l' })).toEqual({ eventTime: 'e', loadedAt: 'l', tags: [], loadedAtField: undefined, freshness: null });
   });
 });
 
