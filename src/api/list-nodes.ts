@@ -15,6 +15,8 @@ export interface ListedNode {
   readonly uniqueId: string;
   readonly name: string;
   readonly resourceType: ResourceType;
+  /** dbt's fully qualified name: project, folders, name (a source: project, source, table). */
+  readonly fqn: readonly string[];
   readonly path: string;
   readonly materialized?: string;
   /** The node's config as written (what dbt's `ls --output json` prints); tests: their config. */
@@ -35,6 +37,7 @@ export function listNodes(options: ListOptions = {}): ListedNode[] {
       uniqueId: n.uniqueId,
       name: n.name,
       resourceType: n.resourceType,
+      fqn: n.fqn,
       path: n.path,
       materialized: node?.resourceType === 'model' ? node.settings.materialized : undefined,
       config: node?.config ?? manifest.tests.get(id)?.config ?? {},

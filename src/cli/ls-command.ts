@@ -29,7 +29,8 @@ export function lsCommand(flags: LsFlags): number {
     if (output === 'json') return JSON.stringify({ unique_id: n.uniqueId, name: n.name, resource_type: n.resourceType, original_file_path: n.path, config: n.config, tags: n.tags, depends_on: { nodes: n.dependsOn } });
     if (output === 'path') return n.path;
     if (output === 'name') return n.name;
-    return n.uniqueId.split('.').slice(1).join('.');
+    // dbt's selector form: the fqn with its folders (brightcart.marts.daily_revenue); sources prefixed.
+    return `${n.resourceType === 'source' ? 'source:' : ''}${n.fqn.join('.')}`;
   });
   process.stdout.write(lines.length > 0 ? `${lines.join('\n')}\n` : '');
   return 0;

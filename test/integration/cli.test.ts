@@ -88,13 +88,13 @@ describe('the README commands, through the built CLI', () => {
   });
 
   it('ls lists nodes with selection, resource types and output formats', () => {
-    expect(cli('ls', '--resource-type', 'model', 'seed').stdout.trim().split('\n')).toEqual(['brightcart.raw_orders', 'brightcart.daily_revenue', 'brightcart.stg_orders', 'brightcart.monthly_revenue']);
+    expect(cli('ls', '--resource-type', 'model', 'seed').stdout.trim().split('\n')).toEqual(['brightcart.raw_orders', 'brightcart.marts.daily_revenue', 'brightcart.staging.stg_orders', 'brightcart.marts.monthly_revenue']);
     expect(cli('ls', '--resource-type', 'test', '--output', 'name').stdout.trim().split('\n')).toContain('unique_daily_revenue_order_date');
     // Tests come along with the models they test (dbt's eager indirect selection).
     expect(cli('ls', '-s', 'monthly_revenue', '--output', 'name').stdout.trim().split('\n')).toEqual(['monthly_revenue', 'not_null_monthly_revenue_month', 'unique_monthly_revenue_month']);
     expect(cli('ls', '-s', '+monthly_revenue', '--resource-type', 'model', 'seed', '--output', 'name').stdout.trim().split('\n')).toEqual(['raw_orders', 'daily_revenue', 'monthly_revenue']);
     expect(cli('ls', '-s', 'tag:finance', '--resource-type', 'model', '--output', 'path').stdout.trim().split('\n')).toEqual(['models/marts/daily_revenue.sql', 'models/marts/monthly_revenue.sql']);
-    expect(cli('ls', '-s', 'path:models/staging', '--resource-type', 'model').stdout.trim()).toBe('brightcart.stg_orders');
+    expect(cli('ls', '-s', 'path:models/staging', '--resource-type', 'model').stdout.trim()).toBe('brightcart.staging.stg_orders');
     const json = cli('ls', '-s', 'daily_revenue+', '--exclude', 'monthly_revenue', '--resource-type', 'model', '--output', 'json').stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(json).toEqual([expect.objectContaining({ unique_id: 'model.brightcart.daily_revenue', resource_type: 'model', config: expect.objectContaining({ materialized: 'incremental', unique_key: 'order_date', tags: ['finance'] }) })]);
   });

@@ -117,7 +117,7 @@ describe('target/ that cannot be written, corrupt files in it', () => {
     noStack(r);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^Warning: ignoring the parse cache target\/partial_parse\.json: .+; it is rebuilt from the project files$/m);
-    expect(r.stdout).toContain('brightcart.daily_revenue');
+    expect(r.stdout).toContain('brightcart.marts.daily_revenue');
     // Rebuilt: the next load reads it without a warning.
     const again = runCli(['ls', '--project-dir', dir]);
     expect(again.stderr).not.toContain('Warning');

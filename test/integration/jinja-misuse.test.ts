@@ -104,7 +104,7 @@ describe('a macro named like a builtin', () => {
       'macros/ref.sql': "{% macro ref(name) -%}\n  {%- if name == 'revenue_by_day' %}{{ return(builtins.ref('daily_revenue')) }}{% endif -%}\n  {{ return(builtins.ref(name)) }}\n{%- endmacro %}\n",
       [MONTHLY]: (t) => t.replace("ref('daily_revenue')", "ref('revenue_by_day')"),
     }, ['ls', '-s', '+monthly_revenue', '--resource-type', 'model']);
-    expect(ls.stdout).toContain('brightcart.daily_revenue');
+    expect(ls.stdout).toContain('brightcart.marts.daily_revenue');
   });
 
   it("is_incremental: the project's macro decides what the template sees (a macro of dbt's global project)", () => {
