@@ -1,3 +1,4 @@
+import { MINI_DBT_VERSION as VERSION } from '../invocation/tool-version.js';
 import { randomUUID } from 'node:crypto';
 import { isAbsolute, join, resolve } from 'node:path';
 import { now as clockNow } from '../clock.js';
@@ -12,7 +13,6 @@ import { writeArtifact } from '../state/artifact-write-error.js';
 import { loadSession, type SessionOptions } from './session.js';
 
 /** mini-dbt's version, written as dbt_version in sources.json. */
-const VERSION = '0.1.0';
 
 export interface SourceFreshnessOptions extends SessionOptions {
   readonly select?: readonly string[];

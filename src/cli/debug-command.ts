@@ -1,8 +1,8 @@
+import { MINI_DBT_VERSION as VERSION } from '../invocation/tool-version.js';
 import { debugProject } from '../api/debug.js';
 import { sessionOptions, type CommonFlags } from './common-options.js';
 import { colors, line } from './terminal.js';
 
-const VERSION = '0.1.0';
 
 const ok = (text: string) => colors.green(`[OK ${text}]`);
 const failed = (text?: string) => colors.red(text === undefined ? '[ERROR]' : `[ERROR ${text}]`);

@@ -1,3 +1,4 @@
+import { MINI_DBT_VERSION as VERSION } from '../invocation/tool-version.js';
 import { relative } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { checkProjectName, initProject } from '../api/init-project.js';
@@ -8,7 +9,6 @@ export interface InitFlags {
   skipProfileSetup?: boolean;
 }
 
-const VERSION = '0.1.0';
 /** The name a script gets when it gives none (stdin not a terminal). */
 const DEFAULT_NAME = 'my_new_project';
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
+import { MINI_DBT_VERSION as VERSION } from '../invocation/tool-version.js';
 import { Command, CommanderError } from 'commander';
 import { withCommonOptions, withIndirectSelection, withSelection, withThreads } from './common-options.js';
 import { withGlobalFlags } from './global-flags.js';
 import { refuseEmptyValues } from './refuse-empty-values.js';
 
-const VERSION = '0.1.0';
 
 // `mini-dbt run | head`: once the reader is gone, output is dropped and the command finishes its work
 // (a run still publishes and records what it built), instead of dying on EPIPE with a stack.

@@ -1,3 +1,4 @@
+import { MINI_DBT_VERSION as VERSION } from '../invocation/tool-version.js';
 import { run, type RunOptions } from '../api/run.js';
 import { loadSession } from '../api/session.js';
 import { printEvent, printSummary } from './print-run.js';
@@ -28,7 +29,6 @@ export interface RunFlags extends CommonFlags {
   threads?: number;
 }
 
-const VERSION = '0.1.0';
 
 /** run / seed / build: print dbt-style lines, return the exit code. */
 export async function runCommand(command: NonNullable<RunOptions['command']>, flags: RunFlags, extra: Partial<RunOptions> = {}): Promise<number> {

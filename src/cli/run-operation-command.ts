@@ -1,3 +1,4 @@
+import { MINI_DBT_VERSION as VERSION } from '../invocation/tool-version.js';
 import { parseOperationArgs } from '../api/operation-args.js';
 import { runOperation } from '../api/run-operation.js';
 import { sessionOptions, type CommonFlags } from './common-options.js';
@@ -7,7 +8,6 @@ export interface RunOperationFlags extends CommonFlags {
   args?: string;
 }
 
-const VERSION = '0.1.0';
 
 /** run-operation MACRO --args '{...}': dbt's lines, the macro's log() output, exit 0 (1 when the macro fails). */
 export function runOperationCommand(macro: string, flags: RunOperationFlags): number {

@@ -1,3 +1,4 @@
+import { MINI_DBT_VERSION as VERSION } from '../invocation/tool-version.js';
 import { show } from '../api/show.js';
 import { ProjectError } from '../errors/project-error.js';
 import { sessionOptions, type CommonFlags } from './common-options.js';
@@ -11,7 +12,6 @@ export interface ShowFlags extends CommonFlags {
   output?: string;
 }
 
-const VERSION = '0.1.0';
 
 /**
  * show: a model's, seed's or inline query's first rows, as dbt prints them. The heading and the

@@ -1,3 +1,4 @@
+import { MINI_DBT_VERSION as VERSION } from '../invocation/tool-version.js';
 import { relative } from 'node:path';
 import { isoUtc, sourceFreshness, type FreshnessEvent, type FreshnessResult } from '../api/source-freshness.js';
 import { thresholdSeconds, type FreshnessTime } from '../config/freshness-criteria.js';
@@ -10,7 +11,6 @@ export interface SourceFreshnessFlags extends CommonFlags {
   output?: string;
 }
 
-const VERSION = '0.1.0';
 
 function dotted(prefix: string, status: string): string {
   const dots = Math.max(3, outputSettings().printerWidth - prefix.length - 1);

@@ -1,3 +1,4 @@
+import { MINI_DBT_VERSION as VERSION } from '../invocation/tool-version.js';
 import type { ProjectHookResult } from './hook-result.js';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -10,7 +11,6 @@ import type { Project } from '../project/project.js';
 import { writeArtifact } from './artifact-write-error.js';
 import { manifestJson } from './manifest-json.js';
 
-const VERSION = '0.1.0';
 
 /** Write a file, unless it already holds exactly this text (reading is much cheaper than rewriting). */
 function write(project: Project, path: string, text: string): void {

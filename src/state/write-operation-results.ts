@@ -1,3 +1,4 @@
+import { MINI_DBT_VERSION as VERSION } from '../invocation/tool-version.js';
 import { join } from 'node:path';
 import { nowIso } from '../clock.js';
 import type { Project } from '../project/project.js';
@@ -14,7 +15,6 @@ export interface OperationResult {
   readonly args: Readonly<Record<string, unknown>>;
 }
 
-const VERSION = '0.1.0';
 
 /** run-operation's target/run_results.json, as dbt writes it: one result, the macro, with compile and execute timings. */
 export function writeOperationResults(project: Project, result: OperationResult): void {

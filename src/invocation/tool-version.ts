@@ -1,0 +1,2 @@
+/** mini-dbt's version, as `--version`, the log's first line and the artifacts give it (package.json's; a test keeps them equal). */
+export const MINI_DBT_VERSION = '0.1.0';
