@@ -5,6 +5,7 @@ import { listFiles } from './list-files.js';
 import { loadTarget, type TargetOptions } from './load-target.js';
 import { loadProjectFile } from './load-project-file.js';
 import { loadProperties } from './load-properties.js';
+import { loadSnapshots } from './load-snapshots.js';
 import type { ModelFile, Project } from './project.js';
 
 export interface LoadProjectOptions extends TargetOptions {
@@ -22,6 +23,7 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
     macros: config['macro-paths'] ?? ['macros'],
     tests: config['test-paths'] ?? ['tests'],
     target: config['target-path'] ?? 'target',
+    snapshots: config['snapshot-paths'] ?? ['snapshots'],
   };
 
   const models: ModelFile[] = [];
@@ -93,6 +95,7 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
     seeds,
     macros,
     singularTests,
+    snapshots: loadSnapshots(root, paths.snapshots),
     sources: properties.sources,
     modelProperties: properties.models,
     seedProperties: properties.seeds,

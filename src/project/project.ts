@@ -1,5 +1,6 @@
 /** The loaded project: every file and declaration, before any rendering. */
 import type { Target } from './target.js';
+import type { SnapshotDefinition } from './snapshot-definition.js';
 
 export type ConfigMap = Readonly<Record<string, unknown>>;
 
@@ -79,6 +80,8 @@ export interface ProjectPaths {
   readonly macros: readonly string[];
   readonly tests: readonly string[];
   readonly target: string;
+  /** `snapshot-paths` (default [snapshots]). */
+  readonly snapshots?: readonly string[];
 }
 
 export interface Project {
@@ -107,6 +110,8 @@ export interface Project {
   readonly seeds: readonly SeedFile[];
   readonly macros: readonly MacroFile[];
   readonly singularTests: readonly SingularTestFile[];
+  /** Snapshot blocks and yml snapshot entries under the snapshot paths. */
+  readonly snapshots?: readonly SnapshotDefinition[];
   readonly sources: readonly SourceTable[];
   readonly modelProperties: ReadonlyMap<string, NodeProperties>;
   readonly seedProperties: ReadonlyMap<string, NodeProperties>;
