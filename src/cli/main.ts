@@ -81,9 +81,13 @@ withCommonOptions(program.command('lateness').argument('<seed-or-source>').descr
   .option('--json', 'machine-readable output')
   .action((name, flags) => act(async () => (await import('./lateness-command.js')).latenessCommand(name, flags)));
 
+withCommonOptions(program.command('parse').description("load and check the whole project (templates, yml, refs) and write target/manifest.json; the warehouse is not touched"))
+  .action((flags) => act(async () => (await import('./parse-command.js')).parseCommand(flags)));
+
 withCommonOptions(program.command('stale').argument('<model>').description('partitions where the live table differs from a full rebuild now (or as of --vars as_of)'))
   .option('--fast', 'answer from the run ledger and the raw rows, without rebuilding')
   .option('--json', 'machine-readable output')
+  .option('--fail-on-stale', 'exit 1 when any partition is stale (for a scheduler to alert on)')
   .action((model, flags) => act(async () => (await import('./stale-command.js')).staleCommand(model, flags)));
 
 withCommonOptions(program.command('backfill').argument('<model>').description('rewrite a range of partitions with everything landed so far: staged, checked, published in one transaction'))

@@ -7,6 +7,7 @@ import { testFailureHints } from './print-test-result.js';
 import { compiledTestPath } from '../state/write-test-artifacts.js';
 import { indirectSelectionOption, sessionOptions, type CommonFlags } from './common-options.js';
 import { line, outputSettings, shows } from './terminal.js';
+import { printFoundStats } from './found-stats.js';
 
 export interface RunFlags extends CommonFlags {
   select?: string[];
@@ -35,10 +36,9 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
   const options = sessionOptions(flags);
   const session = loadSession(options);
   const { manifest, project } = session;
-  const counts = { model: manifest.models.size, 'data test': manifest.tests.size, seed: manifest.seeds.size, source: manifest.sources.size, macro: manifest.jinja.macroNames.length };
   line(`Running with mini-dbt=${VERSION}`, { name: 'MainReportVersion' });
   if (project.configFile !== 'project.yml') line(`Using ${project.configFile} (no project.yml found)`);
-  line(`Found ${Object.entries(counts).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}${n === 1 ? '' : 's'}`).join(', ')}`, { name: 'FoundStats' });
+  printFoundStats(manifest);
   line();
   const result = await run({
     ...options,

@@ -9,17 +9,20 @@ import { colors } from './terminal.js';
 export interface StaleFlags extends CommonFlags {
   fast?: boolean;
   json?: boolean;
+  /** Exit 1 when anything is stale, so a scheduler can alert on it. */
+  failOnStale?: boolean;
 }
 
 /** stale <model>: the partitions that differ from a full rebuild, the ranges covering them, the fix. */
 export function staleCommand(model: string, flags: StaleFlags): number {
   const report = stale({ ...sessionOptions(flags), model, mode: flags.fast ? 'fast' : 'exact' });
+  const code = flags.failOnStale && report.stale.length > 0 ? 1 : 0;
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    return 0;
+    return code;
   }
   process.stdout.write(`${renderStale(report).join('\n')}\n`);
-  return 0;
+  return code;
 }
 
 export function renderStale(report: StaleReport): string[] {

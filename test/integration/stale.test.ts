@@ -109,6 +109,11 @@ describe('stale on hand-made feeds and through the CLI', () => {
     expect(text.stdout).toMatch(/daily_revenue: 1 of 2 partitions stale \(fast/);
     expect(text.stdout).toMatch(/2026-09-02 {2}2026-09-04 +1 {3}2026-09-09/);
 
+    // --fail-on-stale: exit 1 when anything is stale (a scheduler alerts on it), 0 when nothing is.
+    expect(runCli(['stale', 'daily_revenue', '--fast', '--fail-on-stale', '--project-dir', dir]).code).toBe(1);
+    expect(runCli(['stale', 'daily_revenue', '--json', '--fail-on-stale', '--project-dir', dir]).code).toBe(1);
+    expect(runCli(['stale', 'daily_revenue', '--fail-on-stale', '--vars', '{as_of: "2026-09-04"}', '--project-dir', dir]).code).toBe(0);
+
     const typo = runCli(['stale', 'daily_revenu', '--project-dir', dir]);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/no model named 'daily_revenu'\. Did you mean 'daily_revenue'\?/);
