@@ -18,6 +18,7 @@ import { baseModelConfig, captureModel, type CaptureContext, type ModelCapture }
 import { rememberYmlRendering, renderYmlValues } from './render-yml.js';
 import { schemaNamer } from './node-schema.js';
 import { checkMicrobatchInputs } from './microbatch-inputs.js';
+import { captureSnapshots } from './capture-snapshots.js';
 import { warnUser } from '../errors/user-warning.js';
 
 export interface CaptureOptions {
@@ -138,7 +139,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
   }
 
   const macroNames = options.macroNames ?? jinja().macroNames;
-  const schemaOf = schemaNamer(project, jinja, macroNames);
+  const schemaOf = schemaNamer(project, jinja, macroNames, vars);
   for (const [name, seed] of seeds) seeds.set(name, { ...seed, schema: schemaOf({ name, resourceType: 'seed', path: seed.file.path, fqn: seed.fqn, config: seed.config }) });
   const strategyMacros = customStrategyNames(macroNames);
   const models = new Map<string, ModelNode>();
@@ -167,8 +168,10 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     else models.set(node.name, node);
   }
 
+  // Snapshots: rendered like models (refs, sources, config()); models may ref them.
+  const snapshots = captureSnapshots({ project, context, schemaOf, refable: new Map<string, ManifestNode>([...models, ...seeds]), sources }, errors);
   // Resolve dependencies now that every node is known.
-  const refNames = [...models.keys(), ...seeds.keys()];
+  const refNames = [...models.keys(), ...seeds.keys(), ...snapshots.keys()];
   for (const [name, node] of models) {
     const dependsOn: string[] = [];
     for (const ref of node.refs) {
@@ -179,7 +182,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
         errors.push(new ProjectError(`model '${name}' refers to itself with ref('${ref}')`, { location, hint: 'use {{ this }} to refer to the model\'s own table' }));
         continue;
       }
-      const target = models.get(ref) ?? seeds.get(ref);
+      const target = models.get(ref) ?? seeds.get(ref) ?? snapshots.get(ref);
       if (target) dependsOn.push(target.uniqueId);
       else if (renderFailed.has(ref)) continue; // reported once, from the failing model; this one is skipped
       else if (disabled.has(ref) || disabledSeeds.has(ref)) errors.push(new ProjectError(`model '${name}' depends on a node named '${ref}' which is disabled`, { location: located() }));
@@ -217,6 +220,9 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     config: n.config,
     packageName: project.name,
   }));
+  for (const n of snapshots.values()) {
+    graphNodes.push({ uniqueId: n.uniqueId, name: n.name, resourceType: 'snapshot', path: n.file.path, fqn: n.fqn, tags: stringList(n.config.tags), dependsOn: n.dependsOn, config: n.config, packageName: project.name });
+  }
   for (const t of tests.values()) {
     graphNodes.push({ uniqueId: t.uniqueId, name: t.name, resourceType: 'test', path: t.path, fqn: t.fqn, tags: stringList(t.config.tags), dependsOn: t.dependsOn, config: t.config, packageName: project.name });
   }
@@ -235,6 +241,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     graphNodes,
     vars,
     tests,
+    snapshots,
   };
 }
 

@@ -23,7 +23,7 @@ export interface SchemaNodeInfo {
  * `<target schema>_<custom>` for a `schema` config). Without a profile every
  * relation is in main (one file), whatever the configs say.
  */
-export function schemaNamer(project: Project, jinja: () => JinjaEnvironment, macroNames: readonly string[]): (node: SchemaNodeInfo) => string {
+export function schemaNamer(project: Project, jinja: () => JinjaEnvironment, macroNames: readonly string[], vars: Readonly<Record<string, unknown>> = {}): (node: SchemaNodeInfo) => string {
   const target = project.target;
   if (!target.customSchemas) return () => 'main';
   const custom = (config: Readonly<Record<string, unknown>>): string | null => {
@@ -41,8 +41,9 @@ export function schemaNamer(project: Project, jinja: () => JinjaEnvironment, mac
       modelName: node.name,
       modelPath: node.path,
       execute: false,
-      vars: () => ({ found: false, value: undefined }),
-      varNames: () => [],
+      // var() sees the project's vars and --vars, as in any macro dbt calls at parse time.
+      vars: (name) => ({ found: Object.prototype.hasOwnProperty.call(vars, name) && vars[name] !== undefined, value: vars[name] }),
+      varNames: () => Object.keys(vars),
       ref: () => { throw new ProjectError(`ref() cannot be used in ${MACRO}`); },
       source: () => { throw new ProjectError(`source() cannot be used in ${MACRO}`); },
       self: new Relation(node.name),

@@ -158,6 +158,17 @@ describe('a dbt-sqlite profile: schemas are attached database files', () => {
     expect(tablesOf(join(dir, 'data/dev/seeds.db'))).toEqual(['regions']);
   });
 
+  it('generate_schema_name sees var() (the project\'s vars and --vars), as dbt\'s macros do', () => {
+    const dir = project({
+      'macros/generate_schema_name.sql': `{% macro generate_schema_name(custom_schema_name, node) -%}
+{%- if custom_schema_name is none -%}{{ target.schema }}{%- else -%}{{ var('schema_prefix', 'x') }}_{{ custom_schema_name | trim }}{%- endif -%}
+{%- endmacro %}`,
+    });
+    const r = dbt(dir, ['build', '--vars', '{schema_prefix: ci}']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(tablesOf(join(dir, 'data/dev/ci_marts.db'))).toEqual(['region_totals']);
+  });
+
   it('incremental models in a custom schema: delete+insert, merge (its unique index) and on_schema_change work in that file', () => {
     const dir = project({
       'models/marts/orders_di.sql': "{{ config(materialized='incremental', unique_key='id') }}\nselect id, amount from {{ ref('stg_orders') }}\n{% if is_incremental() %}where id >= (select max(id) from {{ this }}){% endif %}\n",
