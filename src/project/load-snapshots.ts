@@ -8,8 +8,10 @@ const BLOCK = /\{%-?\s*snapshot\s+([A-Za-z_][A-Za-z0-9_]*)\s*-?%\}([\s\S]*?)\{%-
 const lineAt = (text: string, index: number) => text.slice(0, index).split('\n').length;
 
 /** Every snapshot under the snapshot paths: `{% snapshot %}` blocks in .sql files and `snapshots:` entries in yml. */
-export function loadSnapshots(root: string, dirs: readonly string[]): SnapshotDefinition[] {
+export function loadSnapshots(root: string, dirs: readonly string[], propertyDirs: readonly string[] = []): SnapshotDefinition[] {
   const out: SnapshotDefinition[] = [];
+  /** yml entries without `relation`: properties of a block snapshot (its config, below the block's config()). */
+  const patches = new Map<string, Record<string, unknown>>();
   for (const dir of dirs) {
     for (const f of listFiles(root, dir, ['.sql'])) {
       const text = readFileSync(f.absPath, 'utf8');
@@ -27,6 +29,8 @@ export function loadSnapshots(root: string, dirs: readonly string[]): SnapshotDe
         });
       }
     }
+  }
+  for (const dir of [...new Set([...dirs, ...propertyDirs])]) {
     for (const f of listFiles(root, dir, ['.yml', '.yaml'])) {
       const yml = readYamlFile(f.absPath, f.path);
       const list = (yml.value as { snapshots?: unknown } | null)?.snapshots;
@@ -34,13 +38,21 @@ export function loadSnapshots(root: string, dirs: readonly string[]): SnapshotDe
       list.forEach((entry: unknown, i) => {
         const e = (entry ?? {}) as { name?: unknown; relation?: unknown; config?: unknown };
         const line = yml.lineOf(['snapshots', i]) ?? 1;
-        if (typeof e.name !== 'string' || typeof e.relation !== 'string') {
-          throw new ProjectError("a yml snapshot needs a 'name' and a 'relation' (ref('x') or source('s', 't'))", { location: { file: f.path, line } });
+        if (typeof e.name !== 'string' || (e.relation !== undefined && typeof e.relation !== 'string')) {
+          throw new ProjectError("a yml snapshot needs a 'name' (and, to define one, a 'relation': ref('x') or source('s', 't'))", { location: { file: f.path, line } });
         }
         const config = e.config && typeof e.config === 'object' ? (e.config as Record<string, unknown>) : {};
+        if (e.relation === undefined) {
+          patches.set(e.name, config);
+          return;
+        }
         out.push({ name: e.name, path: f.path, absPath: f.absPath, line, rawSql: `select * from {{ ${e.relation} }}`, bodyLineOffset: line - 1, config, folders: f.folders });
       });
     }
+  }
+  for (const [i, def] of out.entries()) {
+    const patch = patches.get(def.name);
+    if (patch) out[i] = { ...def, config: { ...patch, ...def.config } };
   }
   const seen = new Map<string, SnapshotDefinition>();
   for (const s of out) {

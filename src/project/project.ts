@@ -101,6 +101,8 @@ export interface Project {
   /** Folder-level configs from the project file (`models:` / `seeds:` trees). */
   readonly modelFolderConfigs: ConfigMap;
   readonly seedFolderConfigs: ConfigMap;
+  /** The project file's `snapshots:` config tree. */
+  readonly snapshotFolderConfigs?: ConfigMap;
   /** The project file's `data_tests:` (or legacy `tests:`) config tree. */
   readonly testFolderConfigs: ConfigMap;
   /** The project file's `on-run-start` / `on-run-end` hooks (templates, rendered when they run). */
