@@ -125,6 +125,8 @@ export interface SeedSettings {
   readonly delimiter?: unknown;
   readonly encoding?: unknown;
   readonly columnTypes?: unknown;
+  /** pre_hook / post_hook, as a model's (dbt runs them around a seed's load). */
+  readonly hooks: ModelHooks;
 }
 
 /** A source table's config, as the code reads it. */
@@ -228,6 +230,7 @@ export function parseSeedSettings(config: RawConfig): SeedSettings {
     delimiter: config.delimiter,
     encoding: config.encoding,
     columnTypes: config.column_types,
+    hooks: config.pre_hook === undefined && config.post_hook === undefined ? NO_HOOKS : { pre: configHooks(config, 'pre_hook'), post: configHooks(config, 'post_hook') },
   };
 }
 

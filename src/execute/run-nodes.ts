@@ -8,6 +8,7 @@ import type { NodePlan } from '../plan/node-plan.js';
 import { isBusyError } from '../state/warehouse-locked.js';
 import { recordNodeRun, type NodeRunRecord } from '../state/ledger.js';
 import { adapterMessage, describeNode, relationName } from './describe-node.js';
+import { renderSeedHooks, runSeedHooks } from './seed-hooks.js';
 import { effectiveAsOf } from '../state/effective-as-of.js';
 import { windowAfterLanded } from './window-after-landed.js';
 import type { BatchResults, NodeResult, RunEvent } from '../state/node-result.js';
@@ -93,6 +94,9 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
     let batchResults: BatchResults | undefined;
     try {
       if (node.resourceType === 'seed') {
+        // dbt runs a seed's hooks around its load: outside the transaction first and last, the others inside it.
+        const hooks = renderSeedHooks(manifest, node, { db, run: options.context, log: (message) => emit({ type: 'log', message }) });
+        runSeedHooks(db, hooks.pre, false);
         const loaded = await loadSeed(db, {
           csvPath: node.file.absPath,
           displayPath: node.file.path,
@@ -106,13 +110,16 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
           encoding: node.settings.encoding as string | undefined,
           indexes: node.settings.indexes.map((i) => ({ columns: [...i.columns], unique: i.unique })),
           onProgress: (p) => emit({ type: 'progress', uniqueId: node.uniqueId, name: node.name, stage: p.stage, done: p.bytes, total: p.totalBytes }),
+          afterBegin: (tx) => runSeedHooks(tx, hooks.pre, true),
           beforeCommit: (tx) => {
+            runSeedHooks(tx, hooks.post, true);
             crashPoint();
             recordNodeRun(tx, ledgerRecord(options, node, 'seed', null, { rowsDeleted: 0, rowsInserted: 0, partitions: [] }, 'success', null, startedAt, t0));
             crashPoint();
           },
         });
         outcome = { rowsDeleted: 0, rowsInserted: loaded.rows, partitions: [] };
+        runSeedHooks(db, hooks.post, false);
       } else {
         plan = planNode({ facts: warehouseFacts(db), manifest, node, context: options.context, log: (message) => emit({ type: 'log', message }) });
         options.onPlanned?.(node, plan);

@@ -55,6 +55,7 @@ export class SeedStaging {
     this.converters = columns.map((c) => numberParamFor(c.type));
     db.begin();
     try {
+      options.afterBegin?.(db);
       const leftover = relationKind(db, this.staging, this.schema);
       if (leftover) this.exec(dialect.dropRelation(leftover, this.stagingRelation));
       for (const index of indexes) this.dropIndexOfOldTable(index.name);

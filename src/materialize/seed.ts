@@ -38,6 +38,8 @@ export interface LoadSeedOptions {
   empty?: boolean;
   /** Called inside the transaction right before COMMIT. */
   beforeCommit?: (db: Warehouse) => void;
+  /** Called inside the transaction right after BEGIN, before the staging table (a seed's in-transaction pre-hooks). */
+  afterBegin?: (db: Warehouse) => void;
   /** How far the load is, for a progress bar: bytes of the CSV read in this stage, then the index build. */
   onProgress?: (progress: SeedProgress) => void;
 }

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { conformanceProject } from '../support/conformance-project.js';
+
+/**
+ * A seed's pre-hooks and post-hooks, as dbt's seed materialization runs
+ * them (dbt-tests-adapter simple_seed: seeds with hooks): around the load,
+ * `transaction: false` ones outside the load's transaction, the others
+ * inside it, rendered with `this` the seed's table.
+ */
+const PROJECT = `name: seed_hooks
+version: '1.0'
+profile: default
+seeds:
+  seed_hooks:
+    +pre-hook:
+      - sql: "create table if not exists audit (what text, seed text, n integer)"
+        transaction: false
+      - "insert into audit select 'pre', '{{ this.identifier }}', null"
+    +post-hook:
+      - "insert into audit select 'post', '{{ this }}', count(*) from {{ this }}"
+`;
+
+describe('seed hooks (pre-hook and post-hook around the load)', () => {
+  it('run in order with `this` the seed table: the post-hook sees the loaded rows; a second seed runs them again', () => {
+    const p = conformanceProject({ 'dbt_project.yml': PROJECT, 'seeds/people.csv': 'id,name\n1,a\n2,b\n' }, 'seed_hooks');
+    const seed = p.dbt(['seed']);
+    expect(seed.code, seed.stdout + seed.stderr).toBe(0);
+    expect(p.rows('audit', 'rowid')).toEqual([
+      { what: 'pre', seed: 'people', n: null },
+      { what: 'post', seed: '"main"."people"', n: 2 },
+    ]);
+    expect(p.dbt(['seed']).code).toBe(0);
+    expect(p.count('audit')).toBe(4);
+  });
+
+  it('a failing in-transaction post-hook fails the seed (exit 1) and leaves the previous table as it was', () => {
+    const p = conformanceProject({ 'dbt_project.yml': PROJECT, 'seeds/people.csv': 'id,name\n1,a\n2,b\n' }, 'seed_hooks');
+    expect(p.dbt(['seed']).code).toBe(0);
+    p.write('seeds/people.csv', 'id,name\n1,a\n2,b\n3,c\n');
+    p.write('dbt_project.yml', PROJECT.replace("count(*) from {{ this }}\"", "count(*) from {{ this }}\"\n      - \"insert into no_such_table values (1)\""));
+    const failed = p.dbt(['seed']);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain('no such table: no_such_table');
+    expect(p.count('people')).toBe(2);
+  });
+});
