@@ -76,6 +76,16 @@ export function captureModel(file: ModelFile, base: Readonly<Record<string, unkn
       log: () => undefined,
     };
     context.jinja().render(file.path, file.rawSql, state);
+    // dbt captures ref() and source() in hooks too: a hook reading another model makes it a dependency.
+    // A hook that fails to render here renders again when it runs, and says so there.
+    for (const [i, hook] of hookTexts(mergeConfigs(base, record.config)).entries()) {
+      if (!/\b(ref|source)\s*\(/.test(hook)) continue;
+      try {
+        context.jinja().render(`${file.path}#hook[${i}]`, hook, state);
+      } catch {
+        // reported at run time
+      }
+    }
   };
   render(false);
   if (mergeConfigs(base, record.config).materialized === 'incremental') render(true);
@@ -83,6 +93,19 @@ export function captureModel(file: ModelFile, base: Readonly<Record<string, unkn
     if (!record.refs.includes(match[1]!)) record.refs.push(match[1]!);
   }
   return record;
+}
+
+/** The SQL texts of a config's pre_hook and post_hook (a string, `{sql}`, or a list of them). */
+function hookTexts(config: Readonly<Record<string, unknown>>): string[] {
+  const out: string[] = [];
+  for (const key of ['pre_hook', 'post_hook', 'pre-hook', 'post-hook']) {
+    const value = config[key];
+    for (const h of Array.isArray(value) ? value : value === undefined || value === null ? [] : [value]) {
+      const sql = typeof h === 'string' ? h : typeof h === 'object' && h !== null ? (h as { sql?: unknown }).sql : undefined;
+      if (typeof sql === 'string') out.push(sql);
+    }
+  }
+  return out;
 }
 
 /** Whether two captures found the same refs, sources and config, reading the same vars (their values may differ). */

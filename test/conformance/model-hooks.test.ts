@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { conformanceProject } from '../support/conformance-project.js';
+
+/**
+ * ref() in a model's hook is a dependency, as dbt captures it (dbt-tests-adapter
+ * hooks/: a post-hook writing into another model's table): that model is built
+ * first, and `ls` shows the edge.
+ */
+describe('ref() inside a hook', () => {
+  it('makes the referenced model a parent: it is built first, and the hook writes into it', () => {
+    const p = conformanceProject({
+      // Named so that alphabetical order would build `a_orders` first: only the captured ref puts `z_audit` before it.
+      'models/z_audit.sql': "{{ config(materialized='table') }}\nselect 'start' as event, 0 as n\n",
+      'models/a_orders.sql': `{{ config(materialized='table', post_hook="insert into {{ ref('z_audit') }} select 'orders built', count(*) from {{ this }}") }}
+select 1 as id union all select 2
+`,
+    }, 'hook_refs');
+    const ls = p.dbt(['ls', '-s', '+a_orders', '--resource-type', 'model']);
+    expect(ls.stdout.trim().split('\n')).toEqual(['hook_refs.z_audit', 'hook_refs.a_orders']);
+    const run = p.dbt(['run']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(p.rows('z_audit', 'event')).toEqual([{ event: 'orders built', n: 2 }, { event: 'start', n: 0 }]);
+  });
+});
