@@ -53,6 +53,13 @@ function makeConfig(state: RenderState) {
       throw Object.assign(new ProjectError(`Invalid inline model config: config() takes keyword arguments or one dict, got ${pythonTypeName(positional[0])} ${JSON.stringify(positional[0]) ?? String(positional[0])}`), { needle: 'config(' });
     }
     const dict = (positional[0] ?? {}) as Record<string, unknown>;
+    // `pre-hook` and `pre_hook` are one config: dbt refuses a config() setting both.
+    for (const hook of ['pre', 'post']) {
+      const given = { ...dict, ...keywords };
+      if (`${hook}_hook` in given && `${hook}-hook` in given) {
+        throw Object.assign(new ProjectError(`Invalid inline model config: ${hook}_hook and ${hook}-hook are the same config and cannot both be set; keep one`), { needle: 'config(' });
+      }
+    }
     Object.assign(state.captured.config, dict, keywords);
     return '';
   }) as ((...args: unknown[]) => string) & { get: unknown; require: unknown };

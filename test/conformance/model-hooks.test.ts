@@ -22,3 +22,15 @@ select 1 as id union all select 2
     expect(p.rows('z_audit', 'event')).toEqual([{ event: 'orders built', n: 2 }, { event: 'start', n: 0 }]);
   });
 });
+
+describe('pre_hook and pre-hook in one config() (DuplicateHooksInConfigs)', () => {
+  it('is refused as dbt refuses it, naming both spellings, and nothing runs', () => {
+    const p = conformanceProject({
+      'models/hooks.sql': `{{ config({"pre_hook": "select 1", "pre-hook": "select 2"}) }}\nselect 1 as id\n`,
+    }, 'hook_refs');
+    const run = p.dbt(['run']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('pre_hook and pre-hook are the same config and cannot both be set');
+    expect(p.relationType('hooks')).toBeUndefined();
+  });
+});
