@@ -39,8 +39,8 @@ export function listNodes(options: ListOptions = {}): ListedNode[] {
       resourceType: n.resourceType,
       fqn: n.fqn,
       path: n.path,
-      materialized: node?.resourceType === 'model' ? node.settings.materialized : undefined,
-      config: node?.config ?? manifest.tests.get(id)?.config ?? {},
+      materialized: node?.resourceType === 'model' ? node.settings.materialized : n.resourceType === 'snapshot' ? 'snapshot' : undefined,
+      config: node?.config ?? manifest.tests.get(id)?.config ?? n.config ?? {},
       tags: n.tags,
       dependsOn: n.dependsOn,
     };

@@ -34,7 +34,7 @@ export interface RunOptions extends SessionOptions {
   /** Why this run happened; recorded in the ledger (required for backfills). */
   readonly reason?: string;
   /** 'run', 'seed', 'build', 'backfill', 'test': which resources and how it is recorded. */
-  readonly command?: 'run' | 'seed' | 'build' | 'backfill' | 'test';
+  readonly command?: 'run' | 'seed' | 'build' | 'backfill' | 'test' | 'snapshot';
   /** Data tests keep their failing rows in tables (dbt's --store-failures). */
   readonly storeFailures?: boolean;
   /** Which data tests the selection brings along (dbt's --indirect-selection; default eager). */
@@ -88,8 +88,9 @@ const RESOURCES: Record<NonNullable<RunOptions['command']>, ResourceType[]> = {
   run: ['model'],
   backfill: ['model'],
   seed: ['seed'],
-  build: ['seed', 'model', 'test'],
+  build: ['seed', 'snapshot', 'model', 'test'],
   test: ['test'],
+  snapshot: ['snapshot'],
 };
 
 /**
@@ -222,7 +223,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
 function schemasWritten(manifest: Session['manifest'], order: readonly string[]): Set<string> {
   const schemas = new Set<string>();
   for (const id of order) {
-    const node = manifest.nodes.get(id);
+    const node = manifest.nodes.get(id) ?? [...(manifest.snapshots?.values() ?? [])].find((s) => s.uniqueId === id);
+    if (node?.resourceType === 'snapshot') schemas.add(node.schema);
     if (node?.resourceType === 'seed' || (node?.resourceType === 'model' && node.settings.materialized !== 'ephemeral')) schemas.add(node.schema);
   }
   return schemas;

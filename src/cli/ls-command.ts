@@ -13,7 +13,7 @@ export interface LsFlags extends CommonFlags {
   indirectSelection?: string;
 }
 
-const TYPES: readonly ResourceType[] = ['model', 'seed', 'source', 'test'];
+const TYPES: readonly ResourceType[] = ['model', 'seed', 'snapshot', 'source', 'test'];
 
 /** ls: selected nodes, as names, paths or JSON lines (dbt's --output). */
 export function lsCommand(flags: LsFlags): number {

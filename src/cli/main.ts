@@ -62,6 +62,9 @@ withThreads(withIndirectSelection(withSelection(withCommonOptions(program.comman
   .option('--event-time-end <time>', 'microbatch models: end of the range, exclusive')
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('build', flags)));
 
+withThreads(withSelection(withCommonOptions(program.command('snapshot').description('run the selected snapshots (type 2 slowly changing dimensions: a new row per change, the old one closed)'))))
+  .action((flags) => act(async () => (await import('./run-command.js')).runCommand('snapshot', flags)));
+
 withThreads(withSelection(withCommonOptions(program.command('compile').description('render models (both branches of incremental ones) and show the statements a run would execute'))))
   .option('-f, --full-refresh', 'plan as under --full-refresh')
   .option('--empty', EMPTY_HELP)

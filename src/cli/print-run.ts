@@ -37,8 +37,8 @@ export function printEvent(event: RunEvent): void {
   }
   const time = `in ${r.executionTime.toFixed(2)}s`;
   if (r.status === 'success') {
-    const verb = r.resourceType === 'seed' ? 'loaded' : 'created';
-    line(dotted(`${head} OK ${verb} ${event.description}`, `${colors.green(r.message ?? 'OK')} ${time}`), { name: 'LogModelResult' });
+    const verb = r.resourceType === 'seed' ? 'loaded' : r.resourceType === 'snapshot' ? 'snapshotted' : 'created';
+    line(dotted(`${head} OK ${verb} ${r.resourceType === 'snapshot' ? event.description.replace(/^snapshot /, '') : event.description}`, `${colors.green(r.message ?? 'OK')} ${time}`), { name: 'LogModelResult' });
     if (r.plan && r.plan.mode !== 'view') {
       const parts = [`${r.plan.mode}${r.plan.strategy ? ` (${r.plan.strategy})` : ''}: ${r.plan.reason}`];
       if (r.partitions.length > 0) {

@@ -3,6 +3,8 @@ import type { GraphNode } from '../graph/graph-node.js';
 import type { ModelFile, NodeProperties, Project, SeedFile, SourceTable } from '../project/project.js';
 import type { JinjaEnvironment } from './jinja-environment.js';
 import type { ModelSettings, SeedSettings, SourceSettings } from '../config/model-settings.js';
+import type { SnapshotSettings } from '../config/snapshot-settings.js';
+import type { SnapshotDefinition } from '../project/snapshot-definition.js';
 
 export type NodeConfig = Readonly<Record<string, unknown>>;
 
@@ -52,6 +54,25 @@ export interface SourceNode {
   readonly settings: SourceSettings;
 }
 
+/** A snapshot (type 2 slowly changing dimension): snapshot.<project>.<name>; not in `nodes`, as tests are not. */
+export interface SnapshotNode {
+  readonly resourceType: 'snapshot';
+  readonly uniqueId: string;
+  readonly name: string;
+  /** The table it keeps (its name; target_schema decides the schema). */
+  readonly alias: string;
+  readonly schema: string;
+  readonly definition: SnapshotDefinition;
+  /** The body as a model file (path: the snapshot's file), so it renders as a model does. */
+  readonly file: ModelFile;
+  readonly fqn: readonly string[];
+  readonly config: NodeConfig;
+  readonly settings: SnapshotSettings;
+  readonly refs: readonly string[];
+  readonly sources: readonly [string, string][];
+  readonly dependsOn: readonly string[];
+}
+
 export type ManifestNode = ModelNode | SeedNode | SourceNode;
 
 /** The captured project: every node with resolved config and dependencies. */
@@ -69,6 +90,8 @@ export interface Manifest {
   readonly graphNodes: readonly GraphNode[];
   /** Data tests by unique id (not in `nodes`: they are not relations). */
   readonly tests: ReadonlyMap<string, TestNode>;
+  /** Snapshots by name. */
+  readonly snapshots?: ReadonlyMap<string, SnapshotNode>;
   /** Merged vars: project globals, project-scoped, then --vars. */
   readonly vars: Readonly<Record<string, unknown>>;
 }

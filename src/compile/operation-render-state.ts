@@ -41,14 +41,14 @@ export function operationRenderState(manifest: Manifest, options: OperationRende
       if (pkg !== undefined && pkg !== manifest.project.name) {
         throw new ProjectError(`ref('${pkg}', '${name}'): package '${pkg}' is not installed (only '${manifest.project.name}')`);
       }
-      const target = manifest.models.get(name) ?? manifest.seeds.get(name);
+      const target = manifest.models.get(name) ?? manifest.seeds.get(name) ?? manifest.snapshots?.get(name);
       if (!target) {
         throw new ProjectError(`${options.name} depends on a node named '${name}' which was not found.${didYouMeanSuffix(name, [...manifest.models.keys(), ...manifest.seeds.keys()])}`);
       }
       if (target.resourceType === 'model' && target.settings.materialized === 'ephemeral') {
         return ephemeralRelation(manifest, target, { db: options.db, incremental: false, run, log: options.log }, ctes);
       }
-      const type = target.resourceType === 'seed' ? 'table' : (target.settings.materialized === 'view' ? 'view' : 'table');
+      const type = target.resourceType !== 'model' ? 'table' : (target.settings.materialized === 'view' ? 'view' : 'table');
       return eventTimeRelation(target.alias, type, undefined, undefined, false, target.schema);
     },
     source: (s, t) => {

@@ -54,7 +54,7 @@ export function modelRenderState(
       if (pkg !== undefined && pkg !== manifest.project.name) {
         throw new ProjectError(`ref('${pkg}', '${name}'): package '${pkg}' is not installed (only '${manifest.project.name}')`);
       }
-      const target = manifest.models.get(name) ?? manifest.seeds.get(name);
+      const target = manifest.models.get(name) ?? manifest.seeds.get(name) ?? manifest.snapshots?.get(name);
       if (!target) throw new ProjectError(`model '${node.name}' depends on a node named '${name}' which was not found`);
       if (!node.refs.includes(name)) {
         throw new ProjectError(`model '${node.name}' calls ref('${name}') only at run time, so its dependency was not captured`, {
@@ -62,6 +62,7 @@ export function modelRenderState(
         });
       }
       if (target.resourceType === 'model' && isEphemeral(target)) return ephemeralRelation(manifest, target, options, ctes);
+      if (target.resourceType === 'snapshot') return eventTimeRelation(target.alias, 'table', undefined, options.batch, empty, target.schema);
       const type = target.resourceType === 'seed' ? 'table' : (target.settings.materialized as 'table' | 'view');
       return eventTimeRelation(target.alias, type, target.settings.eventTime, options.batch, empty, target.schema);
     },

@@ -48,6 +48,7 @@ export interface OpenOptions {
 /** The busy timeout used when neither the project nor the command line sets one. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
+/** Every connection's SQL has `md5(text)` (lowercase hex, NULL for NULL), as dbt's snapshots need. */
 export interface Connection {
   /** The warehouse this connection opened. */
   readonly path: string;

@@ -1,5 +1,5 @@
 import { nowIso } from '../clock.js';
-import type { Manifest, ModelNode, SeedNode } from '../compile/manifest.js';
+import type { Manifest, ModelNode, SeedNode, SnapshotNode } from '../compile/manifest.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { Graph } from '../graph/graph-node.js';
@@ -22,6 +22,7 @@ import { publishModel } from './publish-model.js';
 import { withEarlierBatches } from './with-earlier-batches.js';
 import type { TestNode } from '../compile/test-node.js';
 import { runTestStep } from './run-test-step.js';
+import { describeSnapshot, runSnapshotStep } from './run-snapshot.js';
 
 export interface RunNodesOptions {
   readonly db: Warehouse;
@@ -45,9 +46,10 @@ export interface RunNodesOptions {
  */
 export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> {
   const { db, manifest, graph } = options;
+  const snapshotsById = new Map([...(manifest.snapshots?.values() ?? [])].map((n) => [n.uniqueId, n]));
   const nodes = options.order
-    .map((id) => manifest.nodes.get(id) ?? manifest.tests.get(id))
-    .filter((n): n is ModelNode | SeedNode | TestNode => n !== undefined && (n.resourceType === 'seed' || n.resourceType === 'test' || (n.resourceType === 'model' && n.settings.materialized !== 'ephemeral')));
+    .map((id) => manifest.nodes.get(id) ?? manifest.tests.get(id) ?? snapshotsById.get(id))
+    .filter((n): n is ModelNode | SeedNode | TestNode | SnapshotNode => n !== undefined && (n.resourceType === 'seed' || n.resourceType === 'test' || n.resourceType === 'snapshot' || (n.resourceType === 'model' && n.settings.materialized !== 'ephemeral')));
   const total = nodes.length;
   const failed = new Set<string>();
   /** Nodes whose data tests failed (build): their descendants are skipped. */
@@ -67,7 +69,11 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
         adapterResponse: {}, relationName: node.resourceType === 'test' ? '' : relationName(node), rowsDeleted: 0, rowsInserted: 0, partitions: [], asOf: null, exitCode: 1,
       };
       results.push(result);
-      emit({ type: 'result', index, total, description: node.resourceType === 'test' ? `test ${node.name}` : describeNode(node), result });
+      emit({ type: 'result', index, total, description: node.resourceType === 'test' ? `test ${node.name}` : node.resourceType === 'snapshot' ? describeSnapshot(node) : describeNode(node), result });
+      continue;
+    }
+    if (node.resourceType === 'snapshot') {
+      results.push(runSnapshotStep(node, { db, manifest, run: options.context, index, total, emit, failed, blocked }));
       continue;
     }
     if (node.resourceType === 'test') {

@@ -1,8 +1,8 @@
 /** The kinds of node in the DAG. */
-export type ResourceType = 'model' | 'seed' | 'source' | 'test';
+export type ResourceType = 'model' | 'seed' | 'source' | 'snapshot' | 'test';
 
 /** Every resource type, in the order used to break ties when ordering nodes. */
-export const RESOURCE_TYPES: readonly ResourceType[] = ['seed', 'source', 'model', 'test'];
+export const RESOURCE_TYPES: readonly ResourceType[] = ['seed', 'source', 'snapshot', 'model', 'test'];
 
 /** One resource of the project, as the graph sees it. */
 export interface GraphNode {

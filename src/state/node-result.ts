@@ -21,7 +21,7 @@ export interface AdapterResponse {
 export interface NodeResult {
   readonly uniqueId: string;
   readonly name: string;
-  readonly resourceType: 'model' | 'seed' | 'test';
+  readonly resourceType: 'model' | 'seed' | 'snapshot' | 'test';
   readonly status: NodeStatus;
   /** Data tests: the failing row count (0 when passing). */
   readonly failures?: number;

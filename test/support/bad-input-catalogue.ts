@@ -25,6 +25,8 @@ const patch = (path: string, from: string | RegExp, to: string) => (dir: string)
   if (next === text) throw new Error(`patch of ${path} changed nothing`);
   writeFileSync(file, next);
 };
+/** The snapshot file the E127-E133 cases write. */
+const SNAPSHOT = 'snapshots/orders_snapshot.sql';
 const sql = (statement: string) => async (dir: string) => {
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(join(dir, 'warehouse.db'));
@@ -90,6 +92,13 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E120', edit: write('models/more.yml', 'sources:\n  - name: raw\n    tables:\n      - name: orders\n        freshness: {warn_after: {count: 1, period: week}}\n'), args: ['source', 'freshness'] },
   { id: 'E121', args: ['init', 'models'] },
   { id: 'E122', args: ['init', '1shop'] },
+  { id: 'E127', edit: write(SNAPSHOT, `{% snapshot orders_snapshot %}\n{{ config(strategy='timestamp', updated_at='load_date') }}\nselect * from {{ ref('raw_orders') }}\n{% endsnapshot %}\n`), args: ['snapshot'] },
+  { id: 'E128', edit: write(SNAPSHOT, `{% snapshot orders_snapshot %}\n{{ config(unique_key='order_id', strategy='timestamp') }}\nselect * from {{ ref('raw_orders') }}\n{% endsnapshot %}\n`), args: ['snapshot'] },
+  { id: 'E129', edit: write(SNAPSHOT, `{% snapshot orders_snapshot %}\n{{ config(unique_key='order_id', strategy='check') }}\nselect * from {{ ref('raw_orders') }}\n{% endsnapshot %}\n`), args: ['snapshot'] },
+  { id: 'E130', edit: write(SNAPSHOT, `{% snapshot orders_snapshot %}\n{{ config(unique_key='order_id', strategy='timestamps', updated_at='load_date') }}\nselect * from {{ ref('raw_orders') }}\n{% endsnapshot %}\n`), args: ['snapshot'] },
+  { id: 'E131', edit: write(SNAPSHOT, `{% snapshot orders_snapshot %}\n{{ config(unique_key='order_id', strategy='timestamp', updated_at='load_date', hard_deletes='delete') }}\nselect * from {{ ref('raw_orders') }}\n{% endsnapshot %}\n`), args: ['build'] },
+  { id: 'E132', edit: write(SNAPSHOT, `{% snapshot orders_snapshot %}\n{{ config(unique_key='order_id', strategy='check', check_cols=['stauts']) }}\nselect * from {{ ref('raw_orders') }}\n{% endsnapshot %}\n`), args: ['snapshot'] },
+  { id: 'E133', edit: write(SNAPSHOT, "{% snapshot orders_snapshot %}\nselect * from {{ ref('raw_orders') }}\n"), args: ['ls'] },
   { id: 'E03', edit: patch('project.yml', /^name: brightcart\n/m, 'name: brightcart\nmodelz: {}\n'), args: ['ls'] },
   { id: 'E04', edit: write('project.yml', 'name: brightcart\nmodel-paths: 3\n'), args: ['run'] },
   { id: 'E05', edit: write('models/schema.yml', 'models:\n  - name: x\n   bad: [\n'), args: ['run'] },

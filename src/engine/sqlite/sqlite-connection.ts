@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { MultipleStatementsError, type BindParameters, type Connection, type OpenOptions, type PreparedStatement, type RunResult } from '../connection.js';
 
@@ -216,6 +217,8 @@ export function openSqlite(path: string, options: OpenOptions): SqliteConnection
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}`);
     if (!options.readonly) db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = OFF');
+    // md5(text): the hex digest dbt's snapshot_hash_arguments calls (dbt_scd_id); SQLite has none of its own.
+    db.function('md5', { deterministic: true }, (value: unknown) => (value === null || value === undefined ? null : createHash('md5').update(String(value)).digest('hex')));
     // Touch the schema so a file that is not a database fails here, clearly.
     db.prepare('select count(*) from sqlite_master').get();
   } catch (err) {
