@@ -17,6 +17,7 @@ const RAW_READ = new RegExp(`\\bconfig\\??\\.(${KEYS.join('|')})\\b`);
 const ALLOWED: Record<string, string> = {
   'config/model-config.ts': 'raw-config helpers of the parser and validation',
   'config/model-settings.ts': 'the parser',
+  'config/snapshot-settings.ts': "the parser of a snapshot's config",
   'parse/validate-model-config.ts': 'validation checks the raw values',
   'materialize/incremental/merge.ts': "the strategy's validate() checks its raw config",
   'materialize/incremental/microbatch.ts': "the strategy's validate() checks its raw config",
