@@ -20,7 +20,7 @@ export interface RetryPlan {
   readonly retrySucceeded: ReadonlyMap<string, readonly Window[]>;
 }
 
-const COMMANDS = new Set(['run', 'build', 'seed', 'backfill']);
+const COMMANDS = new Set(['run', 'build', 'seed', 'backfill', 'snapshot']);
 
 /**
  * Read target/run_results.json (as dbt retry does) and decide what to
@@ -46,7 +46,7 @@ export function planRetry(session: Session): RetryPlan | null {
   const nodes: RetryPlan['nodes'][number][] = [];
   const select: string[] = [];
   for (const r of todo) {
-    const node = manifest.nodes.get(r.unique_id);
+    const node = manifest.nodes.get(r.unique_id) ?? [...(manifest.snapshots?.values() ?? [])].find((n) => n.uniqueId === r.unique_id);
     if (!node || node.resourceType === 'source') continue; // removed since
     const failed = r.batch_results?.failed ?? [];
     // With no successful batch dbt plans the run again from the original invocation's start, which gives the batches

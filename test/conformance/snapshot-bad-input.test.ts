@@ -45,6 +45,12 @@ describe('snapshot bad input', () => {
     expect(p.rows('snap')).toEqual(before);
     const ledger = p.rows('_mini_dbt_node_runs', 'id').filter((r) => r.unique_id === 'snapshot.conformance.snap');
     expect(ledger.map((r) => r.status)).toEqual(['success', 'error']);
+    // Fixed, `retry` reruns the failed snapshot (and only it).
+    p.write('snapshots/snap.sql', block("unique_key='id', strategy='check', check_cols=['status']"));
+    const retry = p.dbt(['retry']);
+    expect(retry.code, retry.stdout + retry.stderr).toBe(0);
+    expect(retry.stdout).toContain('snap: new 0, changed 2, deleted 0, unchanged 0');
+    expect(p.count('snap')).toBe(4);
   });
 
   it('a {% snapshot %} without {% endsnapshot %}: exit 2, the tag\'s line', () => {
