@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
+import { runCli } from '../support/run-cli.js';
 
 /**
  * Bad snapshot input (issue 15): one clear message naming the file and line, and nothing changed.
@@ -47,7 +48,8 @@ describe('snapshot bad input', () => {
     expect(ledger.map((r) => r.status)).toEqual(['success', 'error']);
     // Fixed, `retry` reruns the failed snapshot (and only it).
     p.write('snapshots/snap.sql', block("unique_key='id', strategy='check', check_cols=['status']"));
-    const retry = p.dbt(['retry']);
+    // (runCli: the harness's dbt() removes run_results.json first, which retry reads.)
+    const retry = runCli(['retry', '--project-dir', p.dir]);
     expect(retry.code, retry.stdout + retry.stderr).toBe(0);
     expect(retry.stdout).toContain('snap: new 0, changed 2, deleted 0, unchanged 0');
     expect(p.count('snap')).toBe(4);
