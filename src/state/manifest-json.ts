@@ -1,6 +1,6 @@
 import { engine } from '../engine/current-engine.js';
 import { nowIso } from '../clock.js';
-import type { Manifest, ManifestNode } from '../compile/manifest.js';
+import type { Manifest, ManifestNode, SnapshotNode } from '../compile/manifest.js';
 import type { Graph } from '../graph/graph-node.js';
 import { testNodeJson } from './test-node-json.js';
 
@@ -54,6 +54,30 @@ function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknow
   };
 }
 
+/** A snapshot as dbt's manifest has it (resource_type snapshot, its block's SQL as raw_code). */
+function snapshotJson(node: SnapshotNode, manifest: Manifest): Record<string, unknown> {
+  return {
+    unique_id: node.uniqueId,
+    name: node.name,
+    resource_type: 'snapshot',
+    package_name: manifest.project.name,
+    fqn: node.fqn,
+    alias: node.alias,
+    schema: node.schema,
+    database: 'main',
+    config: node.config,
+    tags: Array.isArray(node.config.tags) ? node.config.tags : [],
+    relation_name: `${quoted(node.schema)}.${quoted(node.alias)}`,
+    path: node.file.path.split('/').slice(1).join('/'),
+    original_file_path: node.file.path,
+    depends_on: { macros: [], nodes: node.dependsOn },
+    refs: node.refs.map((name) => ({ name, package: null, version: null })),
+    sources: node.sources,
+    raw_code: node.file.rawSql,
+    language: 'sql',
+  };
+}
+
 /** A manifest.json in dbt's shape (nodes, sources, parent_map, child_map, disabled). */
 export function manifestJson(manifest: Manifest, graph: Graph, invocationId: string): Record<string, unknown> {
   const nodes: Record<string, unknown> = {};
@@ -62,6 +86,7 @@ export function manifestJson(manifest: Manifest, graph: Graph, invocationId: str
     (node.resourceType === 'source' ? sources : nodes)[node.uniqueId] = nodeJson(node, manifest);
   }
   for (const test of manifest.tests.values()) nodes[test.uniqueId] = testNodeJson(test, manifest.project.name);
+  for (const snapshot of manifest.snapshots?.values() ?? []) nodes[snapshot.uniqueId] = snapshotJson(snapshot, manifest);
   return {
     metadata: {
       dbt_schema_version: 'https://schemas.getdbt.com/dbt/manifest/v12.json',

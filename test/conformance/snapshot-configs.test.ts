@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
@@ -82,6 +83,9 @@ describe('snapshot configs', () => {
     expect(build.code, build.stdout + build.stderr).toBe(0);
     expect(build.results.map((r) => r.unique_id)).toEqual(['seed.conformance.seed', 'snapshot.conformance.snap', 'model.conformance.current_people']);
     expect(p.rows('current_people', 'id')).toEqual([{ id: 1, name: 'ann' }, { id: 2, name: 'bob' }]);
+    const manifest = JSON.parse(readFileSync(join(p.dir, 'target/manifest.json'), 'utf8')) as { nodes: Record<string, { resource_type: string; depends_on: { nodes: string[] } }>; child_map: Record<string, string[]> };
+    expect(manifest.nodes['snapshot.conformance.snap']).toMatchObject({ resource_type: 'snapshot', depends_on: { nodes: ['seed.conformance.seed'] } });
+    expect(manifest.child_map['snapshot.conformance.snap']).toEqual(['model.conformance.current_people']);
     expect(p.dbt(['ls', '-s', 'resource_type:snapshot']).stdout.trim()).toBe('conformance.snap');
     expect(p.dbt(['ls', '-s', 'snap+']).stdout.trim().split('\n')).toEqual(['conformance.snap', 'conformance.current_people']);
     const only = p.dbt(['snapshot', '-s', 'current_people']);
