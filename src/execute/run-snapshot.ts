@@ -87,6 +87,9 @@ export function runSnapshotStep(node: SnapshotNode, ctx: SnapshotStepContext): N
         db.exec(buildSnapshotTable(input));
         inserted = Number(db.value(`select count(*) from ${target}`));
         counts = { new: inserted, changed: 0, deleted: 0, unchanged: 0 };
+      } else if (ctx.run.empty) {
+        // --empty: the query reads no rows, which would close every current row; an existing snapshot is left as it is.
+        counts = { new: 0, changed: 0, deleted: 0, unchanged: Number(db.value(`select count(*) from ${target} where ${currentRowsWhere(node.settings)}`)) };
       } else {
         // dbt's create_columns: a column the query gained is added to the snapshot (earlier rows hold NULL).
         const have = new Set(db.relationColumns(node.alias, { schema: node.schema }).map((c) => c.name.toLowerCase()));

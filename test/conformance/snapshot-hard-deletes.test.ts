@@ -44,6 +44,16 @@ describe('snapshot hard deletes', () => {
     });
   }
 
+  it('build --empty leaves an existing snapshot as it is (its query reads no rows: nothing is deleted)', () => {
+    const p = project(", hard_deletes='invalidate'");
+    p.dbt(['build']);
+    const before = p.rows('snapshot_actual');
+    const out = p.dbt(['build', '--empty']);
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    expect(out.stdout).toContain('snapshot_actual: new 0, changed 0, deleted 0, unchanged 3');
+    expect(p.rows('snapshot_actual')).toEqual(before);
+  });
+
   it("hard_deletes: 'new_record': a dbt_is_deleted 'True' row per deletion; reinsert and delete again (2, 2, 3, 4 rows)", () => {
     const p = project(", hard_deletes='new_record'");
     p.dbt(['seed']);
