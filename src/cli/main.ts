@@ -72,7 +72,7 @@ withThreads(withSelection(withCommonOptions(program.command('compile').descripti
   .action((flags) => act(async () => (await import('./compile-command.js')).compileCommand(flags)));
 
 withIndirectSelection(withSelection(withCommonOptions(program.command('ls').alias('list').description('list selected nodes')), { modelsOnlyModels: true }))
-  .option('--resource-type <type...>', 'model, seed, source, test')
+  .option('--resource-type <type...>', 'model, seed, snapshot, source, test')
   .option('--output <format>', 'selector (default), name, path or json')
   .action((flags) => act(async () => (await import('./ls-command.js')).lsCommand(flags)));
 
