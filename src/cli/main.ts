@@ -51,7 +51,8 @@ withThreads(withSelection(withCommonOptions(program.command('run').description('
 
 withThreads(withSelection(withCommonOptions(program.command('seed').description('load seeds/*.csv into tables')))
   .option('-f, --full-refresh', 'accepted for dbt compatibility (seeds are always replaced)')
-  .option('--empty', "dbt 1.12's seed --empty: each seed table is created with its columns and no rows"))
+  .option('--empty', "dbt 1.12's seed --empty: each seed table is created with its columns and no rows")
+  .option('--show', "print the first rows of each loaded seed, as dbt's seed --show does"))
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('seed', flags)));
 
 withThreads(withIndirectSelection(withSelection(withCommonOptions(program.command('build').description('seeds, then models, in one DAG')))))

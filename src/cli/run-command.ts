@@ -8,6 +8,7 @@ import { compiledTestPath } from '../state/write-test-artifacts.js';
 import { indirectSelectionOption, sessionOptions, type CommonFlags } from './common-options.js';
 import { line, outputSettings, shows } from './terminal.js';
 import { printFoundStats } from './found-stats.js';
+import { printSeedSamples } from './seed-sample.js';
 
 export interface RunFlags extends CommonFlags {
   select?: string[];
@@ -26,6 +27,8 @@ export interface RunFlags extends CommonFlags {
   empty?: boolean;
   /** dbt's -x/--fail-fast (a global flag, copied onto the command's flags). */
   failFast?: boolean;
+  /** seed --show: the first rows of each loaded seed. */
+  show?: boolean;
   /** dbt's --threads: checked by the option; mini-dbt builds one node at a time. */
   threads?: number;
 }
@@ -69,6 +72,7 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
     kinds[kind] = (kinds[kind] ?? 0) + 1;
   }
   if (result.hooks.length > 0) kinds['project hook'] = result.hooks.length;
+  if (flags.show && command === 'seed') printSeedSamples(session, result);
   printSummary(result.results, result.elapsedSeconds, kinds, (r) => {
     const test = r.resourceType === 'test' && r.status !== 'pass' ? manifest.tests.get(r.uniqueId) : undefined;
     return test ? testFailureHints(r, r.compiledCode === undefined ? undefined : compiledTestPath(project, test)) : [];

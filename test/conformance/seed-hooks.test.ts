@@ -44,3 +44,15 @@ describe('seed hooks (pre-hook and post-hook around the load)', () => {
     expect(p.count('people')).toBe(2);
   });
 });
+
+describe('seed --show (dbt prints a sample of each loaded seed)', () => {
+  it("prints the seed's first rows under dbt's heading, after the load", () => {
+    const p = conformanceProject({ 'seeds/people.csv': 'id,name\n1,Ann\n2,Bo\n' }, 'seed_show');
+    const r = p.dbt(['seed', '--show']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('Random sample of table: main.people');
+    expect(r.stdout).toMatch(/\| id \| name\s*\|/);
+    expect(r.stdout).toMatch(/\|\s+2 \| Bo\s*\|/);
+    expect(p.dbt(['seed']).stdout).not.toContain('Random sample');
+  });
+});

@@ -116,7 +116,7 @@ describe('parseModelSettings: a model config parsed once into typed settings', (
 
   it('seeds and sources: the fields their code reads', () => {
     expect(parseSeedSettings({ delimiter: ';', indexes: [['id']], loaded_at: 'l', tags: ['a'] })).toEqual({
-      eventTime: undefined, loadedAt: 'l', indexes: [{ columns: ['id'], unique: false }], tags: ['a'], delimiter: ';', encoding: undefined, columnTypes: undefined,
+      eventTime: undefined, loadedAt: 'l', indexes: [{ columns: ['id'], unique: false }], tags: ['a'], delimiter: ';', encoding: undefined, columnTypes: undefined, hooks: { pre: [], post: [] },
     });
     expect(parseSourceSettings({ event_time: 'e', loaded_at: 'l' })).toEqual({ eventTime: 'e', loadedAt: 'l', tags: [], loadedAtField: undefined, freshness: null });
   });
