@@ -22,6 +22,20 @@ function configsAt(level: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
+ * The config a project file gives one node by its own name, under its folders (dbt matches the whole
+ * fqn: `models: {shop: {marts: {daily_revenue: {+materialized: table}}}}`), or undefined.
+ */
+export function nodeConfigLayer(tree: ConfigMap, projectName: string, folders: readonly string[], name: string): ConfigMap | undefined {
+  let level: unknown = isRecord((tree as Record<string, unknown>)[projectName]) ? (tree as Record<string, unknown>)[projectName] : tree;
+  for (const folder of folders) {
+    level = isRecord(level) ? level[folder] : undefined;
+    if (!isRecord(level)) return undefined;
+  }
+  const own = isRecord(level) ? level[name] : undefined;
+  return isRecord(own) ? configsAt(own) : undefined;
+}
+
+/**
  * The folder-level config layers that apply to a node, shallowest first.
  * The tree may start with the project name (dbt style) or directly with folders.
  */

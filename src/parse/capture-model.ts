@@ -1,4 +1,4 @@
-import { folderConfigLayers } from '../config/folder-config.js';
+import { folderConfigLayers, nodeConfigLayer } from '../config/folder-config.js';
 import { mergeConfigs } from '../config/merge-configs.js';
 import type { JinjaEnvironment } from '../compile/jinja-environment.js';
 import { Relation } from '../compile/relation.js';
@@ -34,7 +34,8 @@ export function baseModelConfig(project: Project, file: ModelFile, folders: Map<
     folder = mergeConfigs(...folderConfigLayers(project.modelFolderConfigs, project.name, file.folders));
     folders.set(folderKey, folder);
   }
-  return mergeConfigs(folder, project.modelProperties.get(file.name)?.config ?? {});
+  const own = nodeConfigLayer(project.modelFolderConfigs, project.name, file.folders, file.name);
+  return mergeConfigs(folder, own ?? {}, project.modelProperties.get(file.name)?.config ?? {});
 }
 
 /**

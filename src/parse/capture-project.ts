@@ -1,4 +1,4 @@
-import { folderConfigLayers } from '../config/folder-config.js';
+import { folderConfigLayers, nodeConfigLayer } from '../config/folder-config.js';
 import { mergeConfigs } from '../config/merge-configs.js';
 import { parseModelSettings, parseSeedSettings, parseSourceSettings } from '../config/model-settings.js';
 import { ProjectError, ProjectErrors } from '../errors/project-error.js';
@@ -59,7 +59,11 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
   const disabledSeeds = new Set<string>();
   for (const file of project.seeds) {
     const properties = project.seedProperties.get(file.name);
-    const config = mergeConfigs(...folderConfigLayers(project.seedFolderConfigs, project.name, file.folders), properties?.config ?? {});
+    const config = mergeConfigs(
+      ...folderConfigLayers(project.seedFolderConfigs, project.name, file.folders),
+      nodeConfigLayer(project.seedFolderConfigs, project.name, file.folders, file.name) ?? {},
+      properties?.config ?? {},
+    );
     // `enabled: false` (or a `+enabled` rendered from a var) removes the seed, as it removes a model.
     if (config.enabled === false) {
       disabledSeeds.add(file.name);
