@@ -1,33 +1,23 @@
 import { nowIso } from '../clock.js';
-import type { Manifest, ModelNode, SnapshotNode } from '../compile/manifest.js';
+import type { ModelNode, SnapshotNode } from '../compile/manifest.js';
 import { renderModel } from '../compile/render-model.js';
 import { parseModelSettings } from '../config/model-settings.js';
 import { dialect } from '../engine/current-engine.js';
 import { describeSelect } from '../engine/describe-select.js';
-import type { Warehouse } from '../engine/open-warehouse.js';
 import { qualifiedName } from '../engine/quote-identifier.js';
 import { ProjectError } from '../errors/project-error.js';
-import type { RunContext } from '../invocation/run-context.js';
 import { buildSnapshotTable, buildStagingTable, closeChangedRows, currentRowsWhere, insertNewRows, snapshotTime, type SnapshotSqlInput } from '../materialize/snapshot/snapshot-sql.js';
 import { scratchTableName } from '../project/reserved-names.js';
 import { recordNodeRun } from '../state/ledger.js';
-import type { NodeResult, RunEvent } from '../state/node-result.js';
+import type { NodeResult } from '../state/node-result.js';
 import { isBusyError } from '../state/warehouse-locked.js';
 import { crashPoint, injectedFailure } from '../test-hooks.js';
 import { checkSnapshotColumns } from './snapshot-columns.js';
 import { relationName } from './describe-node.js';
+import type { TestStepContext } from './run-test-step.js';
 
-export interface SnapshotStepContext {
-  readonly db: Warehouse;
-  readonly manifest: Manifest;
-  readonly run: RunContext;
-  readonly index: number;
-  readonly total: number;
-  readonly emit: (event: RunEvent) => void;
-  /** Nodes that failed or were skipped: a snapshot of one of them is skipped. */
-  readonly failed: Set<string>;
-  readonly blocked: Set<string>;
-}
+/** What a snapshot step needs: what a data test step needs (the warehouse, the run, the progress lines, the failed nodes). */
+export type SnapshotStepContext = TestStepContext;
 
 /** What one snapshot run did, per key class (the teaching line). */
 export interface SnapshotCounts {

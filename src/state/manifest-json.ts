@@ -6,10 +6,11 @@ import { testNodeJson } from './test-node-json.js';
 
 const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
-function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknown> {
-  const common = {
+/** The fields every relation node of dbt's manifest has. */
+function relationJson(node: ManifestNode | SnapshotNode, name: string, manifest: Manifest): Record<string, unknown> {
+  return {
     unique_id: node.uniqueId,
-    name: node.resourceType === 'source' ? node.table.tableName : node.name,
+    name,
     resource_type: node.resourceType,
     package_name: manifest.project.name,
     fqn: node.fqn,
@@ -21,6 +22,10 @@ function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknow
     // dbt-sqlite's: schema-qualified, no database.
     relation_name: `${quoted(node.schema)}.${quoted(node.alias)}`,
   };
+}
+
+function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknown> {
+  const common = relationJson(node, node.resourceType === 'source' ? node.table.tableName : node.name, manifest);
   if (node.resourceType === 'model') {
     return {
       ...common,
@@ -57,17 +62,7 @@ function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknow
 /** A snapshot as dbt's manifest has it (resource_type snapshot, its block's SQL as raw_code). */
 function snapshotJson(node: SnapshotNode, manifest: Manifest): Record<string, unknown> {
   return {
-    unique_id: node.uniqueId,
-    name: node.name,
-    resource_type: 'snapshot',
-    package_name: manifest.project.name,
-    fqn: node.fqn,
-    alias: node.alias,
-    schema: node.schema,
-    database: 'main',
-    config: node.config,
-    tags: Array.isArray(node.config.tags) ? node.config.tags : [],
-    relation_name: `${quoted(node.schema)}.${quoted(node.alias)}`,
+    ...relationJson(node, node.name, manifest),
     path: node.file.path.split('/').slice(1).join('/'),
     original_file_path: node.file.path,
     depends_on: { macros: [], nodes: node.dependsOn },
