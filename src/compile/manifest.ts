@@ -5,6 +5,7 @@ import type { JinjaEnvironment } from './jinja-environment.js';
 import type { ModelSettings, SeedSettings, SourceSettings } from '../config/model-settings.js';
 import type { SnapshotSettings } from '../config/snapshot-settings.js';
 import type { SnapshotDefinition } from '../project/snapshot-definition.js';
+import type { DocsBlock } from '../project/docs-block.js';
 
 export type NodeConfig = Readonly<Record<string, unknown>>;
 
@@ -92,6 +93,8 @@ export interface Manifest {
   readonly tests: ReadonlyMap<string, TestNode>;
   /** Snapshots by name. */
   readonly snapshots?: ReadonlyMap<string, SnapshotNode>;
+  /** `{% docs %}` blocks by name (manifest.json's `docs`, the docs site's overview). */
+  readonly docs?: ReadonlyMap<string, DocsBlock>;
   /** Merged vars: project globals, project-scoped, then --vars. */
   readonly vars: Readonly<Record<string, unknown>>;
 }

@@ -1,4 +1,4 @@
-import type { Manifest, ManifestNode } from '../compile/manifest.js';
+import type { Manifest, ManifestNode, SnapshotNode } from '../compile/manifest.js';
 import { renderModel } from '../compile/render-model.js';
 import { PARSE_CONTEXT } from '../invocation/run-context.js';
 import { buildMode, rendersIncremental } from '../plan/build-mode.js';
@@ -12,6 +12,7 @@ import type { DocsColumn, DocsNode, DocsSite, DocsTest } from './docs-data.js';
 import { layoutGraph } from './layout-graph.js';
 import { lastNodeRun, partitionWrites } from './ledger-history.js';
 import { stalePartitions } from './stale-partitions-hook.js';
+import { snapshotHistory } from './snapshot-history.js';
 
 export interface CollectDocsInput {
   readonly manifest: Manifest;
@@ -49,7 +50,7 @@ export function collectDocs(input: CollectDocsInput): DocsSite {
       .map((t) => ({ id: t.uniqueId, name: t.name, column: t.columnName ?? null, status: input.testStatuses.get(t.uniqueId) ?? null }));
   const nodes: DocsNode[] = [];
   const place = { x: 0, y: 0, width: 0, height: 0 };
-  const common = (n: ManifestNode) => ({ id: n.uniqueId, name: n.name, resourceType: n.resourceType, config: n.config, dependsOn: graph.parents.get(n.uniqueId) ?? [], ...place });
+  const common = (n: ManifestNode | SnapshotNode) => ({ id: n.uniqueId, name: n.name, resourceType: n.resourceType, config: n.config, dependsOn: graph.parents.get(n.uniqueId) ?? [], ...place });
   for (const n of manifest.nodes.values()) {
     const tests = testsOf(n.uniqueId);
     if (n.resourceType === 'model') {
@@ -84,6 +85,14 @@ export function collectDocs(input: CollectDocsInput): DocsSite {
       });
     }
   }
+  for (const n of manifest.snapshots?.values() ?? []) {
+    const tests = testsOf(n.uniqueId);
+    nodes.push({
+      ...common(n), kind: 'snapshot', path: n.file.path, description: n.definition.description ?? '',
+      columns: columnsOf(db, n, n.definition.columns ?? [], tests), tests, rawSql: n.file.rawSql, compiledSql: null,
+      lastRun: lastNodeRun(db, n.uniqueId), partitions: null, stale: null, history: snapshotHistory(db, n),
+    });
+  }
   for (const t of manifest.tests.values()) {
     let compiledSql: string | null = null;
     if (compile) {
@@ -103,5 +112,6 @@ export function collectDocs(input: CollectDocsInput): DocsSite {
   }
   const links = nodes.flatMap((n) => n.dependsOn.map((from) => ({ from, to: n.id })));
   const { edges, width, height } = layoutGraph(nodes, links);
-  return { project: manifest.project.name, generatedAt: nowIso(), database: manifest.project.databasePath, width, height, nodes, edges };
+  const overview = manifest.docs?.get('__overview__')?.contents ?? null;
+  return { project: manifest.project.name, generatedAt: nowIso(), database: manifest.project.databasePath, overview, width, height, nodes, edges };
 }

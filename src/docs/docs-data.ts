@@ -44,6 +44,36 @@ export interface DocsStale {
   readonly unavailable?: string;
 }
 
+/** One version of a snapshotted key (a row of the snapshot table). */
+export interface DocsSnapshotVersion {
+  readonly validFrom: string | null;
+  readonly validTo: string | null;
+  /** dbt_is_deleted (hard_deletes: new_record), else null. */
+  readonly deleted: string | null;
+  /** The snapshotted columns' values, in `DocsSnapshotHistory.columns` order. */
+  readonly values: readonly (string | null)[];
+}
+
+export interface DocsSnapshotKey {
+  /** The unique key's value(s), comma separated. */
+  readonly key: string;
+  readonly versions: readonly DocsSnapshotVersion[];
+}
+
+/** A snapshot's history by key, read from its table at generate time (bounded by `limit` keys). */
+export interface DocsSnapshotHistory {
+  readonly keyColumns: readonly string[];
+  readonly columns: readonly string[];
+  /** The names of the validity columns (snapshot_meta_column_names may rename them). */
+  readonly validFrom: string;
+  readonly validTo: string;
+  readonly deletedColumn: string | null;
+  readonly totalKeys: number;
+  readonly limit: number;
+  /** Keys with more than one version first. */
+  readonly keys: readonly DocsSnapshotKey[];
+}
+
 export interface DocsNode {
   readonly id: string;
   readonly name: string;
@@ -61,6 +91,8 @@ export interface DocsNode {
   readonly lastRun: DocsLastRun | null;
   readonly partitions: readonly DocsPartition[] | null;
   readonly stale: DocsStale | null;
+  /** Snapshots: each key's versions (null for other nodes, or a snapshot not built yet). */
+  readonly history?: DocsSnapshotHistory | null;
   /** Layout (center x, y, width, height) computed by dagre. */
   x: number;
   y: number;
@@ -78,6 +110,8 @@ export interface DocsSite {
   readonly project: string;
   readonly generatedAt: string;
   readonly database: string;
+  /** The project's `__overview__` docs block, shown on the front page as dbt's site shows it. */
+  readonly overview: string | null;
   readonly width: number;
   readonly height: number;
   readonly nodes: DocsNode[];

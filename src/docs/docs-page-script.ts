@@ -81,7 +81,8 @@ export const DOCS_PAGE_SCRIPT = String.raw`
     h('span', n.kind, head, 'badge kind-' + n.kind);
     h('h2', n.name, head);
     h('div', n.id + ' \u2014 ' + n.path, panel, 'path');
-    if (n.description) h('p', n.description, panel, 'description');
+    // Descriptions (docs blocks included) are shown as written, as text: nothing in them runs.
+    if (n.description) h('div', n.description, panel, 'description');
     if (n.lastRun) {
       var lr = section(panel, 'Last run');
       var run = n.lastRun;
@@ -105,6 +106,7 @@ export const DOCS_PAGE_SCRIPT = String.raw`
         h('span', t.status ? ' ' + t.status.toUpperCase() : ' not run', li, 'status status-' + (t.status || 'none'));
       });
     }
+    if (n.kind === 'snapshot') showHistory(panel, n.history);
     if (n.partitions) {
       var ps = section(panel, 'Partitions: last written when and why');
       if (!n.partitions.length) h('p', 'none recorded in the run ledger yet', ps, 'muted');
@@ -122,6 +124,33 @@ export const DOCS_PAGE_SCRIPT = String.raw`
     h('pre', JSON.stringify(n.config, null, 2), cfg, 'config');
     sqlBlock(panel, 'Raw SQL', n.rawSql, 'raw-sql');
     sqlBlock(panel, 'Compiled SQL', n.compiledSql, 'compiled-sql');
+  }
+
+  // A snapshot's versions of one key: pick the key, see each version's validity and values.
+  function showHistory(panel, hist) {
+    var hs = section(panel, 'History by key');
+    if (!hist) { h('p', 'not built in this warehouse yet: run mini-dbt snapshot, then docs generate', hs, 'muted'); return; }
+    if (!hist.keys.length) { h('p', 'the snapshot table has no rows', hs, 'muted'); return; }
+    h('p', hist.totalKeys + ' keys (' + hist.keyColumns.join(', ') + ')' + (hist.totalKeys > hist.keys.length
+      ? '; the first ' + hist.keys.length + ' are here (at most ' + hist.limit + '), keys with more than one version first'
+      : '; keys with more than one version first'), hs, 'muted history-count');
+    var label = h('label', 'key ', hs);
+    var pick = h('select', null, label, 'history-key');
+    hist.keys.forEach(function (k, i) {
+      var o = h('option', k.key + ' (' + k.versions.length + (k.versions.length === 1 ? ' version)' : ' versions)'), pick);
+      o.value = String(i);
+    });
+    var holder = h('div', null, hs);
+    function draw() {
+      holder.textContent = '';
+      var k = hist.keys[Number(pick.value)];
+      var headers = [hist.validFrom, hist.validTo].concat(hist.deletedColumn ? [hist.deletedColumn] : [], hist.columns);
+      table(holder, headers, k.versions.map(function (v) {
+        return [v.validFrom, v.validTo === null ? 'current' : v.validTo].concat(hist.deletedColumn ? [v.deleted] : [], v.values);
+      })).className = 'history';
+    }
+    pick.addEventListener('change', draw);
+    draw();
   }
 
   function select(id) {
@@ -180,6 +209,15 @@ export const DOCS_PAGE_SCRIPT = String.raw`
     view.x = px - (px - view.x) * f; view.y = py - (py - view.y) * f; view.w *= f; view.h *= f;
     applyView();
   }, { passive: false });
+
+  if (site.overview) {
+    var front = document.getElementById('details');
+    var hint = front.textContent;
+    front.textContent = '';
+    h('h2', 'Overview', front);
+    h('div', site.overview, front, 'description overview');
+    h('p', hint, front, 'muted');
+  }
 
   var first = decodeURIComponent(location.hash.slice(1));
   if (byId[first]) select(first);

@@ -7,6 +7,7 @@ export const KIND_COLORS: Readonly<Record<string, string>> = {
   seed: '#6b46c1',
   source: '#2c7a7b',
   test: '#b83280',
+  snapshot: '#975a16',
   other: '#4a5568',
 };
 
@@ -51,4 +52,7 @@ th,td{border-bottom:1px solid #edf2f7;text-align:left;padding:3px 6px;vertical-a
 .status-warn{color:#b7791f;font-weight:600}
 .stale{color:#c05621;font-weight:600}
 ul.tests{padding-left:18px;margin:4px 0}
+.description{white-space:pre-wrap;margin:8px 0}
+table.columns td:nth-child(3){white-space:pre-wrap}
+select.history-key{margin:4px 0 8px;max-width:100%}
 `;

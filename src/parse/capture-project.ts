@@ -15,7 +15,7 @@ import { customStrategyNames, validateModelConfig } from './validate-model-confi
 import { RenderFailureErrors, skipsOfRenderFailures } from '../compile/render-failure-skips.js';
 import { relationNameProblems } from '../compile/check-relation-names.js';
 import { baseModelConfig, captureModel, type CaptureContext, type ModelCapture } from './capture-model.js';
-import { rememberYmlRendering, renderYmlValues } from './render-yml.js';
+import { rememberYmlRendering, renderTestDescriptions, renderYmlValues } from './render-yml.js';
 import { schemaNamer } from './node-schema.js';
 import { checkMicrobatchInputs } from './microbatch-inputs.js';
 import { captureSnapshots } from './capture-snapshots.js';
@@ -206,6 +206,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
   errors.push(...relationNameProblems(models.values(), seeds.values(), sources.values()));
   errors.push(...checkMicrobatchInputs(models.values(), new Map<string, ManifestNode>([...seeds.values(), ...sources.values(), ...models.values()].map((n) => [n.uniqueId, n]))));
   const tests = errors.length === 0 && declaresTests(project) ? captureTests({ project, jinja: jinja(), vars, models, seeds, sources }, errors) : new Map<string, TestNode>();
+  if (errors.length === 0) renderTestDescriptions(tests, project, { jinja, vars });
   const skips = skipsOfRenderFailures(new Map([...models].map(([name, node]) => [name, node.refs])), renderFailed);
   if (skips.length > 0) throw new RenderFailureErrors(errors, skips);
   if (errors.length === 1) throw errors[0]!;
@@ -246,6 +247,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     vars,
     tests,
     snapshots,
+    docs: new Map((project.docsBlocks ?? []).map((b) => [b.name, b])),
   };
 }
 

@@ -7,7 +7,8 @@
  * - property yml entries (models, seeds, sources): config values (hooks excepted), a source table's
  *   `identifier`, column `data_type`, with var() seeing --vars over the project's vars (dbt's
  *   SchemaYamlRenderer with the SchemaYamlContext);
- * - descriptions (model, seed, source, column), rendered to text as dbt's process_docs does.
+ * - descriptions (model, seed, source, snapshot, column), rendered to text as dbt's process_docs does, with
+ *   dbt's doc() reading the project's `{% docs %}` blocks (compile/doc-function.ts).
  *
  * Values render "natively" as dbt's do: a value that is exactly one `{{ expression }}` keeps the
  * expression's type (`false`, a number, a list), anything else renders to a string. The context is
@@ -28,6 +29,10 @@ import { splitKeywordArgs } from '../compile/keyword-args.js';
 import { Relation } from '../compile/relation.js';
 import type { RenderState } from '../compile/render-state.js';
 import { PARSE_CONTEXT } from '../invocation/run-context.js';
+import type { DocsBlock } from '../project/docs-block.js';
+import type { SnapshotDefinition } from '../project/snapshot-definition.js';
+import { docFunction } from '../compile/doc-function.js';
+import type { TestNode } from '../compile/test-node.js';
 
 export interface YmlRendering {
   /** The project with its yml values rendered (the same object when no value holds Jinja). */
@@ -55,6 +60,14 @@ function hasJinja(value: unknown): boolean {
 interface Where {
   readonly file: string;
   readonly line: (path: Path) => number | undefined;
+  /** The unique id of the node whose descriptions these are (doc()'s error names it). */
+  readonly owner?: string;
+}
+
+/** What doc() reads: the project's docs blocks by name. */
+interface DocsLookup {
+  readonly blocks: ReadonlyMap<string, DocsBlock>;
+  readonly projectName: string;
 }
 
 /** Renders yml strings with one var source (the project file's or the property files'). */
@@ -66,6 +79,7 @@ class YmlRenderer {
     private readonly varHint: string,
     private readonly databasePath: string,
     private readonly target: Target,
+    private readonly docs?: DocsLookup,
   ) {}
 
   /** A config tree: every string rendered natively, hook keys left for when they run. */
@@ -84,11 +98,12 @@ class YmlRenderer {
   }
 
   /** One string: natively (its expression's value) or as text. */
-  value(text: string, path: Path, where: Where, native: boolean): unknown {
+  value(text: string, path: Path, where: Where, native: boolean, withDoc = false): unknown {
     if (!JINJA.test(text)) return text;
     const single = native ? SINGLE_EXPRESSION.exec(text) : null;
     let captured: unknown;
     const state = this.state(where.file);
+    let docFailure: ProjectError | undefined;
     const locals: Record<string, unknown> = {
       var: this.varFunction(state),
       env_var: envVar(state),
@@ -97,11 +112,19 @@ class YmlRenderer {
         return '';
       },
     };
+    if (withDoc && this.docs && where.owner) {
+      locals.doc = docFunction(this.docs.blocks, this.docs.projectName, where.owner, (err) => {
+        docFailure = err;
+        state.failure = err;
+      });
+    }
     const label = path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
     try {
       const rendered = this.jinja().render(`${where.file}#${label}`, single ? `{{ ${CAPTURE}(${single[1]}) }}` : text, state, locals);
       if (!single) return rendered;
     } catch (err) {
+      // doc()'s own message (a doc that does not exist) is the whole story: no "could not render" around it.
+      if (docFailure) throw new ProjectError(docFailure.message, { location: { file: where.file, line: where.line(path) }, hint: docFailure.hint });
       const inner = err instanceof Error ? err.message : String(err);
       throw new ProjectError(`could not render '${label}' (${JSON.stringify(text)}): ${inner}`, {
         location: { file: where.file, line: where.line(path) },
@@ -115,7 +138,7 @@ class YmlRenderer {
 
   /** Text (descriptions): rendered to a string, as dbt renders docs. */
   text(text: string | undefined, path: Path, where: Where): string | undefined {
-    return text === undefined ? undefined : String(this.value(text, path, where, false));
+    return text === undefined ? undefined : String(this.value(text, path, where, false, true));
   }
 
   private varFunction(state: RenderState) {
@@ -187,16 +210,17 @@ export function renderYmlValues(
   project: Project,
   options: { readonly jinja: () => JinjaEnvironment; readonly cliVars: Vars; readonly vars: Vars },
 ): YmlRendering {
+  const docs: DocsLookup = { blocks: new Map((project.docsBlocks ?? []).map((b) => [b.name, b])), projectName: project.name };
   const projectFileJinja = hasJinja([project.modelFolderConfigs, project.seedFolderConfigs, project.testFolderConfigs]);
   const propertiesJinja = hasJinja([...project.modelProperties.values(), ...project.seedProperties.values()].map(propertyValues))
-    || hasJinja(project.sources.map(sourceValues));
+    || hasJinja(project.sources.map(sourceValues)) || hasJinja((project.snapshots ?? []).map(snapshotValues));
   if (!projectFileJinja && !propertiesJinja) return { project, varsRead: [] };
 
   const read = new Set<string>();
   const fileRenderer = new YmlRenderer(options.jinja, options.cliVars, read,
     "the project file's Jinja sees only --vars, as dbt's does: pass it with --vars, or give var() a default", project.databasePath, project.target);
   const ymlRenderer = new YmlRenderer(options.jinja, options.vars, read,
-    'pass it with --vars, set it under vars: in the project file, or give var() a default', project.databasePath, project.target);
+    'pass it with --vars, set it under vars: in the project file, or give var() a default', project.databasePath, project.target, docs);
 
   const projectFile: Where = {
     file: project.configFile,
@@ -215,9 +239,10 @@ export function renderYmlValues(
     modelFolderConfigs: tree(project.modelFolderConfigs, 'models'),
     seedFolderConfigs: tree(project.seedFolderConfigs, 'seeds'),
     testFolderConfigs: tree(project.testFolderConfigs, 'data_tests'),
-    modelProperties: propertiesJinja ? renderProperties(project.modelProperties, ymlRenderer) : project.modelProperties,
-    seedProperties: propertiesJinja ? renderProperties(project.seedProperties, ymlRenderer) : project.seedProperties,
-    sources: propertiesJinja ? project.sources.map((table) => renderSource(table, ymlRenderer)) : project.sources,
+    modelProperties: propertiesJinja ? renderProperties(project.modelProperties, ymlRenderer, `model.${project.name}`) : project.modelProperties,
+    seedProperties: propertiesJinja ? renderProperties(project.seedProperties, ymlRenderer, `seed.${project.name}`) : project.seedProperties,
+    sources: propertiesJinja ? project.sources.map((table) => renderSource(table, ymlRenderer, `source.${project.name}`)) : project.sources,
+    snapshots: propertiesJinja ? project.snapshots?.map((s) => renderSnapshot(s, ymlRenderer, `snapshot.${project.name}`)) : project.snapshots,
   };
   return { project: rendered, varsRead: [...read] };
 }
@@ -225,9 +250,10 @@ export function renderYmlValues(
 /** What of a model or seed entry is rendered here (its tests are rendered by data-tests/). */
 const propertyValues = (p: NodeProperties) => [p.description, p.config, p.columns.map((c) => [c.description, c.dataType])];
 const sourceValues = (t: SourceTable) => [t.identifier, t.schema, t.description, t.config, t.columns.map((c) => [c.description, c.dataType])];
+const snapshotValues = (s: SnapshotDefinition) => [s.description, (s.columns ?? []).map((c) => [c.description, c.dataType])];
 
-function whereOf(entry: NodeProperties | SourceTable): Where {
-  return { file: entry.location.file, line: (path) => entry.lineOf?.(path) ?? entry.location.line };
+function whereOf(entry: NodeProperties | SourceTable, owner: string): Where {
+  return { file: entry.location.file, line: (path) => entry.lineOf?.(path) ?? entry.location.line, owner };
 }
 
 function renderColumns(columns: readonly ColumnProperties[], renderer: YmlRenderer, where: Where): ColumnProperties[] {
@@ -246,14 +272,14 @@ function renderConfig(config: ConfigMap, renderer: YmlRenderer, where: Where): C
   return hasJinja(config) ? (renderer.tree(config, ['config'], where) as ConfigMap) : config;
 }
 
-function renderProperties(entries: ReadonlyMap<string, NodeProperties>, renderer: YmlRenderer): ReadonlyMap<string, NodeProperties> {
+function renderProperties(entries: ReadonlyMap<string, NodeProperties>, renderer: YmlRenderer, idPrefix: string): ReadonlyMap<string, NodeProperties> {
   const out = new Map<string, NodeProperties>();
   for (const [name, entry] of entries) {
     if (!hasJinja(propertyValues(entry))) {
       out.set(name, entry);
       continue;
     }
-    const where = whereOf(entry);
+    const where = whereOf(entry, `${idPrefix}.${name}`);
     out.set(name, {
       ...entry,
       description: renderer.text(entry.description, ['description'], where),
@@ -264,9 +290,9 @@ function renderProperties(entries: ReadonlyMap<string, NodeProperties>, renderer
   return out;
 }
 
-function renderSource(table: SourceTable, renderer: YmlRenderer): SourceTable {
+function renderSource(table: SourceTable, renderer: YmlRenderer, idPrefix: string): SourceTable {
   if (!hasJinja(sourceValues(table))) return table;
-  const where = whereOf(table);
+  const where = whereOf(table, `${idPrefix}.${table.sourceName}.${table.tableName}`);
   const identifier = renderer.value(table.identifier, ['identifier'], where, true);
   const schema = renderer.value(table.schema, ['schema'], where, true);
   return {
@@ -277,6 +303,31 @@ function renderSource(table: SourceTable, renderer: YmlRenderer): SourceTable {
     config: renderConfig(table.config, renderer, where),
     columns: renderColumns(table.columns, renderer, where),
   };
+}
+
+/** A yml snapshot entry's description and column descriptions (its config is rendered where its body is). */
+function renderSnapshot(snapshot: SnapshotDefinition, renderer: YmlRenderer, idPrefix: string): SnapshotDefinition {
+  if (!hasJinja(snapshotValues(snapshot))) return snapshot;
+  const at = snapshot.propertiesAt ?? { file: snapshot.path, line: snapshot.line };
+  const where: Where = { file: at.file, line: () => at.line, owner: `${idPrefix}.${snapshot.name}` };
+  return { ...snapshot, description: renderer.text(snapshot.description, ['description'], where), columns: snapshot.columns && renderColumns(snapshot.columns, renderer, where) };
+}
+
+/** Data tests' `description`s, rendered as the other descriptions are (doc() included); the map is updated in place. */
+export function renderTestDescriptions(
+  tests: Map<string, TestNode>,
+  project: Project,
+  options: { readonly jinja: () => JinjaEnvironment; readonly vars: Vars },
+): void {
+  const docs: DocsLookup = { blocks: new Map((project.docsBlocks ?? []).map((b) => [b.name, b])), projectName: project.name };
+  let renderer: YmlRenderer | undefined;
+  for (const [id, test] of tests) {
+    if (test.description === undefined || !JINJA.test(test.description)) continue;
+    renderer ??= new YmlRenderer(options.jinja, options.vars, new Set<string>(),
+      'pass it with --vars, set it under vars: in the project file, or give var() a default', project.databasePath, project.target, docs);
+    const where: Where = { file: test.path, line: () => test.line, owner: id };
+    tests.set(id, { ...test, description: renderer.text(test.description, ['description'], where) });
+  }
 }
 
 /** The yml rendering behind a manifest, keyed by its models map (which withVars' spreads keep). */

@@ -6,6 +6,7 @@ import { loadTarget, type TargetOptions } from './load-target.js';
 import { loadProjectFile } from './load-project-file.js';
 import { loadProperties } from './load-properties.js';
 import { loadSnapshots } from './load-snapshots.js';
+import { defaultDocsPaths, loadDocsBlocks } from './load-docs-blocks.js';
 import type { ModelFile, Project } from './project.js';
 
 export interface LoadProjectOptions extends TargetOptions {
@@ -25,6 +26,8 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
     target: config['target-path'] ?? 'target',
     snapshots: config['snapshot-paths'] ?? ['snapshots'],
   };
+  // dbt's docs-paths: the project file's, else every resource path.
+  const docsPaths = config['docs-paths'] ?? defaultDocsPaths([paths.models, paths.seeds, paths.snapshots, config['analysis-paths'] ?? ['analyses'], paths.macros, paths.tests]);
 
   const models: ModelFile[] = [];
   const byName = new Map<string, ModelFile>();
@@ -81,7 +84,7 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
     name: config.name,
     configFile: file,
     configFileLineOf: lineOf,
-    paths,
+    paths: { ...paths, docs: docsPaths },
     vars: config.vars ?? {},
     databasePath: database,
     target,
@@ -97,6 +100,7 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
     macros,
     singularTests,
     snapshots: loadSnapshots(root, paths.snapshots, paths.models),
+    docsBlocks: loadDocsBlocks(root, docsPaths),
     sources: properties.sources,
     modelProperties: properties.models,
     seedProperties: properties.seeds,

@@ -1,6 +1,7 @@
 /** The loaded project: every file and declaration, before any rendering. */
 import type { Target } from './target.js';
 import type { SnapshotDefinition } from './snapshot-definition.js';
+import type { DocsBlock } from './docs-block.js';
 
 export type ConfigMap = Readonly<Record<string, unknown>>;
 
@@ -82,6 +83,8 @@ export interface ProjectPaths {
   readonly target: string;
   /** `snapshot-paths` (default [snapshots]). */
   readonly snapshots?: readonly string[];
+  /** `docs-paths` (default: every resource path), where .md files hold `{% docs %}` blocks. */
+  readonly docs?: readonly string[];
 }
 
 export interface Project {
@@ -114,6 +117,8 @@ export interface Project {
   readonly singularTests: readonly SingularTestFile[];
   /** Snapshot blocks and yml snapshot entries under the snapshot paths. */
   readonly snapshots?: readonly SnapshotDefinition[];
+  /** `{% docs %}` blocks of the .md files under the docs paths (doc() in descriptions). */
+  readonly docsBlocks?: readonly DocsBlock[];
   readonly sources: readonly SourceTable[];
   readonly modelProperties: ReadonlyMap<string, NodeProperties>;
   readonly seedProperties: ReadonlyMap<string, NodeProperties>;

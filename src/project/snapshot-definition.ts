@@ -1,3 +1,5 @@
+import type { ColumnProperties } from './project.js';
+
 /** A snapshot as declared: a `{% snapshot %}` block of a snapshots/*.sql file, or an entry of a yml `snapshots:` list (dbt 1.9). */
 export interface SnapshotDefinition {
   readonly name: string;
@@ -14,4 +16,9 @@ export interface SnapshotDefinition {
   readonly config: Readonly<Record<string, unknown>>;
   /** Folder parts below the snapshot path (fqn). */
   readonly folders: readonly string[];
+  /** The yml entry's `description` and `columns` (the docs site and manifest.json show them). */
+  readonly description?: string;
+  readonly columns?: readonly ColumnProperties[];
+  /** The yml entry those come from (a block's properties live in another file). */
+  readonly propertiesAt?: { readonly file: string; readonly line: number };
 }

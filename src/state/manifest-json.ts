@@ -3,6 +3,7 @@ import { nowIso } from '../clock.js';
 import type { Manifest, ManifestNode, SnapshotNode } from '../compile/manifest.js';
 import type { Graph } from '../graph/graph-node.js';
 import { testNodeJson } from './test-node-json.js';
+import type { ColumnProperties } from '../project/project.js';
 
 const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
@@ -24,6 +25,10 @@ function relationJson(node: ManifestNode | SnapshotNode, name: string, manifest:
   };
 }
 
+/** Columns as dbt's manifest keys them, with their (rendered) descriptions. */
+const columnsJson = (columns: readonly ColumnProperties[] = []) =>
+  Object.fromEntries(columns.map((c) => [c.name, { name: c.name, description: c.description ?? '', data_type: c.dataType ?? null }]));
+
 function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknown> {
   const common = relationJson(node, node.resourceType === 'source' ? node.table.tableName : node.name, manifest);
   if (node.resourceType === 'model') {
@@ -32,7 +37,7 @@ function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknow
       path: node.file.path.split('/').slice(1).join('/'),
       original_file_path: node.file.path,
       description: node.properties?.description ?? '',
-      columns: Object.fromEntries((node.properties?.columns ?? []).map((c) => [c.name, { name: c.name, description: c.description ?? '', data_type: c.dataType ?? null }])),
+      columns: columnsJson(node.properties?.columns),
       depends_on: { macros: [], nodes: node.dependsOn },
       refs: node.refs.map((name) => ({ name, package: null, version: null })),
       sources: node.sources,
@@ -41,7 +46,7 @@ function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknow
     };
   }
   if (node.resourceType === 'seed') {
-    return { ...common, path: node.file.path, original_file_path: node.file.path, description: node.properties?.description ?? '', depends_on: { macros: [], nodes: [] } };
+    return { ...common, path: node.file.path, original_file_path: node.file.path, description: node.properties?.description ?? '', columns: columnsJson(node.properties?.columns), depends_on: { macros: [], nodes: [] } };
   }
   return {
     ...common,
@@ -49,6 +54,7 @@ function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknow
     identifier: node.table.identifier,
     original_file_path: node.table.location.file,
     description: node.table.description ?? '',
+    columns: columnsJson(node.table.columns),
     loaded_at_field: node.settings.loadedAtField ?? node.config.loaded_at ?? null,
     // dbt's FreshnessThreshold: an unset threshold is {count: null, period: null}; no criteria is null.
     freshness: node.settings.freshness === null ? null : {
@@ -65,12 +71,28 @@ function snapshotJson(node: SnapshotNode, manifest: Manifest): Record<string, un
     ...relationJson(node, node.name, manifest),
     path: node.file.path.split('/').slice(1).join('/'),
     original_file_path: node.file.path,
+    description: node.definition.description ?? '',
+    columns: columnsJson(node.definition.columns),
     depends_on: { macros: [], nodes: node.dependsOn },
     refs: node.refs.map((name) => ({ name, package: null, version: null })),
     sources: node.sources,
     raw_code: node.file.rawSql,
     language: 'sql',
   };
+}
+
+/** dbt's `docs`: each `{% docs %}` block as a doc.<project>.<name> resource. */
+function docsJson(manifest: Manifest): Record<string, unknown> {
+  const project = manifest.project.name;
+  return Object.fromEntries([...(manifest.docs?.values() ?? [])].map((d) => [`doc.${project}.${d.name}`, {
+    name: d.name,
+    resource_type: 'doc',
+    package_name: project,
+    path: d.relativePath,
+    original_file_path: d.path,
+    unique_id: `doc.${project}.${d.name}`,
+    block_contents: d.contents,
+  }]));
 }
 
 /** A manifest.json in dbt's shape (nodes, sources, parent_map, child_map, disabled). */
@@ -92,6 +114,7 @@ export function manifestJson(manifest: Manifest, graph: Graph, invocationId: str
     },
     nodes,
     sources,
+    docs: docsJson(manifest),
     macros: Object.fromEntries(manifest.jinja.macroNames.map((m) => [`macro.${manifest.project.name}.${m}`, { name: m }])),
     disabled: Object.fromEntries([...manifest.disabled.values()].map((n) => [n.uniqueId, [nodeJson(n, manifest)]])),
     parent_map: Object.fromEntries([...graph.parents].map(([k, v]) => [k, v])),
