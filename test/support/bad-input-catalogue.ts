@@ -25,6 +25,9 @@ const patch = (path: string, from: string | RegExp, to: string) => (dir: string)
   if (next === text) throw new Error(`patch of ${path} changed nothing`);
   writeFileSync(file, next);
 };
+/** The markdown file and docs block the E123-E126 cases write. */
+const DOCS_MD = 'models/docs.md';
+const DOCS_BLOCK = '{% docs raw_orders %}\nEvery order line the shop sent.\n{% enddocs %}\n';
 /** The snapshot file the E127-E133 cases write. */
 const SNAPSHOT = 'snapshots/orders_snapshot.sql';
 const sql = (statement: string) => async (dir: string) => {
@@ -92,6 +95,10 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E120', edit: write('models/more.yml', 'sources:\n  - name: raw\n    tables:\n      - name: orders\n        freshness: {warn_after: {count: 1, period: week}}\n'), args: ['source', 'freshness'] },
   { id: 'E121', args: ['init', 'models'] },
   { id: 'E122', args: ['init', '1shop'] },
+  { id: 'E123', edit: (d) => { write(DOCS_MD, DOCS_BLOCK)(d); write('models/more.yml', `sources:\n  - name: shop\n    tables:\n      - name: orders\n        description: "{{ doc('raw_order') }}"\n`)(d); }, args: ['ls'] },
+  { id: 'E124', edit: (d) => { write(DOCS_MD, DOCS_BLOCK)(d); write('models/marts/more.md', '{% docs raw_orders %}\nAgain.\n{% enddocs %}\n')(d); }, args: ['ls'] },
+  { id: 'E125', edit: write(DOCS_MD, 'The raw feed.\n\n{% docs %}\nEvery order line.\n{% enddocs %}\n'), args: ['ls'] },
+  { id: 'E126', edit: write(DOCS_MD, 'The raw feed.\n\n{% docs raw_orders %}\nEvery order line.\n'), args: ['ls'] },
   { id: 'E127', edit: write(SNAPSHOT, `{% snapshot orders_snapshot %}\n{{ config(strategy='timestamp', updated_at='load_date') }}\nselect * from {{ ref('raw_orders') }}\n{% endsnapshot %}\n`), args: ['snapshot'] },
   { id: 'E128', edit: write(SNAPSHOT, `{% snapshot orders_snapshot %}\n{{ config(unique_key='order_id', strategy='timestamp') }}\nselect * from {{ ref('raw_orders') }}\n{% endsnapshot %}\n`), args: ['snapshot'] },
   { id: 'E129', edit: write(SNAPSHOT, `{% snapshot orders_snapshot %}\n{{ config(unique_key='order_id', strategy='check') }}\nselect * from {{ ref('raw_orders') }}\n{% endsnapshot %}\n`), args: ['snapshot'] },
