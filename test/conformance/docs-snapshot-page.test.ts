@@ -1,0 +1,125 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DocsNode, DocsSite } from '../../src/docs/docs-data.js';
+import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
+
+/**
+ * The docs site's snapshot page (issue 15: "the docs page of a snapshot shows a key's history"), and
+ * docs blocks on the site: descriptions shown as text (nothing in them runs), `__overview__` on the
+ * front page. One project, built three times as its seed changes, then `docs generate`.
+ */
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** 60 orders, all new on the first day; `changes` overrides some of them. */
+function orders(changes: Record<number, string> = {}): string {
+  const rows = Array.from({ length: 60 }, (_, i) => changes[i + 1] ?? `${i + 1},new,2024-01-01`);
+  return `id,status,updated_at\n${rows.join('\n')}\n`;
+}
+
+const SNAPSHOT = `{% snapshot orders_snapshot %}
+{{ config(unique_key='id', strategy='timestamp', updated_at='updated_at') }}
+select * from {{ ref('orders') }}
+{% endsnapshot %}
+`;
+
+const DOCS_MD = `{% docs __overview__ %}
+Orders, kept as a type 2 history.
+<script>window.ranOverview = true</script>
+{% enddocs %}
+
+{% docs order_history %}
+Every version of an order: **one row per change**.
+<img src="x" onerror="window.ranDescription = true">
+{% enddocs %}
+`;
+
+let p: ConformanceProject;
+let site: DocsSite;
+let browser: Browser | undefined;
+const ID = 'snapshot.conformance.orders_snapshot';
+
+beforeAll(async () => {
+  p = conformanceProject({
+    'seeds/orders.csv': orders(),
+    'snapshots/orders_snapshot.sql': SNAPSHOT,
+    'snapshots/orders_snapshot.yml': "snapshots:\n  - name: orders_snapshot\n    description: \"{{ doc('order_history') }}\"\n    columns:\n      - name: status\n        description: where the order is\n",
+    'models/docs.md': DOCS_MD,
+  });
+  expect(p.dbt(['build']).code).toBe(0);
+  p.write('seeds/orders.csv', orders({ 7: '7,shipped,2024-01-02', 42: '42,cancelled,2024-01-03' }));
+  expect(p.dbt(['build']).code).toBe(0);
+  p.write('seeds/orders.csv', orders({ 7: '7,delivered,2024-01-05', 42: '42,cancelled,2024-01-03' }));
+  expect(p.dbt(['build']).code).toBe(0);
+  const docs = p.dbt(['docs', 'generate']);
+  expect(docs.code).toBe(0);
+  const html = readFileSync(join(p.dir, 'target/index.html'), 'utf8');
+  site = JSON.parse(/<script id="docs-data" type="application\/json">([\s\S]*?)<\/script>/.exec(html)![1]!) as DocsSite;
+  if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('the docs site: snapshots and docs blocks', () => {
+  it('a snapshot is a node of the site, with its yml description (a docs block), columns and history read from the warehouse', () => {
+    const node = site.nodes.find((n) => n.id === ID) as DocsNode;
+    expect(node).toMatchObject({ kind: 'snapshot', path: 'snapshots/orders_snapshot.sql', dependsOn: ['seed.conformance.orders'] });
+    expect(node.description).toBe('Every version of an order: **one row per change**.\n<img src="x" onerror="window.ranDescription = true">');
+    expect(node.columns.map((c) => [c.name, c.description])).toContainEqual(['status', 'where the order is']);
+    const history = node.history!;
+    expect(history).toMatchObject({ keyColumns: ['id'], columns: ['id', 'status', 'updated_at'], validFrom: 'dbt_valid_from', validTo: 'dbt_valid_to', totalKeys: 60, limit: 50 });
+    // Keys with more than one version first, then the rest in key order, at most 50.
+    expect(history.keys.map((k) => k.key).slice(0, 4)).toEqual(['7', '42', '1', '2']);
+    expect(history.keys).toHaveLength(50);
+    expect(history.keys[0]!.versions.map((v) => [v.validFrom, v.validTo, ...v.values])).toEqual([
+      ['2024-01-01', '2024-01-02', '7', 'new', '2024-01-01'],
+      ['2024-01-02', '2024-01-05', '7', 'shipped', '2024-01-02'],
+      ['2024-01-05', null, '7', 'delivered', '2024-01-05'],
+    ]);
+    // The rows are the warehouse's own.
+    expect(p.rows('orders_snapshot', 'dbt_valid_from').filter((r) => r.id === 7).map((r) => r.status)).toEqual(['new', 'shipped', 'delivered']);
+    expect(site.overview).toBe('Orders, kept as a type 2 history.\n<script>window.ranOverview = true</script>');
+  });
+
+  it.skipIf(!hasChromium)("the snapshot's page: pick a key, see each version's validity and values", async () => {
+    const page = await browser!.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`file://${join(p.dir, 'target/index.html')}#${ID}`);
+    await expect.poll(() => page.textContent('#details h2')).toBe('orders_snapshot');
+    expect(await page.textContent('#details .history-count')).toBe('60 keys (id); the first 50 are here (at most 50), keys with more than one version first');
+    const options = await page.$$eval('#details select.history-key option', (os) => os.map((o) => o.textContent));
+    expect(options).toHaveLength(50);
+    expect(options.slice(0, 3)).toEqual(['7 (3 versions)', '42 (2 versions)', '1 (1 version)']);
+    const rows = () => page.$$eval('#details table.history tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+    expect(await page.$$eval('#details table.history thead th', (ths) => ths.map((th) => th.textContent))).toEqual(['dbt_valid_from', 'dbt_valid_to', 'id', 'status', 'updated_at']);
+    expect(await rows()).toEqual([
+      ['2024-01-01', '2024-01-02', '7', 'new', '2024-01-01'],
+      ['2024-01-02', '2024-01-05', '7', 'shipped', '2024-01-02'],
+      ['2024-01-05', 'current', '7', 'delivered', '2024-01-05'],
+    ]);
+    await page.selectOption('#details select.history-key', { label: '42 (2 versions)' });
+    expect(await rows()).toEqual([
+      ['2024-01-01', '2024-01-03', '42', 'new', '2024-01-01'],
+      ['2024-01-03', 'current', '42', 'cancelled', '2024-01-03'],
+    ]);
+    // The description is shown as written, as text: its markup does not run.
+    expect(await page.textContent('#details .description')).toContain('<img src="x" onerror="window.ranDescription = true">');
+    expect(await page.evaluate(() => (window as unknown as { ranDescription?: boolean }).ranDescription)).toBeUndefined();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it.skipIf(!hasChromium)('the front page shows the __overview__ block, as text', async () => {
+    const page = await browser!.newPage();
+    await page.goto(`file://${join(p.dir, 'target/index.html')}`);
+    expect(await page.textContent('#details .overview')).toBe('Orders, kept as a type 2 history.\n<script>window.ranOverview = true</script>');
+    expect(await page.evaluate(() => (window as unknown as { ranOverview?: boolean }).ranOverview)).toBeUndefined();
+    await page.close();
+  });
+});
