@@ -88,8 +88,8 @@ const RESOURCES: Record<NonNullable<RunOptions['command']>, ResourceType[]> = {
   run: ['model'],
   backfill: ['model'],
   seed: ['seed'],
-  build: ['seed', 'snapshot', 'model', 'test'],
-  test: ['test'],
+  build: ['seed', 'snapshot', 'model', 'unit_test', 'test'],
+  test: ['unit_test', 'test'],
   snapshot: ['snapshot'],
 };
 

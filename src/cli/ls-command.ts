@@ -13,7 +13,7 @@ export interface LsFlags extends CommonFlags {
   indirectSelection?: string;
 }
 
-const TYPES: readonly ResourceType[] = ['model', 'seed', 'snapshot', 'source', 'test'];
+const TYPES: readonly ResourceType[] = ['model', 'seed', 'snapshot', 'source', 'test', 'unit_test'];
 
 /** ls: selected nodes, as names, paths or JSON lines (dbt's --output). */
 export function lsCommand(flags: LsFlags): number {
@@ -29,7 +29,8 @@ export function lsCommand(flags: LsFlags): number {
     if (output === 'json') return JSON.stringify({ unique_id: n.uniqueId, name: n.name, resource_type: n.resourceType, original_file_path: n.path, config: n.config, tags: n.tags, depends_on: { nodes: n.dependsOn } });
     if (output === 'path') return n.path;
     if (output === 'name') return n.name;
-    // dbt's selector form: the fqn with its folders (brightcart.marts.daily_revenue); sources prefixed.
+    // dbt's selector form: the fqn with its folders (brightcart.marts.daily_revenue); sources prefixed; unit tests as unit_test:<project>.<name>.
+    if (n.resourceType === 'unit_test') return `unit_test:${n.fqn[0]}.${n.name}`;
     return `${n.resourceType === 'source' ? 'source:' : ''}${n.fqn.join('.')}`;
   });
   process.stdout.write(lines.length > 0 ? `${lines.join('\n')}\n` : '');

@@ -30,8 +30,8 @@ export function printEvent(event: RunEvent): void {
     return;
   }
   const r = event.result;
-  if (r.resourceType === 'test') {
-    const { text, status } = testResultLine(r);
+  if (r.resourceType === 'test' || r.resourceType === 'unit_test') {
+    const { text, status } = testResultLine(r, r.resourceType === 'unit_test' ? event.description.replace(/^unit_test /, '') : r.name);
     line(dotted(`${head} ${text}`, status), { name: 'LogTestResult', level: r.status === 'fail' || r.status === 'error' ? 'error' : r.status === 'warn' ? 'warn' : 'info' });
     return;
   }

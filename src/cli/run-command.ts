@@ -68,7 +68,7 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
   const kinds: Record<string, number> = {};
   for (const r of result.results) {
     const node = manifest.nodes.get(r.uniqueId);
-    const kind = r.resourceType === 'test' ? 'data test' : r.resourceType === 'snapshot' ? 'snapshot' : node?.resourceType === 'model' ? `${node.settings.materialized} model` : 'seed';
+    const kind = r.resourceType === 'test' ? 'data test' : r.resourceType === 'unit_test' ? 'unit test' : r.resourceType === 'snapshot' ? 'snapshot' : node?.resourceType === 'model' ? `${node.settings.materialized} model` : 'seed';
     kinds[kind] = (kinds[kind] ?? 0) + 1;
   }
   if (result.hooks.length > 0) kinds['project hook'] = result.hooks.length;

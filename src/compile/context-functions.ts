@@ -78,7 +78,7 @@ function makeConfig(state: RenderState) {
 function makeEnvVar(state: RenderState) {
   return guarded(state, (...args: unknown[]) => {
     const name = String(args[0]);
-    const value = process.env[name];
+    const value = state.envVars && Object.prototype.hasOwnProperty.call(state.envVars, name) ? state.envVars[name] : process.env[name];
     if (value !== undefined) return value;
     if (args.length > 1) return args[1] === undefined || args[1] === null ? args[1] : String(args[1]);
     throw Object.assign(new ProjectError(`Env var required but not provided: '${name}' (model '${state.modelName}')`), { needle: name });

@@ -1,4 +1,5 @@
 import type { TestNode } from './test-node.js';
+import type { UnitTestNode } from './unit-test-node.js';
 import type { GraphNode } from '../graph/graph-node.js';
 import type { ModelFile, NodeProperties, Project, SeedFile, SourceTable } from '../project/project.js';
 import type { JinjaEnvironment } from './jinja-environment.js';
@@ -93,6 +94,8 @@ export interface Manifest {
   readonly tests: ReadonlyMap<string, TestNode>;
   /** Snapshots by name. */
   readonly snapshots?: ReadonlyMap<string, SnapshotNode>;
+  /** dbt 1.8 unit tests by unique id (unit_test.<project>.<model>.<name>). */
+  readonly unitTests?: ReadonlyMap<string, UnitTestNode>;
   /** `{% docs %}` blocks by name (manifest.json's `docs`, the docs site's overview). */
   readonly docs?: ReadonlyMap<string, DocsBlock>;
   /** Merged vars: project globals, project-scoped, then --vars. */

@@ -39,6 +39,8 @@ export interface RenderState {
   readonly log: (message: string) => void;
   /** The microbatch batch being rendered (`model.batch` in templates). */
   readonly batch?: EventTimeBatch;
+  /** env_var() values that win over the process environment (a unit test's overrides.env_vars). */
+  readonly envVars?: Readonly<Record<string, string>>;
   /** The first ProjectError thrown by a context function, kept for the message. */
   failure?: Error;
 }

@@ -23,6 +23,8 @@ import { withEarlierBatches } from './with-earlier-batches.js';
 import type { TestNode } from '../compile/test-node.js';
 import { runTestStep } from './run-test-step.js';
 import { describeSnapshot, runSnapshotStep } from './run-snapshot.js';
+import type { UnitTestNode } from '../compile/unit-test-node.js';
+import { describeUnitTest, runUnitTestStep } from './run-unit-test-step.js';
 
 export interface RunNodesOptions {
   readonly db: Warehouse;
@@ -48,12 +50,14 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
   const { db, manifest, graph } = options;
   const snapshotsById = new Map([...(manifest.snapshots?.values() ?? [])].map((n) => [n.uniqueId, n]));
   const nodes = options.order
-    .map((id) => manifest.nodes.get(id) ?? manifest.tests.get(id) ?? snapshotsById.get(id))
-    .filter((n): n is ModelNode | SeedNode | TestNode | SnapshotNode => n !== undefined && (n.resourceType === 'seed' || n.resourceType === 'test' || n.resourceType === 'snapshot' || (n.resourceType === 'model' && n.settings.materialized !== 'ephemeral')));
+    .map((id) => manifest.nodes.get(id) ?? manifest.tests.get(id) ?? snapshotsById.get(id) ?? manifest.unitTests?.get(id))
+    .filter((n): n is ModelNode | SeedNode | TestNode | SnapshotNode | UnitTestNode => n !== undefined && (n.resourceType === 'seed' || n.resourceType === 'test' || n.resourceType === 'unit_test' || n.resourceType === 'snapshot' || (n.resourceType === 'model' && n.settings.materialized !== 'ephemeral')));
   const total = nodes.length;
   const failed = new Set<string>();
   /** Nodes whose data tests failed (build): their descendants are skipped. */
   const blocked = new Set<string>();
+  /** Models whose unit test failed (build), with the test's name: the model is skipped. */
+  const blockedModels = new Map<string, string>();
   const results: NodeResult[] = [];
   const emit = options.onEvent ?? (() => undefined);
 
@@ -66,14 +70,19 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
       const result: NodeResult = {
         uniqueId: node.uniqueId, name: node.name, resourceType: node.resourceType, status: 'skipped',
         message: options.skipAllBecause ?? `skipped by --fail-fast: ${firstFailure!.name} failed`, executionTime: 0, startedAt: at, completedAt: at,
-        adapterResponse: {}, relationName: node.resourceType === 'test' ? '' : relationName(node), rowsDeleted: 0, rowsInserted: 0, partitions: [], asOf: null, exitCode: 1,
+        adapterResponse: {}, relationName: node.resourceType === 'test' || node.resourceType === 'unit_test' ? '' : relationName(node), rowsDeleted: 0, rowsInserted: 0, partitions: [], asOf: null, exitCode: 1,
       };
       results.push(result);
-      emit({ type: 'result', index, total, description: node.resourceType === 'test' ? `test ${node.name}` : node.resourceType === 'snapshot' ? describeSnapshot(node) : describeNode(node), result });
+      const description = node.resourceType === 'test' ? `test ${node.name}` : node.resourceType === 'unit_test' ? `unit_test ${describeUnitTest(node)}` : node.resourceType === 'snapshot' ? describeSnapshot(node) : describeNode(node);
+      emit({ type: 'result', index, total, description, result });
       continue;
     }
     if (node.resourceType === 'snapshot') {
       results.push(runSnapshotStep(node, { db, manifest, run: options.context, index, total, emit, failed, blocked }));
+      continue;
+    }
+    if (node.resourceType === 'unit_test') {
+      results.push(runUnitTestStep(node, { db, manifest, run: options.context, index, total, emit, failed, blockedModels }));
       continue;
     }
     if (node.resourceType === 'test') {
@@ -86,9 +95,10 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
     const startedAt = nowIso();
     const t0 = performance.now();
     const upstreamFailure = (node.resourceType === 'model' ? node.dependsOn : []).find((p) => failed.has(p) || blocked.has(p));
-    if (upstreamFailure) {
+    const unitTestFailure = blockedModels.get(node.uniqueId);
+    if (upstreamFailure || unitTestFailure !== undefined) {
       failed.add(node.uniqueId);
-      const result = skipped(node, startedAt, upstreamFailure);
+      const result = skipped(node, startedAt, upstreamFailure ?? `unit test ${unitTestFailure}`);
       results.push(result);
       emit({ type: 'result', index, total, description, result });
       continue;

@@ -1,8 +1,8 @@
 /** The kinds of node in the DAG. */
-export type ResourceType = 'model' | 'seed' | 'source' | 'snapshot' | 'test';
+export type ResourceType = 'model' | 'seed' | 'source' | 'snapshot' | 'test' | 'unit_test';
 
 /** Every resource type, in the order used to break ties when ordering nodes. */
-export const RESOURCE_TYPES: readonly ResourceType[] = ['seed', 'source', 'snapshot', 'model', 'test'];
+export const RESOURCE_TYPES: readonly ResourceType[] = ['seed', 'source', 'snapshot', 'model', 'unit_test', 'test'];
 
 /** One resource of the project, as the graph sees it. */
 export interface GraphNode {
@@ -21,6 +21,9 @@ export interface GraphNode {
   /** Resolved config, e.g. { materialized: 'incremental' }. */
   readonly config?: Readonly<Record<string, unknown>>;
   readonly packageName: string;
+  /** Tests only: generic, singular or unit (the `test_type:` method), and the generic test's name or the unit test's (`test_name:`). */
+  readonly testType?: 'generic' | 'singular' | 'unit';
+  readonly testName?: string;
 }
 
 /**

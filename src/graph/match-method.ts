@@ -37,6 +37,14 @@ function predicateFor(criterion: SelectorCriterion): NodePredicate {
       return sourcePredicate(value);
     case 'config':
       return configPredicate(criterion.methodArgs, value);
+    case 'test_type':
+      // dbt: generic (or schema), singular, unit, and data = generic or singular.
+      return (node) => node.testType !== undefined && (value === 'data' ? node.testType !== 'unit' : node.testType === (value === 'schema' ? 'generic' : value));
+    case 'test_name': {
+      // dbt: a generic test's test (unique, not_null, ...) or a unit test's name; singular tests have none.
+      const pattern = globPredicate(value);
+      return (node) => node.testName !== undefined && pattern(node.testName);
+    }
     case 'package': {
       const pattern = globPredicate(value);
       return (node) => pattern(node.packageName);

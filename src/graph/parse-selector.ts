@@ -2,9 +2,12 @@ import { didYouMean } from '../errors/did-you-mean.js';
 import { ProjectError } from '../errors/project-error.js';
 import { RESOURCE_TYPES } from './graph-node.js';
 
-export type SelectorMethod = 'fqn' | 'tag' | 'path' | 'file' | 'resource_type' | 'source' | 'config' | 'package';
+export type SelectorMethod = 'fqn' | 'tag' | 'path' | 'file' | 'resource_type' | 'source' | 'config' | 'package' | 'test_type' | 'test_name';
 
-const METHODS: readonly SelectorMethod[] = ['config', 'file', 'fqn', 'package', 'path', 'resource_type', 'source', 'tag'];
+const METHODS: readonly SelectorMethod[] = ['config', 'file', 'fqn', 'package', 'path', 'resource_type', 'source', 'tag', 'test_name', 'test_type'];
+
+/** dbt's test_type: values (schema is the old name of generic). */
+export const TEST_TYPES: readonly string[] = ['generic', 'singular', 'unit', 'data', 'schema'];
 
 /** The valid methods, as printed in error hints. */
 export const SELECTOR_METHOD_NAMES: readonly string[] = METHODS.map((m) => (m === 'config' ? 'config.<key>' : m));
@@ -130,6 +133,9 @@ function checkValue(raw: string, method: SelectorMethod, value: string): void {
   if (method === 'fqn' && !/^[A-Za-z0-9_*?[]/.test(value)) throw malformed(raw, GRAMMAR);
   if (method === 'source' && value.split('.').length > 3) {
     throw malformed(raw, 'write source:<source>, source:<source>.<table> or source:<package>.<source>.<table>');
+  }
+  if (method === 'test_type' && !TEST_TYPES.includes(value)) {
+    throw new ProjectError(`Invalid test type selector ${value}: expected "generic", "singular", "unit", or "data"`, { hint: `in '${raw}'.${didYouMean(value, TEST_TYPES) ? ` Did you mean '${didYouMean(value, TEST_TYPES)}'?` : ''}` });
   }
   if (method === 'resource_type' && !RESOURCE_TYPES.includes(value as never)) {
     const best = didYouMean(value, RESOURCE_TYPES);

@@ -17,7 +17,7 @@ export function indirectSelectionMode(value: string | undefined): IndirectSelect
 }
 
 /**
- * selectNodes plus dbt's indirect selection of data tests, by what they test
+ * selectNodes plus dbt's indirect selection of data tests (and unit tests, by their model), by what they test
  * (their parents), unless `--exclude` matches the test itself:
  * eager (default): any parent selected; cautious: every parent selected;
  * buildable: one parent selected and every parent selected, upstream of the
@@ -41,7 +41,7 @@ export function selectWithTests(graph: Graph, options: SelectionOptions & { read
     };
     const chosen: string[] = [];
     for (const [id, node] of graph.nodes) {
-      if (node.resourceType !== 'test' || selected.has(id) || excluded.has(id)) continue;
+      if ((node.resourceType !== 'test' && node.resourceType !== 'unit_test') || selected.has(id) || excluded.has(id)) continue;
       const parents = graph.parents.get(id) ?? [];
       if (parents.length === 0) continue;
       const take = mode === 'eager' ? parents.some((p) => selected.has(p))

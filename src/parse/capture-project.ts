@@ -11,6 +11,8 @@ import type { Manifest, ManifestNode, ModelNode, SeedNode, SourceNode } from '..
 import { resolveVars } from '../compile/resolve-vars.js';
 import { captureTests } from '../data-tests/capture-tests.js';
 import type { TestNode } from '../compile/test-node.js';
+import { captureUnitTests } from '../unit-tests/capture-unit-tests.js';
+import type { UnitTestNode } from '../compile/unit-test-node.js';
 import { customStrategyNames, validateModelConfig } from './validate-model-config.js';
 import { RenderFailureErrors, skipsOfRenderFailures } from '../compile/render-failure-skips.js';
 import { relationNameProblems } from '../compile/check-relation-names.js';
@@ -209,6 +211,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
   if (errors.length === 0) renderTestDescriptions(tests, project, { jinja, vars });
   const skips = skipsOfRenderFailures(new Map([...models].map(([name, node]) => [name, node.refs])), renderFailed);
   if (skips.length > 0) throw new RenderFailureErrors(errors, skips);
+  const unitTests = (project.unitTests?.length ?? 0) > 0 ? captureUnitTests({ project, models, disabled, seeds, sources, snapshots }, errors) : new Map<string, UnitTestNode>();
   if (errors.length === 1) throw errors[0]!;
   if (errors.length > 1) throw new ProjectErrors(errors);
 
@@ -229,7 +232,13 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     graphNodes.push({ uniqueId: n.uniqueId, name: n.name, resourceType: 'snapshot', path: n.file.path, fqn: n.fqn, tags: stringList(n.config.tags), dependsOn: n.dependsOn, config: n.config, packageName: project.name });
   }
   for (const t of tests.values()) {
-    graphNodes.push({ uniqueId: t.uniqueId, name: t.name, resourceType: 'test', path: t.path, fqn: t.fqn, tags: stringList(t.config.tags), dependsOn: t.dependsOn, config: t.config, packageName: project.name });
+    graphNodes.push({
+      uniqueId: t.uniqueId, name: t.name, resourceType: 'test', path: t.path, fqn: t.fqn, tags: stringList(t.config.tags), dependsOn: t.dependsOn, config: t.config, packageName: project.name,
+      testType: t.testType, ...(t.testType === 'generic' ? { testName: t.testName } : {}),
+    });
+  }
+  for (const u of unitTests.values()) {
+    graphNodes.push({ uniqueId: u.uniqueId, name: u.name, resourceType: 'unit_test', path: u.path, fqn: u.fqn, tags: u.tags, dependsOn: u.dependsOn, config: u.config, packageName: project.name, testType: 'unit', testName: u.name });
   }
   rememberYmlRendering(models, ymlRendering);
   return {
@@ -246,6 +255,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     graphNodes,
     vars,
     tests,
+    unitTests,
     snapshots,
     docs: new Map((project.docsBlocks ?? []).map((b) => [b.name, b])),
   };

@@ -8,6 +8,7 @@ import { loadProperties } from './load-properties.js';
 import { loadSnapshots } from './load-snapshots.js';
 import { defaultDocsPaths, loadDocsBlocks } from './load-docs-blocks.js';
 import type { ModelFile, Project } from './project.js';
+import type { FixtureFile } from './unit-test-definition.js';
 
 export interface LoadProjectOptions extends TargetOptions {
   /** Overrides the project's `database:` and the target's main file (relative to the current directory). */
@@ -67,8 +68,9 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
   // tests/generic/*.sql hold {% test %} definitions (macros), as in dbt; the other files are singular tests.
   const testFiles = paths.tests.flatMap((dir) => listFiles(root, dir, ['.sql']));
   macros.push(...testFiles.filter((f) => f.folders[0] === 'generic').map((f) => ({ path: f.path, absPath: f.absPath, source: readFileSync(f.absPath, 'utf8') })));
+  // tests/fixtures/ holds unit test fixtures (csv or sql), not singular tests.
   const singularTests = testFiles
-    .filter((f) => f.folders[0] !== 'generic')
+    .filter((f) => f.folders[0] !== 'generic' && f.folders[0] !== 'fixtures')
     .map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, rawSql: readFileSync(f.absPath, 'utf8') }));
   const ymlFiles = [...paths.models, ...paths.seeds].flatMap((dir) => listFiles(root, dir, ['.yml', '.yaml']));
   const properties = loadProperties(ymlFiles);
@@ -104,7 +106,22 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
     sources: properties.sources,
     modelProperties: properties.models,
     seedProperties: properties.seeds,
+    unitTests: properties.unitTests,
+    fixtures: fixtureFiles(root, paths.tests),
   };
+}
+
+/** Unit test fixtures: <name>.csv or .sql anywhere under <test-path>/fixtures, by name (a name used twice is refused). */
+function fixtureFiles(root: string, testPaths: readonly string[]): Map<string, FixtureFile> {
+  const out = new Map<string, FixtureFile>();
+  for (const dir of testPaths) {
+    for (const f of listFiles(root, `${dir}/fixtures`, ['.csv', '.sql'])) {
+      const other = out.get(f.stem);
+      if (other) throw new ProjectError(`two unit test fixtures are named '${f.stem}': ${other.path} and ${f.path}`, { location: { file: f.path }, hint: 'fixtures are found by name; rename one of them' });
+      out.set(f.stem, { name: f.stem, path: f.path, absPath: f.absPath, format: f.path.endsWith('.csv') ? 'csv' : 'sql' });
+    }
+  }
+  return out;
 }
 
 /** `on-run-start` / `on-run-end`: a string or a list of them, as dbt takes them; empty ones run nothing. */

@@ -3,11 +3,15 @@ import type { ColumnProperties, ConfigMap, NodeProperties, SourceTable } from '.
 import type { ListedFile } from './list-files.js';
 import { readYamlFile, type YamlFile } from './read-yaml-file.js';
 import { sourceFreshnessConfig } from './source-freshness-config.js';
+import { unitTestEntries } from './load-unit-tests.js';
+import type { UnitTestDefinition } from './unit-test-definition.js';
 
 export interface LoadedProperties {
   readonly models: Map<string, NodeProperties>;
   readonly seeds: Map<string, NodeProperties>;
   readonly sources: SourceTable[];
+  /** `unit_tests:` entries (dbt 1.8), in file order. */
+  readonly unitTests: UnitTestDefinition[];
 }
 
 type Raw = Record<string, unknown>;
@@ -146,7 +150,7 @@ function sourceEntries(yaml: YamlFile, into: SourceTable[]): void {
 
 /** Read every property yml under the model and seed paths. */
 export function loadProperties(files: readonly ListedFile[]): LoadedProperties {
-  const out: LoadedProperties = { models: new Map(), seeds: new Map(), sources: [] };
+  const out: LoadedProperties = { models: new Map(), seeds: new Map(), sources: [], unitTests: [] };
   for (const file of files) {
     const yaml = readYamlFile(file.absPath, file.path);
     if (yaml.value === null || yaml.value === undefined) continue;
@@ -156,6 +160,7 @@ export function loadProperties(files: readonly ListedFile[]): LoadedProperties {
     nodeEntries(yaml, 'models', out.models);
     nodeEntries(yaml, 'seeds', out.seeds);
     sourceEntries(yaml, out.sources);
+    out.unitTests.push(...unitTestEntries(yaml, file));
   }
   return out;
 }

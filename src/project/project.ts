@@ -2,6 +2,7 @@
 import type { Target } from './target.js';
 import type { SnapshotDefinition } from './snapshot-definition.js';
 import type { DocsBlock } from './docs-block.js';
+import type { FixtureFile, UnitTestDefinition } from './unit-test-definition.js';
 
 export type ConfigMap = Readonly<Record<string, unknown>>;
 
@@ -122,4 +123,8 @@ export interface Project {
   readonly sources: readonly SourceTable[];
   readonly modelProperties: ReadonlyMap<string, NodeProperties>;
   readonly seedProperties: ReadonlyMap<string, NodeProperties>;
+  /** dbt 1.8 unit tests from the properties files (resolved against the models by the parse step). */
+  readonly unitTests?: readonly UnitTestDefinition[];
+  /** Unit test fixture files under <test-path>/fixtures, by name. */
+  readonly fixtures?: ReadonlyMap<string, FixtureFile>;
 }

@@ -1,4 +1,5 @@
 import { engine } from '../engine/current-engine.js';
+import { unitTestJson } from './unit-test-json.js';
 import { nowIso } from '../clock.js';
 import type { Manifest, ManifestNode, SnapshotNode } from '../compile/manifest.js';
 import type { Graph } from '../graph/graph-node.js';
@@ -116,6 +117,7 @@ export function manifestJson(manifest: Manifest, graph: Graph, invocationId: str
     sources,
     docs: docsJson(manifest),
     macros: Object.fromEntries(manifest.jinja.macroNames.map((m) => [`macro.${manifest.project.name}.${m}`, { name: m }])),
+    unit_tests: Object.fromEntries([...(manifest.unitTests?.values() ?? [])].map((u) => [u.uniqueId, unitTestJson(u, manifest.project.name, manifest.models.get(u.model)?.schema ?? 'main')])),
     disabled: Object.fromEntries([...manifest.disabled.values()].map((n) => [n.uniqueId, [nodeJson(n, manifest)]])),
     parent_map: Object.fromEntries([...graph.parents].map(([k, v]) => [k, v])),
     child_map: Object.fromEntries([...graph.children].map(([k, v]) => [k, v])),

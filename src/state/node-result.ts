@@ -21,7 +21,7 @@ export interface AdapterResponse {
 export interface NodeResult {
   readonly uniqueId: string;
   readonly name: string;
-  readonly resourceType: 'model' | 'seed' | 'snapshot' | 'test';
+  readonly resourceType: 'model' | 'seed' | 'snapshot' | 'test' | 'unit_test';
   readonly status: NodeStatus;
   /** Data tests: the failing row count (0 when passing). */
   readonly failures?: number;
@@ -46,6 +46,8 @@ export interface NodeResult {
   readonly error?: Error;
   /** Microbatch models: which batches were built and which failed (or were skipped). */
   readonly batchResults?: BatchResults;
+  /** A failing unit test: its actual and expected rows (dbt's UnitTestDiff; the rendered table is the message). */
+  readonly unitTestDiff?: { readonly actual: readonly Record<string, unknown>[]; readonly expected: readonly Record<string, unknown>[] };
 }
 
 export type RunEvent =

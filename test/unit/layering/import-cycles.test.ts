@@ -42,6 +42,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['compile'],
   ['materialize'],
   ['data-tests'],
+  ['unit-tests'],
   ['parse'],
   ['plan'],
   ['state'],

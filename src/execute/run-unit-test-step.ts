@@ -1,0 +1,81 @@
+import { nowIso } from '../clock.js';
+import type { Manifest } from '../compile/manifest.js';
+import type { UnitTestNode } from '../compile/unit-test-node.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import type { RunContext } from '../invocation/run-context.js';
+import { ProjectError } from '../errors/project-error.js';
+import type { NodeResult, RunEvent } from '../state/node-result.js';
+import { runUnitTest } from '../unit-tests/run-unit-test.js';
+
+export interface UnitTestStepContext {
+  readonly db: Warehouse;
+  readonly manifest: Manifest;
+  readonly run: RunContext;
+  readonly index: number;
+  readonly total: number;
+  readonly emit: (event: RunEvent) => void;
+  /** Nodes that failed or were skipped: a unit test whose model's inputs failed to build is skipped. */
+  readonly failed: Set<string>;
+  /** build: models whose unit test failed or errored, with the test (the model is then skipped). */
+  readonly blockedModels: Map<string, string>;
+}
+
+/** dbt's name for a unit test in its lines: `<model>::<test>`. */
+export function describeUnitTest(test: UnitTestNode): string {
+  return `${test.model}::${test.name}`;
+}
+
+function result(test: UnitTestNode, fields: Partial<NodeResult> & Pick<NodeResult, 'status' | 'message' | 'exitCode'>, startedAt: string, t0: number): NodeResult {
+  return {
+    uniqueId: test.uniqueId,
+    name: test.name,
+    resourceType: 'unit_test',
+    executionTime: (performance.now() - t0) / 1000,
+    startedAt,
+    completedAt: nowIso(),
+    adapterResponse: {},
+    relationName: '',
+    rowsDeleted: 0,
+    rowsInserted: 0,
+    partitions: [],
+    asOf: null,
+    path: test.path,
+    ...fields,
+  };
+}
+
+/**
+ * One unit test of a test or build command: skipped when an input of its
+ * model failed to build (its columns cannot be read), else run; a FAIL or
+ * ERROR marks its model, which build then skips, as dbt does.
+ */
+export function runUnitTestStep(test: UnitTestNode, context: UnitTestStepContext): NodeResult {
+  const startedAt = nowIso();
+  const t0 = performance.now();
+  const description = `unit_test ${describeUnitTest(test)}`;
+  const { index, total, emit } = context;
+  const model = context.manifest.models.get(test.model);
+  const upstream = (model?.dependsOn ?? []).find((p) => context.failed.has(p));
+  if (upstream) {
+    const skipped = result(test, { status: 'skipped', message: `skipped because ${upstream} failed`, exitCode: 1, failures: 0 }, startedAt, t0);
+    emit({ type: 'result', index, total, description, result: skipped });
+    return skipped;
+  }
+  emit({ type: 'start', index, total, description, uniqueId: test.uniqueId });
+  let out: NodeResult;
+  try {
+    const outcome = runUnitTest(context.db, context.manifest, test, context.run);
+    out = outcome.diff
+      ? result(test, { status: 'fail', message: outcome.diff.rendered, exitCode: 1, failures: 1, compiledCode: outcome.sql, unitTestDiff: { actual: outcome.diff.actual, expected: outcome.diff.expected } }, startedAt, t0)
+      : result(test, { status: 'pass', message: null, exitCode: 0, failures: 0, compiledCode: outcome.sql }, startedAt, t0);
+  } catch (err) {
+    const error = err instanceof Error ? err : new Error(String(err));
+    const detail = error instanceof ProjectError ? error.format() : error.message;
+    // dbt's wording for a unit test that cannot run.
+    const message = `An error occurred during execution of unit test '${test.name}'. There may be an error in the unit test definition: check the data types.\n  ${detail}`;
+    out = result(test, { status: 'error', message, exitCode: 1, error }, startedAt, t0);
+  }
+  if (out.status === 'fail' || out.status === 'error') context.blockedModels.set(test.modelId, test.name);
+  emit({ type: 'result', index, total, description, result: out });
+  return out;
+}

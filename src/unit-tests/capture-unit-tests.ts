@@ -1,0 +1,136 @@
+import { ProjectError } from '../errors/project-error.js';
+import { didYouMeanSuffix } from '../errors/did-you-mean.js';
+import { ephemeralCteName } from '../compile/inline-ephemerals.js';
+import type { ModelNode, SeedNode, SnapshotNode, SourceNode } from '../compile/manifest.js';
+import type { UnitTestInput, UnitTestNode } from '../compile/unit-test-node.js';
+import type { Project } from '../project/project.js';
+import type { UnitTestDefinition } from '../project/unit-test-definition.js';
+import { parseGivenInput } from './given-input.js';
+import { readFixtureRows } from './read-fixture-rows.js';
+
+export interface UnitTestCaptureInput {
+  readonly project: Project;
+  readonly models: ReadonlyMap<string, ModelNode>;
+  readonly disabled: ReadonlyMap<string, ModelNode>;
+  readonly seeds: ReadonlyMap<string, SeedNode>;
+  readonly sources: ReadonlyMap<string, SourceNode>;
+  readonly snapshots: ReadonlyMap<string, SnapshotNode>;
+}
+
+const CALLS_IS_INCREMENTAL = /\bis_incremental\s*\(/;
+
+/**
+ * The project's unit tests resolved against its nodes, as dbt's parser does:
+ * the model must exist (a test of a disabled model is disabled with it), each
+ * input must name a node, rows are read (csv, fixture files, a seed's own
+ * rows), a model that calls is_incremental() needs a boolean override of it,
+ * and an override to true needs a `this` input. Problems go to `errors`.
+ */
+export function captureUnitTests(input: UnitTestCaptureInput, errors: ProjectError[]): Map<string, UnitTestNode> {
+  const out = new Map<string, UnitTestNode>();
+  const { project } = input;
+  for (const def of project.unitTests ?? []) {
+    try {
+      const node = captureOne(def, input);
+      if (!node) continue;
+      const other = out.get(node.uniqueId);
+      if (other) {
+        throw new ProjectError(`two unit tests of model '${def.model}' are named '${def.name}': ${other.path}:${other.line} and ${def.path}:${def.line}`, {
+          location: { file: def.path, line: def.line }, hint: 'unit test names must be unique per model; rename one of them',
+        });
+      }
+      out.set(node.uniqueId, node);
+    } catch (err) {
+      if (!(err instanceof ProjectError)) throw err;
+      errors.push(err);
+    }
+  }
+  return out;
+}
+
+function captureOne(def: UnitTestDefinition, input: UnitTestCaptureInput): UnitTestNode | undefined {
+  const { project } = input;
+  const at = { file: def.path, line: def.line };
+  if (def.config.enabled === false) return undefined;
+  const model = input.models.get(def.model);
+  if (!model) {
+    if (input.disabled.has(def.model)) return undefined; // dbt disables the tests of a disabled model
+    throw new ProjectError(`Unable to find model '${project.name}.${def.model}' for unit test '${def.name}' in ${def.path}.${didYouMeanSuffix(def.model, [...input.models.keys()])}`, { location: at });
+  }
+  const what = `unit test '${def.name}'`;
+  const macros = def.overrides.macros;
+  if (CALLS_IS_INCREMENTAL.test(model.file.rawSql) && typeof macros.is_incremental !== 'boolean') {
+    throw new ProjectError(`Boolean override for 'is_incremental' must be provided for unit test '${def.name}' in model '${model.name}'`, {
+      location: at, hint: 'add overrides: {macros: {is_incremental: true}} to test the incremental run (with a `this` input), or false for a full build',
+    });
+  }
+  if (macros.is_incremental === true && !def.given.some((g) => g.input === 'this')) {
+    throw new ProjectError(`Unit test '${def.name}' for incremental model '${model.name}' must have a 'this' input`, {
+      location: at, hint: 'add - input: this with the rows the table holds before the run',
+    });
+  }
+  const given: UnitTestInput[] = def.given.map((g, i) => {
+    const where = { file: def.path, line: g.line ?? def.line, what: `${what}: given input ${g.input}` };
+    const parsed = parseGivenInput(g.input!, where);
+    let resolved: { nodeId: string; name: string; cte: string; schema: string; alias: string; ephemeral: boolean; seedCsv?: string };
+    if (parsed.kind === 'this') {
+      resolved = { nodeId: model.uniqueId, name: model.name, cte: ephemeralCteName(model.alias), schema: model.schema, alias: model.alias, ephemeral: false };
+    } else if (parsed.kind === 'ref') {
+      const target = input.models.get(parsed.name) ?? input.seeds.get(parsed.name) ?? input.snapshots.get(parsed.name);
+      if (!target || (parsed.package !== undefined && parsed.package !== project.name)) {
+        const names = [...input.models.keys(), ...input.seeds.keys(), ...input.snapshots.keys()];
+        throw new ProjectError(`Unit test '${def.name}' had an input (${g.input}) which was not found in the manifest.${didYouMeanSuffix(parsed.name, names)}`, { location: where });
+      }
+      resolved = {
+        nodeId: target.uniqueId,
+        name: target.name,
+        cte: ephemeralCteName(target.alias),
+        schema: target.schema,
+        alias: target.alias,
+        ephemeral: target.resourceType === 'model' && target.settings.materialized === 'ephemeral',
+        ...(target.resourceType === 'seed' ? { seedCsv: target.file.absPath } : {}),
+      };
+    } else {
+      const source = input.sources.get(`${parsed.source}.${parsed.table}`);
+      if (!source) {
+        throw new ProjectError(`Unit test '${def.name}' had an input (${g.input}) which was not found in the manifest.${didYouMeanSuffix(`${parsed.source}.${parsed.table}`, [...input.sources.keys()])}`, { location: where });
+      }
+      resolved = { nodeId: source.uniqueId, name: source.name, cte: ephemeralCteName(`${parsed.source}__${parsed.table}`), schema: source.schema, alias: source.alias, ephemeral: false };
+    }
+    if (resolved.ephemeral && g.format !== 'sql') {
+      throw new ProjectError(`${what}: input ${g.input} is an ephemeral model, so its rows must be given with format: sql`, {
+        location: where, hint: 'an ephemeral model has no table to read column types from; write format: sql and rows: "select 1 as id, ..."',
+      });
+    }
+    if (def.given.findIndex((other) => other.input === g.input) !== i) {
+      throw new ProjectError(`${what}: input ${g.input} is given twice`, { location: where });
+    }
+    const rows = readFixtureRows(g, project.fixtures ?? new Map(), where, resolved.seedCsv);
+    return { ...rows, input: g.input!, kind: parsed.kind, name: resolved.name, nodeId: resolved.nodeId, cte: resolved.cte, relation: { schema: resolved.schema, alias: resolved.alias }, ephemeral: resolved.ephemeral };
+  });
+  const expect = readFixtureRows(def.expect, project.fixtures ?? new Map(), { file: def.path, line: def.expect.line ?? def.line, what: `${what}: expect` });
+  const tags = tagList(def.config.tags);
+  return {
+    resourceType: 'unit_test',
+    uniqueId: `unit_test.${project.name}.${model.name}.${def.name}`,
+    name: def.name,
+    model: model.name,
+    modelId: model.uniqueId,
+    fqn: [project.name, ...def.folders, model.name, def.name],
+    path: def.path,
+    line: def.line,
+    ...(def.description !== undefined ? { description: def.description } : {}),
+    given,
+    expect,
+    overrides: def.overrides,
+    config: { tags, meta: def.config.meta ?? {}, enabled: true },
+    tags,
+    dependsOn: [model.uniqueId],
+  };
+}
+
+function tagList(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((t): t is string => typeof t === 'string');
+  return [];
+}
