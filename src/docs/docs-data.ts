@@ -72,6 +72,8 @@ export interface DocsSnapshotHistory {
   readonly limit: number;
   /** Keys with more than one version first. */
   readonly keys: readonly DocsSnapshotKey[];
+  /** Why a built snapshot's history could not be read, when it could not. */
+  readonly unavailable?: string;
 }
 
 export interface DocsNode {

@@ -130,6 +130,7 @@ export const DOCS_PAGE_SCRIPT = String.raw`
   function showHistory(panel, hist) {
     var hs = section(panel, 'History by key');
     if (!hist) { h('p', 'not built in this warehouse yet: run mini-dbt snapshot, then docs generate', hs, 'muted'); return; }
+    if (hist.unavailable) { h('p', 'not available: ' + hist.unavailable, hs, 'muted'); return; }
     if (!hist.keys.length) { h('p', 'the snapshot table has no rows', hs, 'muted'); return; }
     h('p', hist.totalKeys + ' keys (' + hist.keyColumns.join(', ') + ')' + (hist.totalKeys > hist.keys.length
       ? '; the first ' + hist.keys.length + ' are here (at most ' + hist.limit + '), keys with more than one version first'

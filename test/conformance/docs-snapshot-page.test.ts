@@ -15,15 +15,22 @@ const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** 60 orders, all new on the first day; `changes` overrides some of them. */
-function orders(changes: Record<number, string> = {}): string {
-  const rows = Array.from({ length: 60 }, (_, i) => changes[i + 1] ?? `${i + 1},new,2024-01-01`);
+/** 60 orders, all new on the first day; `changes` overrides some of them (null: the order is gone). */
+function orders(changes: Record<number, string | null> = {}): string {
+  const rows = Array.from({ length: 60 }, (_, i) => (i + 1 in changes ? changes[i + 1] : `${i + 1},new,2024-01-01`)).filter((r) => r !== null);
   return `id,status,updated_at\n${rows.join('\n')}\n`;
 }
 
 const SNAPSHOT = `{% snapshot orders_snapshot %}
 {{ config(unique_key='id', strategy='timestamp', updated_at='updated_at') }}
 select * from {{ ref('orders') }}
+{% endsnapshot %}
+`;
+
+/** A key that is an expression, the check strategy, and deletions kept as rows (dbt_is_deleted). */
+const STATUS_SNAPSHOT = `{% snapshot status_history %}
+{{ config(unique_key="'order-' || id", strategy='check', check_cols=['status'], hard_deletes='new_record') }}
+select id, status from {{ ref('orders') }}
 {% endsnapshot %}
 `;
 
@@ -47,13 +54,14 @@ beforeAll(async () => {
   p = conformanceProject({
     'seeds/orders.csv': orders(),
     'snapshots/orders_snapshot.sql': SNAPSHOT,
+    'snapshots/status_history.sql': STATUS_SNAPSHOT,
     'snapshots/orders_snapshot.yml': "snapshots:\n  - name: orders_snapshot\n    description: \"{{ doc('order_history') }}\"\n    columns:\n      - name: status\n        description: where the order is\n",
     'models/docs.md': DOCS_MD,
   });
   expect(p.dbt(['build']).code).toBe(0);
   p.write('seeds/orders.csv', orders({ 7: '7,shipped,2024-01-02', 42: '42,cancelled,2024-01-03' }));
   expect(p.dbt(['build']).code).toBe(0);
-  p.write('seeds/orders.csv', orders({ 7: '7,delivered,2024-01-05', 42: '42,cancelled,2024-01-03' }));
+  p.write('seeds/orders.csv', orders({ 7: '7,delivered,2024-01-05', 42: '42,cancelled,2024-01-03', 60: null }));
   expect(p.dbt(['build']).code).toBe(0);
   const docs = p.dbt(['docs', 'generate']);
   expect(docs.code).toBe(0);
@@ -84,6 +92,19 @@ describe('the docs site: snapshots and docs blocks', () => {
     // The rows are the warehouse's own.
     expect(p.rows('orders_snapshot', 'dbt_valid_from').filter((r) => r.id === 7).map((r) => r.status)).toEqual(['new', 'shipped', 'delivered']);
     expect(site.overview).toBe('Orders, kept as a type 2 history.\n<script>window.ranOverview = true</script>');
+  });
+
+  it('a key may be an SQL expression; with hard_deletes new_record a deleted key shows its dbt_is_deleted row', () => {
+    const history = site.nodes.find((n) => n.id === 'snapshot.conformance.status_history')!.history!;
+    expect(history).toMatchObject({ keyColumns: ["'order-' || id"], columns: ['id', 'status'], deletedColumn: 'dbt_is_deleted', totalKeys: 60 });
+    const versions = (key: string) => history.keys.find((k) => k.key === key)!.versions.map((v) => [v.values[1], v.deleted, v.validTo === null ? 'current' : 'closed']);
+    expect(history.keys.slice(0, 4).map((k) => k.key)).toEqual(['order-42', 'order-60', 'order-7', 'order-1']);
+    expect(versions('order-42')).toEqual([['new', 'False', 'closed'], ['cancelled', 'False', 'current']]);
+    expect(versions('order-60')).toEqual([['new', 'False', 'closed'], ['new', 'True', 'current']]);
+    expect(versions('order-1')).toEqual([['new', 'False', 'current']]);
+    // The check strategy stamps versions with the run's time, to the second: two runs may share one, so only the current version is certain.
+    expect(versions('order-7')).toHaveLength(3);
+    expect(versions('order-7')[2]).toEqual(['delivered', 'False', 'current']);
   });
 
   it.skipIf(!hasChromium)("the snapshot's page: pick a key, see each version's validity and values", async () => {
