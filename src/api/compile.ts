@@ -13,6 +13,7 @@ import { incrementalWindow, type IncrementalWindow } from '../analysis/increment
 import { writeNodeArtifacts } from '../state/write-artifacts.js';
 import { loadSession, type SessionOptions } from './session.js';
 import { warnUnusedVars } from './warn-unused-vars.js';
+import { compileSnapshot, writeSnapshotCompiled, type CompiledSnapshot } from './compile-snapshot.js';
 
 export interface CompileOptions extends SessionOptions {
   readonly select?: readonly string[];
@@ -38,19 +39,42 @@ export interface CompiledModel {
   readonly logs: readonly string[];
 }
 
+/** What compile renders: the selected models and snapshots, in the DAG's order. */
+export interface CompiledProject {
+  readonly models: CompiledModel[];
+  readonly snapshots: CompiledSnapshot[];
+}
+
 /** Render every selected model both ways and plan it, without writing to the warehouse. */
 export function compile(options: CompileOptions = {}): CompiledModel[] {
+  return compileProject(options).models;
+}
+
+/**
+ * compile: every selected model rendered both ways and planned, and every selected snapshot's query
+ * rendered with the statements its next run would execute (target/compiled for both, as dbt writes them).
+ */
+export function compileProject(options: CompileOptions = {}): CompiledProject {
   const session = loadSession(options);
   const { manifest, graph, project } = session;
-  const selected = selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: ['model'] });
+  const selected = selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: ['model', 'snapshot'] });
   warnUnusedVars(session, options.vars, selected);
   const db: Warehouse | undefined = existsSync(project.databasePath) ? openProjectWarehouse(project, { readonly: true }) : undefined;
   const facts = db ? warehouseFacts(db) : undefined;
   // compile runs nothing: no invocation id; microbatch batches end at the as_of var, else now.
   const context: RunContext = { ...PARSE_CONTEXT, startedAt: now(), fullRefresh: options.fullRefresh ?? false, backfill: backfillOfVars(manifest.vars), vars: manifest.vars, ...(options.empty ? { empty: true } : {}) };
+  const snapshots = new Map([...(manifest.snapshots?.values() ?? [])].map((s) => [s.uniqueId, s]));
   try {
     const out: CompiledModel[] = [];
+    const compiledSnapshots: CompiledSnapshot[] = [];
     for (const id of topologicalOrder(graph, selected)) {
+      const snapshot = snapshots.get(id);
+      if (snapshot) {
+        const compiled = compileSnapshot(manifest, snapshot, facts?.db, context);
+        if (options.writeArtifacts !== false) writeSnapshotCompiled(project, compiled);
+        compiledSnapshots.push(compiled);
+        continue;
+      }
       const node = manifest.nodes.get(id);
       if (node?.resourceType !== 'model') continue;
       const logs = { full: [] as string[], incremental: [] as string[] };
@@ -67,7 +91,7 @@ export function compile(options: CompileOptions = {}): CompiledModel[] {
       const used = incremental && (plan.mode === 'incremental' || plan.mode === 'backfill') ? logs.incremental : logs.full;
       out.push({ node, fullSql: full.sql, incrementalSql: incremental?.sql, plan, ...(window ? { window } : {}), logs: used });
     }
-    return out;
+    return { models: out, snapshots: compiledSnapshots };
   } finally {
     db?.close();
   }

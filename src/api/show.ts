@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../clock.js';
-import type { Manifest, ModelNode, SeedNode } from '../compile/manifest.js';
+import type { Manifest, ModelNode, SeedNode, SnapshotNode } from '../compile/manifest.js';
 import { inlineEphemerals, type EphemeralCte } from '../compile/inline-ephemerals.js';
 import { operationRenderState } from '../compile/operation-render-state.js';
 import { renderModel } from '../compile/render-model.js';
@@ -13,9 +13,11 @@ import { ProjectError } from '../errors/project-error.js';
 import { backfillOfVars, PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
 import { buildMode, rendersIncremental } from '../plan/build-mode.js';
 import { loadSession, type SessionOptions } from './session.js';
+import { snapshotSql } from './compile-snapshot.js';
+import { warnUser } from '../errors/user-warning.js';
 
 export interface ShowOptions extends SessionOptions {
-  /** Models or seeds to preview, by name. */
+  /** Models, seeds or snapshots to preview, by name. */
   readonly select?: readonly string[];
   /** A query (Jinja rendered against the project) to preview instead. */
   readonly inline?: string;
@@ -55,20 +57,30 @@ export function show(options: ShowOptions): ShowPreview[] {
   }
 }
 
-/** A model or seed by name; otherwise the closest name. */
-function findShowable(manifest: Manifest, name: string): ModelNode | SeedNode {
-  const node = manifest.models.get(name) ?? manifest.seeds.get(name);
+type Showable = ModelNode | SeedNode | SnapshotNode;
+
+/** A model, seed or snapshot by name; otherwise the closest name. */
+function findShowable(manifest: Manifest, name: string): Showable {
+  const node = manifest.models.get(name) ?? manifest.seeds.get(name) ?? manifest.snapshots?.get(name);
   if (node) return node;
   if (manifest.disabled.has(name)) throw new ProjectError(`model '${name}' is disabled (enabled: false)`);
-  const names = [...manifest.models.keys(), ...manifest.seeds.keys()];
-  throw new ProjectError(`show: no model or seed named '${name}'.${didYouMeanSuffix(name, names)}`, {
-    hint: 'show previews models and seeds by name (--select takes names here, not selectors); `mini-dbt ls` lists them',
+  const names = [...manifest.models.keys(), ...manifest.seeds.keys(), ...(manifest.snapshots?.keys() ?? [])];
+  throw new ProjectError(`show: no model, seed or snapshot named '${name}'.${didYouMeanSuffix(name, names)}`, {
+    hint: 'show previews models, seeds and snapshots by name (--select takes names here, not selectors); `mini-dbt ls` lists them',
   });
 }
 
-/** The SELECT a node previews: a model compiled as a run would compile it now (ephemeral refs inlined), a seed's table. */
-function nodeSql(manifest: Manifest, db: Warehouse, run: RunContext, node: ModelNode | SeedNode, log?: (message: string) => void): string {
+/**
+ * The SELECT a node previews: a model compiled as a run would compile it now (ephemeral refs inlined), a
+ * seed's table, a snapshot's query (dbt's show runs a snapshot's compiled code, which is its query: a trap,
+ * so it warns in one line and says how to see the snapshot table).
+ */
+function nodeSql(manifest: Manifest, db: Warehouse, run: RunContext, node: Showable, log?: (message: string) => void): string {
   if (node.resourceType === 'seed') return `select * from ${quoteIdentifier(node.schema)}.${quoteIdentifier(node.alias)}`;
+  if (node.resourceType === 'snapshot') {
+    warnUser(`show previews the query of snapshot '${node.name}' (the rows its next run reads), as dbt's show does, not the snapshot table; to see its rows and their history: mini-dbt show --inline "select * from {{ ref('${node.name}') }}"`, 'ShowSnapshotQuery');
+    return snapshotSql(manifest, node, db, run, log);
+  }
   const existing = node.settings.materialized === 'ephemeral' ? null : relationKind(db, node.alias, node.schema);
   const mode = buildMode({ node, existing, context: run });
   // A microbatch model previews its whole SELECT (no batch), as dbt's show compiles it.

@@ -1,4 +1,5 @@
-import { compile, type CompiledModel } from '../api/compile.js';
+import { compileProject, type CompiledModel } from '../api/compile.js';
+import type { CompiledSnapshot } from '../api/compile-snapshot.js';
 import { planScript } from '../plan/node-plan.js';
 import { sessionOptions, type CommonFlags } from './common-options.js';
 import { colors } from './terminal.js';
@@ -16,18 +17,24 @@ export interface CompileFlags extends CommonFlags {
 
 /** compile: both renderings of incremental models, and the statements a run would execute now. */
 export function compileCommand(flags: CompileFlags): number {
-  const compiled = compile({ ...sessionOptions(flags), select: flags.select, exclude: flags.exclude, fullRefresh: flags.fullRefresh, ...(flags.empty ? { empty: true } : {}) });
+  const project = compileProject({ ...sessionOptions(flags), select: flags.select, exclude: flags.exclude, fullRefresh: flags.fullRefresh, ...(flags.empty ? { empty: true } : {}) });
+  const compiled = project.models;
+  // `run --dry-run` plans what a run builds: snapshots are the snapshot command's.
+  const snapshots = flags.planOnly ? [] : project.snapshots;
   // The models' log() output, as dbt's compile prints it (on stderr under --json, which stdout carries).
-  const logs = compiled.flatMap((c) => c.logs);
+  const logs = [...compiled.flatMap((c) => c.logs), ...snapshots.flatMap((c) => c.logs)];
   if (logs.length > 0) (flags.json ? process.stderr : process.stdout).write(`${logs.join('\n')}\n`);
   if (flags.json) {
-    const out = compiled.map((c) => ({
+    const out: Record<string, unknown>[] = compiled.map((c) => ({
       unique_id: c.node.uniqueId,
       full_sql: c.fullSql,
       incremental_sql: c.incrementalSql ?? null,
       window: c.window ?? null,
       plan: { mode: c.plan.mode, reason: c.plan.reason, strategy: c.plan.strategy ?? null, statements: c.plan.statements },
     }));
+    for (const c of snapshots) {
+      out.push({ unique_id: c.node.uniqueId, full_sql: c.sql, incremental_sql: null, window: null, plan: { mode: c.mode, reason: c.reason, strategy: c.node.settings.strategy, statements: [...c.statements] } });
+    }
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
   }
@@ -45,8 +52,18 @@ export function compileCommand(flags: CompileFlags): number {
     }
     out.push(colors.cyan(`-- a run now would: ${c.plan.mode}${c.plan.strategy ? ` with ${c.plan.strategy}` : ''} (${c.plan.reason})`), planScript(c.plan, { maxBatches: 3 }), '');
   }
+  for (const c of snapshots) out.push(...snapshotLines(c));
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;
+}
+
+/** A snapshot: its query (what dbt's compile writes to target/compiled), then what its next run would do. */
+function snapshotLines(c: CompiledSnapshot): string[] {
+  const lines = [colors.bold(`-- ${c.node.name} (${c.node.file.path}): snapshot, ${c.node.settings.strategy} strategy`), c.sql, ''];
+  lines.push(colors.cyan(`-- a snapshot run now would: ${c.mode} (${c.reason})`));
+  if (c.statements.length > 0) lines.push(c.statements.map((s) => `${s};`).join('\n'));
+  lines.push('');
+  return lines;
 }
 
 /** The partitions the incremental branch rewrites, in words. */

@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import { isoUtc, sourceFreshness, type FreshnessEvent, type FreshnessResult } from '../api/source-freshness.js';
 import { thresholdSeconds, type FreshnessTime } from '../config/freshness-criteria.js';
 import { sessionOptions, type CommonFlags } from './common-options.js';
+import { printEvent } from './print-run.js';
 import { colors, line, outputSettings } from './terminal.js';
 
 export interface SourceFreshnessFlags extends CommonFlags {
@@ -31,7 +32,11 @@ function age(seconds: number): string {
 
 const limit = (t: FreshnessTime | null) => (t === null ? 'none' : `${t.count} ${t.period}${t.count === 1 ? '' : 's'} (${thresholdSeconds(t)}s)`);
 
-function printEvent(event: FreshnessEvent): void {
+function printFreshnessEvent(event: FreshnessEvent): void {
+  if (event.type === 'run') {
+    printEvent(event.event);
+    return;
+  }
   const head = `${event.index} of ${event.total}`;
   if (event.type === 'start') {
     line(dotted(`${head} START freshness of ${event.name}`, 'RUN'), { name: 'LogStartLine' });
@@ -43,7 +48,7 @@ function printEvent(event: FreshnessEvent): void {
   line(dotted(`${head} ${word} freshness of ${r.name}`, `${paint(r.status, word)} in ${r.executionTime.toFixed(2)}s`), { name: 'LogFreshnessResult', level });
   if (r.ageSeconds !== undefined) {
     // What the status was judged on: the newest row, its age against "now", and the limits.
-    line(colors.dim(`      max(${r.loadedAtField}) = ${String(r.maxLoadedAtValue)}: ${age(r.ageSeconds)} before ${isoUtc(event.now)}; warn after ${limit(r.criteria.warnAfter)}, error after ${limit(r.criteria.errorAfter)}${r.criteria.filter === null ? '' : `; where ${r.criteria.filter}`}`));
+    line(colors.dim(`      ${r.probe ?? `max(${r.loadedAtField})`} = ${String(r.maxLoadedAtValue)}: ${age(r.ageSeconds)} before ${isoUtc(event.now)}; warn after ${limit(r.criteria.warnAfter)}, error after ${limit(r.criteria.errorAfter)}${r.criteria.filter === null ? '' : `; where ${r.criteria.filter}`}`));
   }
 }
 
@@ -59,7 +64,7 @@ export function sourceFreshnessCommand(flags: SourceFreshnessFlags): number {
     onEvent: (event) => {
       if (first) line();
       first = false;
-      printEvent(event);
+      printFreshnessEvent(event);
     },
   });
   const where = relative(process.cwd(), run.path) || run.path;
@@ -70,10 +75,16 @@ export function sourceFreshnessCommand(flags: SourceFreshnessFlags): number {
   }
   line();
   line(`Finished running ${run.results.length} source${run.results.length === 1 ? '' : 's'} in ${run.elapsedSeconds.toFixed(2)}s (now: ${isoUtc(run.now)}${run.asOf ? ', the as_of var' : ''}).`, { name: 'FinishedRunningStats' });
+  for (const h of run.hooks.filter((x) => x.status === 'error')) {
+    // dbt's RunResultError for a failed project hook: its name and why.
+    line();
+    line(colors.red(`Failure in ${h.which} hook ${h.name}`), { level: 'error', name: 'RunResultError' });
+    line(`  ${h.message}`, { level: 'error', name: 'RunResultError' });
+  }
   for (const r of run.results.filter((x) => x.status === 'error' || x.status === 'runtime error')) {
     line();
     line(colors.red(`Failure in source ${r.name}`), { level: 'error', name: 'RunResultError' });
-    const why = r.status === 'runtime error' ? r.message! : `its newest row (max ${r.loadedAtField} = ${String(r.maxLoadedAtValue)}) is ${age(r.ageSeconds!)} old, past error_after ${limit(r.criteria.errorAfter)}`;
+    const why = r.status === 'runtime error' ? r.message! : `its newest row (${r.probe ?? `max ${r.loadedAtField}`} = ${String(r.maxLoadedAtValue)}) is ${age(r.ageSeconds!)} old, past error_after ${limit(r.criteria.errorAfter)}`;
     line(`  ${why}`, { level: 'error', name: 'RunResultError' });
   }
   line();

@@ -125,6 +125,8 @@ export interface SeedSettings {
   readonly delimiter?: unknown;
   readonly encoding?: unknown;
   readonly columnTypes?: unknown;
+  /** dbt's quote_columns (unset: quote, as dbt); the loader checks it. */
+  readonly quoteColumns?: unknown;
   /** pre_hook / post_hook, as a model's (dbt runs them around a seed's load). */
   readonly hooks: ModelHooks;
 }
@@ -136,6 +138,8 @@ export interface SourceSettings {
   readonly tags: readonly string[];
   /** dbt's `loaded_at_field` (a column or SQL expression) and `freshness` criteria (null: not checked). */
   readonly loadedAtField?: string;
+  /** dbt 1.10's `loaded_at_query`: a query returning the load time (Jinja, rendered when checked); it beats loadedAtField. */
+  readonly loadedAtQuery?: string;
   readonly freshness: FreshnessCriteria | null;
 }
 
@@ -230,6 +234,7 @@ export function parseSeedSettings(config: RawConfig): SeedSettings {
     delimiter: config.delimiter,
     encoding: config.encoding,
     columnTypes: config.column_types,
+    quoteColumns: config.quote_columns,
     hooks: config.pre_hook === undefined && config.post_hook === undefined ? NO_HOOKS : { pre: configHooks(config, 'pre_hook'), post: configHooks(config, 'post_hook') },
   };
 }
@@ -238,6 +243,6 @@ export function parseSeedSettings(config: RawConfig): SeedSettings {
 export function parseSourceSettings(config: RawConfig): SourceSettings {
   return {
     eventTime: str(config.event_time), loadedAt: str(config.loaded_at), tags: tagList(config.tags),
-    loadedAtField: str(config.loaded_at_field), freshness: freshnessCriteria(config.freshness),
+    loadedAtField: str(config.loaded_at_field), loadedAtQuery: str(config.loaded_at_query), freshness: freshnessCriteria(config.freshness),
   };
 }

@@ -121,6 +121,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
           // dbt 1.12's seed --empty (and build --empty): the table with its columns, no rows.
           ...(options.context.empty ? { empty: true } : {}),
           columnTypes: node.settings.columnTypes as Record<string, string> | undefined,
+          quoteColumns: node.settings.quoteColumns,
           // Checked by the loader (one character; a known encoding), whatever type the yml gave them.
           delimiter: node.settings.delimiter as string | undefined,
           encoding: node.settings.encoding as string | undefined,

@@ -15,6 +15,7 @@ import { ProjectError } from '../errors/project-error.js';
 import type { ResolvedIndex } from './seed-header.js';
 import { numberParamFor, type SeedParam } from './seed-number-param.js';
 import { quoteForMessage } from './seed-record-error.js';
+import { checkBareColumns, seedColumnSql, seedQuoteColumns } from './seed-quote-columns.js';
 import { foldIdentifier } from './seed-types.js';
 import { stagedTableName } from './staging-names.js';
 import type { LoadSeedOptions, SeedLoadResult } from './seed.js';
@@ -38,6 +39,8 @@ export class SeedStaging {
   private readonly converters: (((value: string) => SeedParam) | undefined)[];
   private buffered = 0;
   private inserted = 0;
+  /** dbt's quote_columns: the column names as the CREATE TABLE and INSERT write them. */
+  private readonly columnSql: readonly string[];
 
   /** BEGIN IMMEDIATE and create the staging table with these columns. */
   constructor(
@@ -53,13 +56,17 @@ export class SeedStaging {
     this.rowsPerInsert = Math.max(1, Math.min(ROWS_PER_INSERT, Math.floor(MAX_BOUND_PARAMETERS / this.width)));
     this.params = new Array<SeedParam | null>(this.rowsPerInsert * this.width).fill(null);
     this.converters = columns.map((c) => numberParamFor(c.type));
+    const quote = seedQuoteColumns(options.quoteColumns, options.displayPath);
+    this.columnSql = columns.map((c) => seedColumnSql(c.name, quote));
+    // Checked against a temp relation of the same name: prepared, never run, and never one that exists.
+    if (!quote) checkBareColumns(db, dialect.tempRelation(this.staging), columns.map((c) => c.name), options.displayPath);
     db.begin();
     try {
       options.afterBegin?.(db);
       const leftover = relationKind(db, this.staging, this.schema);
       if (leftover) this.exec(dialect.dropRelation(leftover, this.stagingRelation));
       for (const index of indexes) this.dropIndexOfOldTable(index.name);
-      this.exec(dialect.createTable(this.stagingRelation, columns.map((c) => `${quoteIdentifier(c.name)} ${c.type}`).join(', ')));
+      this.exec(dialect.createTable(this.stagingRelation, columns.map((c, i) => `${this.columnSql[i]!} ${c.type}`).join(', ')));
       this.batchInsert = db.prepare(this.insertSql(this.rowsPerInsert));
     } catch (err) {
       this.rollback();
@@ -136,7 +143,7 @@ export class SeedStaging {
   }
 
   private insertSql(rowCount: number): string {
-    const columnList = this.columns.map((c) => quoteIdentifier(c.name)).join(', ');
+    const columnList = this.columnSql.join(', ');
     const row = `(${new Array<string>(this.width).fill('?').join(', ')})`;
     return `insert into ${this.stagingRelation} (${columnList}) values ${new Array<string>(rowCount).fill(row).join(', ')}`;
   }

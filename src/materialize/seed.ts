@@ -28,6 +28,8 @@ export interface LoadSeedOptions {
   schema?: string;
   /** dbt column_types: SQL type per column; values are validated against it. */
   columnTypes?: Record<string, string>;
+  /** dbt's quote_columns: quote the column names in the CREATE TABLE and INSERT (default, and null: true); checked. */
+  quoteColumns?: unknown;
   /** Field delimiter, default ','; one character, not a quote or line break (checked). */
   delimiter?: string;
   /** The file's text encoding (a TextDecoder label such as latin1 or utf-16le), default UTF-8; decoded strictly. */

@@ -1,5 +1,6 @@
 import { folderConfigLayers, nodeConfigLayer } from '../config/folder-config.js';
 import { mergeConfigs } from '../config/merge-configs.js';
+import { projectSourceConfigs } from '../config/source-project-config.js';
 import { parseModelSettings, parseSeedSettings, parseSourceSettings } from '../config/model-settings.js';
 import { ProjectError, ProjectErrors } from '../errors/project-error.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
@@ -92,7 +93,9 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
   }
 
   const sources = new Map<string, SourceNode>();
+  const sourceConfigOf = projectSourceConfigs(project);
   for (const table of project.sources) {
+    const config = sourceConfigOf(table);
     const key = `${table.sourceName}.${table.tableName}`;
     sources.set(key, {
       resourceType: 'source',
@@ -102,8 +105,8 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
       schema: project.target.customSchemas ? table.schema : 'main',
       table,
       fqn: [project.name, table.sourceName, table.tableName],
-      config: table.config,
-      settings: parseSourceSettings(table.config),
+      config,
+      settings: parseSourceSettings(config),
     });
   }
 

@@ -47,7 +47,8 @@ type Vars = Readonly<Record<string, unknown>>;
 const JINJA = /\{[{%#]/;
 /** A value that is one `{{ expression }}` and nothing else: rendered to the expression's own value. */
 const SINGLE_EXPRESSION = /^\{\{-?((?:(?!\{\{|\}\}|\{%|%\}|\{#)[\s\S])*?)-?\}\}$/;
-const HOOK_KEYS = new Set(['pre-hook', 'post-hook', 'pre_hook', 'post_hook']);
+// Hooks and loaded_at_query render when they run, not here (dbt's schema renderer skips them too).
+const HOOK_KEYS = new Set(['pre-hook', 'post-hook', 'pre_hook', 'post_hook', 'loaded_at_query']);
 const CAPTURE = 'mini_dbt_yml_value';
 
 function hasJinja(value: unknown): boolean {

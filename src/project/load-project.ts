@@ -94,6 +94,8 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
     modelFolderConfigs: config.models ?? {},
     seedFolderConfigs: config.seeds ?? {},
     snapshotFolderConfigs: config.snapshots ?? {},
+    sourceFolderConfigs: config.sources ?? {},
+    flags: config.flags ?? {},
     testFolderConfigs: config.data_tests ?? config.tests ?? {},
     onRunStart: hookList(config['on-run-start']),
     onRunEnd: hookList(config['on-run-end']),

@@ -107,6 +107,10 @@ export interface Project {
   readonly seedFolderConfigs: ConfigMap;
   /** The project file's `snapshots:` config tree. */
   readonly snapshotFolderConfigs?: ConfigMap;
+  /** The project file's `sources:` config tree (config/source-project-config.ts lays it under each table's). */
+  readonly sourceFolderConfigs?: ConfigMap;
+  /** The project file's `flags:` (dbt's behaviour flags, e.g. source_freshness_run_project_hooks). */
+  readonly flags?: ConfigMap;
   /** The project file's `data_tests:` (or legacy `tests:`) config tree. */
   readonly testFolderConfigs: ConfigMap;
   /** The project file's `on-run-start` / `on-run-end` hooks (templates, rendered when they run). */

@@ -6,7 +6,8 @@
  * key: an omitted or empty one keeps the source's, `null` turns it off;
  * `freshness: null` turns the table's check off. The result is written into
  * the table's config as `freshness` ({warn_after, error_after, filter}, or
- * null) and `loaded_at_field`, where config/model-settings.ts reads them.
+ * null), `loaded_at_field` and `loaded_at_query` (null when unset), where config/model-settings.ts
+ * reads them; config/source-project-config.ts then lays the project file's `sources:` config under them.
  */
 
 type Raw = Record<string, unknown>;
@@ -69,21 +70,64 @@ function levelFreshness(entry: Raw, config: Raw, problem: FreshnessProblem): Fre
 
 const thresholdOut = (t: Threshold): Raw | null => (isRecord(t) && !isEmptyThreshold(t) ? { count: t.count, period: t.period } : null);
 
+/** A value that counts as set, as dbt's `x or config.get(x)` reads it (null, '' and absent do not). */
+const given = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
+const either = (entry: Raw, config: Raw, key: string): unknown => (given(entry[key]) ? entry[key] : given(config[key]) ? config[key] : undefined);
+
+/** dbt refuses an empty loaded_at_field at the top level of a source or table (E137). */
+function refuseEmptyField(entry: Raw, problem: FreshnessProblem): void {
+  if (entry.loaded_at_field === '') problem('loaded_at_field cannot be an empty string.', ['loaded_at_field']);
+}
+
 /**
- * The `freshness` and `loaded_at_field` config keys of one source table.
+ * dbt 1.10's loaded_at_field and loaded_at_query of one table (dbt-core's
+ * calculate_loaded_at_field_query_from_raw_target): each read from the top level or `config:`, the
+ * table's winning over the source's; a table that names loaded_at_field (even as null) takes neither
+ * from the source; both at one level is an error (E136). When both end up set (a field from the source,
+ * a query on the table), the query is what source freshness runs.
+ */
+function loadedAt(source: Raw, sourceConfig: Raw, table: Raw, tableConfig: Raw, problems: { readonly source: FreshnessProblem; readonly table: FreshnessProblem }): { field: unknown; query: unknown } {
+  refuseEmptyField(source, problems.source);
+  refuseEmptyField(table, problems.table);
+  // dbt's loaded_at_field_present: the key at the table's top level (null included), or a value under its config.
+  const tablePresent = 'loaded_at_field' in table || given(tableConfig.loaded_at_field);
+  if (tablePresent && given(either(table, tableConfig, 'loaded_at_query'))) {
+    problems.table('Cannot specify both loaded_at_field and loaded_at_query at table level.', ['loaded_at_query' in table ? 'loaded_at_query' : 'config']);
+  }
+  if (given(either(source, sourceConfig, 'loaded_at_field')) && given(either(source, sourceConfig, 'loaded_at_query'))) {
+    problems.source('Cannot specify both loaded_at_field and loaded_at_query at source level.', ['loaded_at_query' in source ? 'loaded_at_query' : 'config']);
+  }
+  const tableSetsField = tablePresent || given(table.loaded_at_field) || given(tableConfig.loaded_at_field);
+  const field = tableSetsField ? either(table, tableConfig, 'loaded_at_field') : either(source, sourceConfig, 'loaded_at_field');
+  const tableQuery = either(table, tableConfig, 'loaded_at_query');
+  const query = tableQuery !== undefined ? tableQuery : tablePresent ? undefined : either(source, sourceConfig, 'loaded_at_query');
+  return { field, query };
+}
+
+/**
+ * The `freshness`, `loaded_at_field` and `loaded_at_query` config keys of one source table.
  * `problem` gets the path below the source (`sourcePath`) or the table (`tablePath`).
  */
 export function sourceFreshnessConfig(
   source: Raw, sourceConfig: Raw, table: Raw, tableConfig: Raw,
   problems: { readonly source: FreshnessProblem; readonly table: FreshnessProblem },
-): { freshness?: Raw | null; loaded_at_field?: unknown } {
+): { freshness?: Raw | null; loaded_at_field?: unknown; loaded_at_query?: unknown } {
   const fromSource = levelFreshness(source, sourceConfig, problems.source);
   const fromTable = levelFreshness(table, tableConfig, problems.table);
   const merged = mergeFreshness(fromSource, fromTable);
-  const out: { freshness?: Raw | null; loaded_at_field?: unknown } = {};
+  const out: { freshness?: Raw | null; loaded_at_field?: unknown; loaded_at_query?: unknown } = {};
   if (merged === null) out.freshness = null;
   else if (merged !== undefined) out.freshness = { warn_after: thresholdOut(merged.warn_after), error_after: thresholdOut(merged.error_after), filter: merged.filter ?? null };
-  const field = tableConfig.loaded_at_field ?? table.loaded_at_field ?? sourceConfig.loaded_at_field ?? source.loaded_at_field;
-  if (field !== undefined && field !== null) out.loaded_at_field = field;
+  const { field, query } = loadedAt(source, sourceConfig, table, tableConfig, problems);
+  // Always written (null when unset): a table's own settings replace what the project file says, as in dbt.
+  out.loaded_at_field = field ?? null;
+  out.loaded_at_query = query ?? null;
   return out;
+}
+
+/** A project file's `+freshness` value checked as the yml's is (its problems point at the project file). */
+export function projectFreshness(value: unknown, problem: FreshnessProblem): Raw | null | undefined {
+  const checked = freshnessAt(value, [], problem);
+  if (checked === undefined || checked === null) return checked;
+  return { warn_after: thresholdOut(checked.warn_after), error_after: thresholdOut(checked.error_after), filter: checked.filter ?? null };
 }

@@ -1,5 +1,5 @@
 import { nowIso } from '../clock.js';
-import type { Manifest, ManifestNode } from '../compile/manifest.js';
+import type { Manifest, ManifestNode, SnapshotNode } from '../compile/manifest.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { relationColumns, relationKind } from '../engine/relation-kind.js';
 
@@ -11,7 +11,7 @@ interface CatalogTable {
 }
 
 /** One relation as dbt's catalog describes it, or undefined when it is not in the warehouse. */
-function catalogTable(db: Warehouse, node: ManifestNode): CatalogTable | undefined {
+function catalogTable(db: Warehouse, node: ManifestNode | SnapshotNode): CatalogTable | undefined {
   const kind = relationKind(db, node.alias, node.schema);
   if (kind === null) return undefined;
   const columns = relationColumns(db, node.alias, { schema: node.schema });
@@ -25,10 +25,11 @@ function catalogTable(db: Warehouse, node: ManifestNode): CatalogTable | undefin
 }
 
 /**
- * target/catalog.json, as `dbt docs generate` writes it: every model, seed
- * and source relation the warehouse holds, with its columns (name, declared
- * type, position). Ephemeral models and relations not built yet are absent,
- * as in dbt's.
+ * target/catalog.json, as `dbt docs generate` writes it: every model, seed,
+ * snapshot and source relation the warehouse holds, with its columns (name,
+ * declared type, position; a snapshot's dbt_scd_id, dbt_updated_at,
+ * dbt_valid_from, dbt_valid_to after its query's). Ephemeral models and
+ * relations not built yet are absent, as in dbt's.
  */
 export function catalogJson(manifest: Manifest, db: Warehouse | undefined, invocationId: string): Record<string, unknown> {
   const nodes: Record<string, CatalogTable> = {};
@@ -37,6 +38,10 @@ export function catalogJson(manifest: Manifest, db: Warehouse | undefined, invoc
     if (node.resourceType === 'model' && node.settings.materialized === 'ephemeral') continue;
     const table = catalogTable(db!, node);
     if (table) (node.resourceType === 'source' ? sources : nodes)[node.uniqueId] = table;
+  }
+  for (const snapshot of db ? manifest.snapshots?.values() ?? [] : []) {
+    const table = catalogTable(db!, snapshot);
+    if (table) nodes[snapshot.uniqueId] = table;
   }
   return {
     metadata: { dbt_schema_version: 'https://schemas.getdbt.com/dbt/catalog/v1.json', generated_at: nowIso(), invocation_id: invocationId, env: {} },

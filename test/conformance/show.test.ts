@@ -118,7 +118,7 @@ describe('show (dbt-core tests/functional/show)', () => {
     expect(out.stderr).toContain("depends on a node named 'third_model' which was not found");
     const typo = p.dbt(['show', '--select', 'secnd_model']);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toContain("no model or seed named 'secnd_model'. Did you mean 'second_model'?");
+    expect(typo.stderr).toContain("no model, seed or snapshot named 'secnd_model'. Did you mean 'second_model'?");
   });
 
   it('an --inline query that is not one SELECT is refused and changes nothing; a write hidden in a CTE cannot run either', () => {
