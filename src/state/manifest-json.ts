@@ -5,6 +5,7 @@ import type { Manifest, ManifestNode, SnapshotNode } from '../compile/manifest.j
 import type { Graph } from '../graph/graph-node.js';
 import { testNodeJson } from './test-node-json.js';
 import type { ColumnProperties } from '../project/project.js';
+import { docBlockRefs } from '../compile/doc-block-refs.js';
 
 const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
@@ -26,9 +27,28 @@ function relationJson(node: ManifestNode | SnapshotNode, name: string, manifest:
   };
 }
 
+/** The descriptions as written (before doc() was rendered): what dbt's `doc_blocks` are read from. */
+interface Written {
+  readonly description?: string;
+  readonly columns?: readonly ColumnProperties[];
+}
+
+/** dbt's `doc_blocks`: the docs blocks a description names with doc(). */
+const docBlocks = (manifest: Manifest, description: string | undefined) => docBlockRefs(description, manifest.docs ?? new Map(), manifest.project.name);
+
 /** Columns as dbt's manifest keys them, with their (rendered) descriptions. */
-const columnsJson = (columns: readonly ColumnProperties[] = []) =>
-  Object.fromEntries(columns.map((c) => [c.name, { name: c.name, description: c.description ?? '', data_type: c.dataType ?? null }]));
+const columnsJson = (manifest: Manifest, columns: readonly ColumnProperties[] = [], written?: Written) =>
+  Object.fromEntries(columns.map((c) => [c.name, {
+    name: c.name, description: c.description ?? '', data_type: c.dataType ?? null,
+    doc_blocks: docBlocks(manifest, written?.columns?.find((w) => w.name === c.name)?.description),
+  }]));
+
+/** A node's description with its doc_blocks and columns: `written` is the same entry as the project file had it. */
+const describedJson = (manifest: Manifest, described: Written | undefined, written: Written | undefined) => ({
+  description: described?.description ?? '',
+  doc_blocks: docBlocks(manifest, written?.description),
+  columns: columnsJson(manifest, described?.columns, written),
+});
 
 function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknown> {
   const common = relationJson(node, node.resourceType === 'source' ? node.table.tableName : node.name, manifest);
@@ -37,8 +57,7 @@ function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknow
       ...common,
       path: node.file.path.split('/').slice(1).join('/'),
       original_file_path: node.file.path,
-      description: node.properties?.description ?? '',
-      columns: columnsJson(node.properties?.columns),
+      ...describedJson(manifest, node.properties, manifest.project.modelProperties.get(node.name)),
       depends_on: { macros: [], nodes: node.dependsOn },
       refs: node.refs.map((name) => ({ name, package: null, version: null })),
       sources: node.sources,
@@ -47,15 +66,14 @@ function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknow
     };
   }
   if (node.resourceType === 'seed') {
-    return { ...common, path: node.file.path, original_file_path: node.file.path, description: node.properties?.description ?? '', columns: columnsJson(node.properties?.columns), depends_on: { macros: [], nodes: [] } };
+    return { ...common, path: node.file.path, original_file_path: node.file.path, ...describedJson(manifest, node.properties, manifest.project.seedProperties.get(node.name)), depends_on: { macros: [], nodes: [] } };
   }
   return {
     ...common,
     source_name: node.table.sourceName,
     identifier: node.table.identifier,
     original_file_path: node.table.location.file,
-    description: node.table.description ?? '',
-    columns: columnsJson(node.table.columns),
+    ...describedJson(manifest, node.table, manifest.project.sources.find((t) => t.sourceName === node.table.sourceName && t.tableName === node.table.tableName)),
     loaded_at_field: node.settings.loadedAtField ?? node.config.loaded_at ?? null,
     // dbt's FreshnessThreshold: an unset threshold is {count: null, period: null}; no criteria is null.
     freshness: node.settings.freshness === null ? null : {
@@ -72,8 +90,7 @@ function snapshotJson(node: SnapshotNode, manifest: Manifest): Record<string, un
     ...relationJson(node, node.name, manifest),
     path: node.file.path.split('/').slice(1).join('/'),
     original_file_path: node.file.path,
-    description: node.definition.description ?? '',
-    columns: columnsJson(node.definition.columns),
+    ...describedJson(manifest, node.definition, manifest.project.snapshots?.find((s) => s.name === node.name)),
     depends_on: { macros: [], nodes: node.dependsOn },
     refs: node.refs.map((name) => ({ name, package: null, version: null })),
     sources: node.sources,

@@ -81,6 +81,14 @@ describe('docs blocks and doc()', () => {
       last_name: 'The family name',
       tricky: "The customer's number and then The family name",
     });
+    // doc_blocks (dbt 1.10): the blocks named by outputs that are one doc() call.
+    expect(model.doc_blocks).toEqual(['doc.shop.customer_doc']);
+    expect(Object.fromEntries(Object.entries(model.columns as Record<string, Json>).map(([name, c]) => [name, c.doc_blocks]))).toEqual({
+      id: ['doc.shop.customer_doc__id'],
+      first_name: [],
+      last_name: ['doc.shop.customer_doc__last_name'],
+      tricky: ['doc.shop.customer_doc__id', 'doc.shop.customer_doc__last_name'],
+    });
     expect(Object.keys(manifest.docs).sort()).toEqual(['doc.shop.customer_doc', 'doc.shop.customer_doc__id', 'doc.shop.customer_doc__last_name', 'doc.shop.customer_doc__unused']);
     expect(manifest.docs['doc.shop.customer_doc__id']).toEqual({
       name: 'customer_doc__id',
@@ -93,6 +101,26 @@ describe('docs blocks and doc()', () => {
     });
     // Whitespace control on the tags changes nothing: contents are trimmed, as dbt trims them.
     expect(manifest.docs['doc.shop.customer_doc__unused'].block_contents).toBe('Never referenced, which is fine.');
+  });
+
+  it("a block's text is a string templates can work on (dbt's back-compat case: doc('x').format(...)); it is then no doc_block", () => {
+    const manifest = parsed({
+      'models/colors.sql': "select 1 as id, 'blue' as color",
+      'models/docs.md': '{% docs column_doc %}\nThis is a test for column {test_name}\n{% enddocs %}\n',
+      'models/schema.yml': `models:
+  - name: colors
+    columns:
+      - name: id
+        description: "{{ doc('column_doc').format(test_name = 'id') }}"
+      - name: color
+        description: "{{ 'This is a test for column {test_name}'.format(test_name = 'color') }}"
+`,
+    });
+    const columns = manifest.nodes['model.shop.colors'].columns as Record<string, Json>;
+    expect(Object.values(columns).map((c) => [c.description, c.doc_blocks])).toEqual([
+      ['This is a test for column id', []],
+      ['This is a test for column color', []],
+    ]);
   });
 
   it('docs-paths in the project file replaces the default (every resource path): a block elsewhere is not read', () => {
