@@ -109,6 +109,7 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
     modelProperties: properties.models,
     seedProperties: properties.seeds,
     unitTests: properties.unitTests,
+    unitTestFolderConfigs: config.unit_tests ?? {},
     fixtures: fixtureFiles(root, paths.tests),
   };
 }

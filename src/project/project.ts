@@ -129,6 +129,8 @@ export interface Project {
   readonly seedProperties: ReadonlyMap<string, NodeProperties>;
   /** dbt 1.8 unit tests from the properties files (resolved against the models by the parse step). */
   readonly unitTests?: readonly UnitTestDefinition[];
+  /** The project file's `unit_tests:` config tree (enabled, tags, meta by folder, model and test). */
+  readonly unitTestFolderConfigs?: ConfigMap;
   /** Unit test fixture files under <test-path>/fixtures, by name. */
   readonly fixtures?: ReadonlyMap<string, FixtureFile>;
 }

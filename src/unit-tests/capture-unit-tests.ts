@@ -1,4 +1,6 @@
 import { ProjectError } from '../errors/project-error.js';
+import { folderConfigLayers, nodeConfigLayer } from '../config/folder-config.js';
+import { mergeConfigs } from '../config/merge-configs.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import { ephemeralCteName } from '../compile/inline-ephemerals.js';
 import type { ModelNode, SeedNode, SnapshotNode, SourceNode } from '../compile/manifest.js';
@@ -51,7 +53,15 @@ export function captureUnitTests(input: UnitTestCaptureInput, errors: ProjectErr
 function captureOne(def: UnitTestDefinition, input: UnitTestCaptureInput): UnitTestNode | undefined {
   const { project } = input;
   const at = { file: def.path, line: def.line };
-  if (def.config.enabled === false) return undefined;
+  // The project file's unit_tests: tree (by folder, then the model and the test by name), below the entry's own config.
+  const tree = project.unitTestFolderConfigs ?? {};
+  const config = mergeConfigs(
+    ...folderConfigLayers(tree, project.name, def.folders),
+    nodeConfigLayer(tree, project.name, def.folders, def.model) ?? {},
+    nodeConfigLayer(tree, project.name, [...def.folders, def.model], def.name) ?? {},
+    def.config,
+  );
+  if (config.enabled === false) return undefined;
   const model = input.models.get(def.model);
   if (!model) {
     if (input.disabled.has(def.model)) return undefined; // dbt disables the tests of a disabled model
@@ -109,7 +119,7 @@ function captureOne(def: UnitTestDefinition, input: UnitTestCaptureInput): UnitT
     return { ...rows, input: g.input!, kind: parsed.kind, name: resolved.name, nodeId: resolved.nodeId, cte: resolved.cte, relation: { schema: resolved.schema, alias: resolved.alias }, ephemeral: resolved.ephemeral };
   });
   const expect = readFixtureRows(def.expect, project.fixtures ?? new Map(), { file: def.path, line: def.expect.line ?? def.line, what: `${what}: expect` });
-  const tags = tagList(def.config.tags);
+  const tags = tagList(config.tags);
   return {
     resourceType: 'unit_test',
     uniqueId: `unit_test.${project.name}.${model.name}.${def.name}`,
@@ -123,7 +133,7 @@ function captureOne(def: UnitTestDefinition, input: UnitTestCaptureInput): UnitT
     given,
     expect,
     overrides: def.overrides,
-    config: { tags, meta: def.config.meta ?? {}, enabled: true },
+    config: { tags, meta: config.meta ?? {}, enabled: true },
     tags,
     dependsOn: [model.uniqueId],
   };

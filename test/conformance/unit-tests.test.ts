@@ -345,4 +345,16 @@ ${given}    expect:
     expect(column.stdout).toContain("Invalid column name: 'nope' in unit test fixture for 'my_model_a'.");
     expect(column.stdout).toContain("Accepted columns for 'my_model_a' are: ['a', 'id', 'not_testing', 'string_a', 'date_a']");
   });
+
+  it('the project file\'s unit_tests: tree: +tags by folder, +enabled: false by test name (dbt_project.yml config of unit tests)', () => {
+    const unit = "unit_tests:\n  - name: adds\n    model: my_model_a\n    given: []\n    expect:\n      rows: [{a: 1}]\n  - name: off\n    model: my_model_a\n    given: []\n    expect:\n      rows: []\n";
+    const p = conformanceProject({
+      'dbt_project.yml': "name: conformance\nversion: '1.0'\nprofile: default\nunit_tests:\n  conformance:\n    +tags: [ut]\n    marts:\n      my_model_a:\n        off:\n          +enabled: false\n",
+      'models/marts/my_model_a.sql': MODEL_A,
+      'models/marts/unit.yml': unit,
+    });
+    const out = p.dbt(['test', '--select', 'tag:ut']);
+    expect(out.code, out.stdout).toBe(0);
+    expect(out.statuses).toEqual({ 'unit_test.conformance.my_model_a.adds': 'pass' });
+  });
 });
