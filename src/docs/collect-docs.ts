@@ -1,6 +1,7 @@
 import type { Manifest, ManifestNode, SnapshotNode } from '../compile/manifest.js';
 import { renderModel } from '../compile/render-model.js';
 import { PARSE_CONTEXT } from '../invocation/run-context.js';
+import { parseModelSettings } from '../config/model-settings.js';
 import { buildMode, rendersIncremental } from '../plan/build-mode.js';
 import { renderTest } from '../data-tests/render-test.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
@@ -87,9 +88,18 @@ export function collectDocs(input: CollectDocsInput): DocsSite {
   }
   for (const n of manifest.snapshots?.values() ?? []) {
     const tests = testsOf(n.uniqueId);
+    let compiledSql: string | null = null;
+    if (compile) {
+      try {
+        // The query the snapshot reads, rendered as its run renders it: the body as a model's.
+        compiledSql = renderModel(manifest, { ...n, resourceType: 'model', settings: parseModelSettings({ materialized: 'table' }) }, { db, incremental: false }).sql;
+      } catch (err) {
+        compiledSql = errorText(err);
+      }
+    }
     nodes.push({
       ...common(n), kind: 'snapshot', path: n.file.path, description: n.definition.description ?? '',
-      columns: columnsOf(db, n, n.definition.columns ?? [], tests), tests, rawSql: n.file.rawSql, compiledSql: null,
+      columns: columnsOf(db, n, n.definition.columns ?? [], tests), tests, rawSql: n.file.rawSql, compiledSql,
       lastRun: lastNodeRun(db, n.uniqueId), partitions: null, stale: null, history: snapshotHistory(db, n),
     });
   }

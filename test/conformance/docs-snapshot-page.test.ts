@@ -79,6 +79,7 @@ describe('the docs site: snapshots and docs blocks', () => {
     expect(node).toMatchObject({ kind: 'snapshot', path: 'snapshots/orders_snapshot.sql', dependsOn: ['seed.conformance.orders'] });
     expect(node.description).toBe('Every version of an order: **one row per change**.\n<img src="x" onerror="window.ranDescription = true">');
     expect(node.columns.map((c) => [c.name, c.description])).toContainEqual(['status', 'where the order is']);
+    expect(node.compiledSql?.trim()).toBe('select * from "main"."orders"');
     const history = node.history!;
     expect(history).toMatchObject({ keyColumns: ['id'], columns: ['id', 'status', 'updated_at'], validFrom: 'dbt_valid_from', validTo: 'dbt_valid_to', totalKeys: 60, limit: 50 });
     // Keys with more than one version first, then the rest in key order, at most 50.
