@@ -20,7 +20,7 @@ export interface RetryPlan {
   readonly retrySucceeded: ReadonlyMap<string, readonly Window[]>;
 }
 
-const COMMANDS = new Set(['run', 'build', 'seed', 'backfill', 'snapshot']);
+const COMMANDS = new Set(['run', 'build', 'seed', 'backfill', 'snapshot', 'test']);
 
 /**
  * Read target/run_results.json (as dbt retry does) and decide what to
@@ -39,14 +39,16 @@ export function planRetry(session: Session): RetryPlan | null {
     throw new ProjectError(`nothing to retry: ${shown} is ignored: ${read.problem}`, { hint: 'the next `mini-dbt run` or `build` writes a new one' });
   }
   const file = read.file;
-  const todo = (file.results ?? []).filter((r) => r.status === 'error' || r.status === 'partial success' || r.status === 'skipped');
+  // dbt's retryable statuses: error, fail (a data or unit test), skipped, partial success.
+  const todo = (file.results ?? []).filter((r) => r.status === 'error' || r.status === 'fail' || r.status === 'partial success' || r.status === 'skipped');
   if (todo.length === 0) return null;
   const retryBatches = new Map<string, Window[]>();
   const retrySucceeded = new Map<string, Window[]>();
   const nodes: RetryPlan['nodes'][number][] = [];
   const select: string[] = [];
   for (const r of todo) {
-    const node = manifest.nodes.get(r.unique_id) ?? [...(manifest.snapshots?.values() ?? [])].find((n) => n.uniqueId === r.unique_id);
+    const node = manifest.nodes.get(r.unique_id) ?? manifest.tests.get(r.unique_id) ?? manifest.unitTests?.get(r.unique_id)
+      ?? [...(manifest.snapshots?.values() ?? [])].find((n) => n.uniqueId === r.unique_id);
     if (!node || node.resourceType === 'source') continue; // removed since
     const failed = r.batch_results?.failed ?? [];
     // With no successful batch dbt plans the run again from the original invocation's start, which gives the batches
@@ -57,7 +59,8 @@ export function planRetry(session: Session): RetryPlan | null {
     if (batches) retryBatches.set(node.uniqueId, batches);
     if (batches && succeeded.length > 0) retrySucceeded.set(node.uniqueId, succeeded);
     nodes.push({ uniqueId: node.uniqueId, name: node.name, status: r.status, ...(batches ? { batches } : {}) });
-    select.push(`fqn:${node.fqn.join('.')}`);
+    // A test is selected by its own name (its fqn is its name's place, not a folder path dbt's fqn method walks).
+    select.push(node.resourceType === 'test' || node.resourceType === 'unit_test' ? node.name : `fqn:${node.fqn.join('.')}`);
   }
   if (select.length === 0) return null;
   const which = file.args?.which ?? 'run';

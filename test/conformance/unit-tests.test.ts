@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
+import { runCli } from '../support/run-cli.js';
 
 /**
  * dbt 1.8 unit tests (issue 15), modelled on dbt-core's tests/functional/unit_testing/
@@ -132,6 +133,10 @@ describe('unit tests (dbt 1.8)', () => {
     expect(failed.failures).toBe(1);
     expect(failed.message).toContain('actual differs from expected:\n\n@@ ,c\n+++,3\n---,2\n');
     expect(all.stdout).toContain('Finished running 5 unit tests');
+    // dbt's retry reruns what failed (a FAIL included): here the one failing unit test.
+    const again = runCli(['retry', '--project-dir', p.dir]);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toMatch(/1 of 1 FAIL 1 my_model::test_my_model \.+ \[FAIL 1/);
 
     expect(p.dbt(['test', '--select', 'test_name:test_my_model_string_concat']).statuses).toEqual({ 'unit_test.conformance.my_model.test_my_model_string_concat': 'pass' });
     expect(Object.keys(p.dbt(['test', '--select', 'test_my_model_overrides']).statuses)).toEqual(['unit_test.conformance.my_model.test_my_model_overrides']);
