@@ -21,6 +21,8 @@ export interface CompileOptions extends SessionOptions {
   readonly fullRefresh?: boolean;
   /** dbt's --empty: refs and sources render as limit-0 subqueries. */
   readonly empty?: boolean;
+  /** compileProject: compile the selected snapshots too (default true; compile() is models only). */
+  readonly snapshots?: boolean;
   /** Write target/compiled and target/run for every model (default true). */
   readonly writeArtifacts?: boolean;
 }
@@ -47,7 +49,7 @@ export interface CompiledProject {
 
 /** Render every selected model both ways and plan it, without writing to the warehouse. */
 export function compile(options: CompileOptions = {}): CompiledModel[] {
-  return compileProject(options).models;
+  return compileProject({ ...options, snapshots: false }).models;
 }
 
 /**
@@ -57,7 +59,7 @@ export function compile(options: CompileOptions = {}): CompiledModel[] {
 export function compileProject(options: CompileOptions = {}): CompiledProject {
   const session = loadSession(options);
   const { manifest, graph, project } = session;
-  const selected = selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: ['model', 'snapshot'] });
+  const selected = selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.snapshots === false ? ['model'] : ['model', 'snapshot'] });
   warnUnusedVars(session, options.vars, selected);
   const db: Warehouse | undefined = existsSync(project.databasePath) ? openProjectWarehouse(project, { readonly: true }) : undefined;
   const facts = db ? warehouseFacts(db) : undefined;

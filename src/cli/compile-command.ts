@@ -17,10 +17,10 @@ export interface CompileFlags extends CommonFlags {
 
 /** compile: both renderings of incremental models, and the statements a run would execute now. */
 export function compileCommand(flags: CompileFlags): number {
-  const project = compileProject({ ...sessionOptions(flags), select: flags.select, exclude: flags.exclude, fullRefresh: flags.fullRefresh, ...(flags.empty ? { empty: true } : {}) });
-  const compiled = project.models;
   // `run --dry-run` plans what a run builds: snapshots are the snapshot command's.
-  const snapshots = flags.planOnly ? [] : project.snapshots;
+  const project = compileProject({ ...sessionOptions(flags), select: flags.select, exclude: flags.exclude, fullRefresh: flags.fullRefresh, ...(flags.empty ? { empty: true } : {}), snapshots: !flags.planOnly });
+  const compiled = project.models;
+  const snapshots = project.snapshots;
   // The models' log() output, as dbt's compile prints it (on stderr under --json, which stdout carries).
   const logs = [...compiled.flatMap((c) => c.logs), ...snapshots.flatMap((c) => c.logs)];
   if (logs.length > 0) (flags.json ? process.stderr : process.stdout).write(`${logs.join('\n')}\n`);
