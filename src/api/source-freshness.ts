@@ -109,6 +109,10 @@ function probeOf(manifest: Manifest, db: Warehouse, source: SourceNode, criteria
   if (field === undefined || field.trim() === '') {
     return `Could not compute freshness for source ${source.name}: it has no loaded_at_field (nor loaded_at_query), and SQLite keeps no load times of its own (set loaded_at_field to the column, or SQL expression, that says when each row landed)`;
   }
+  // A loaded_at_query may read anything; max(loaded_at_field) reads the table, which must exist.
+  if (relationKind(db, source.alias, source.schema) === null) {
+    return `Could not compute freshness for source ${source.name}: its relation ${relation} does not exist`;
+  }
   // As dbt's collect_freshness: loaded_at_field and filter are SQL, written into the query as they are.
   const conditions = [
     ...(criteria.filter === null ? [] : [`(${criteria.filter})`]),
@@ -121,9 +125,6 @@ function probeOf(manifest: Manifest, db: Warehouse, source: SourceNode, criteria
 function checkOne(manifest: Manifest, db: Warehouse, source: SourceNode, criteria: FreshnessCriteria, now: Date, landedBy: LandedBy | undefined, run: RunContext): Omit<FreshnessResult, 'executionTime' | 'startedAt' | 'completedAt'> {
   const base = { uniqueId: source.uniqueId, name: source.name, criteria, loadedAtField: source.settings.loadedAtField, loadedAtQuery: source.settings.loadedAtQuery };
   const fail = (message: string) => ({ ...base, status: 'runtime error' as const, message });
-  if (relationKind(db, source.alias, source.schema) === null) {
-    return fail(`Could not compute freshness for source ${source.name}: its relation ${qualifiedName(source.schema, source.alias)} does not exist`);
-  }
   let probe: Probe | string;
   let value: unknown;
   try {
