@@ -6,8 +6,9 @@
  *
  * - `+freshness` applies only when the yml sets no freshness of its own (an object config: not merged
  *   key by key with the yml's; `freshness: null` in the yml turns the check off whatever the project says);
- * - `+loaded_at_field` / `+loaded_at_query` never apply: dbt writes the table's own values (null when
- *   unset) over the project's, so the project's are lost. Kept, with a one-line warning (E138).
+ * - `+loaded_at_field`, `+loaded_at_query` and `+tags` never apply: dbt writes the table's own values
+ *   (null, or no tags, when unset) over the project's, so the project's are lost. Kept, with a one-line
+ *   warning (E138).
  */
 import { ProjectError } from '../errors/project-error.js';
 import { warnUser } from '../errors/user-warning.js';
@@ -19,7 +20,7 @@ import { mergeConfigs } from './merge-configs.js';
 type Raw = Record<string, unknown>;
 const isRecord = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const IGNORED = ['loaded_at_field', 'loaded_at_query'] as const;
+const IGNORED = ['loaded_at_field', 'loaded_at_query', 'tags'] as const;
 
 /** Warnings already given (a command may capture the project more than once): each once per process. */
 const warned = new Set<string>();
@@ -34,12 +35,13 @@ function ymlFolders(project: Project, file: string): string[] {
   return parts;
 }
 
-/** Every `+loaded_at_field` / `+loaded_at_query` in the tree, with its path, for the warning. */
+/** Every `+loaded_at_field`, `+loaded_at_query` and `+tags` in the tree, with its path, for the warning. */
 function ignoredKeys(tree: unknown, path: (string | number)[] = []): (string | number)[][] {
   if (!isRecord(tree)) return [];
   const out: (string | number)[][] = [];
   for (const [key, value] of Object.entries(tree)) {
-    if ((IGNORED as readonly string[]).includes(key.replace(/^\+/, ''))) out.push([...path, key]);
+    // A config key: `+name`, or a bare name with a value that is not a mapping (a mapping is a folder, source or table).
+    if ((IGNORED as readonly string[]).includes(key.replace(/^\+/, '')) && (key.startsWith('+') || !isRecord(value))) out.push([...path, key]);
     else if (isRecord(value)) out.push(...ignoredKeys(value, [...path, key]));
   }
   return out;

@@ -274,19 +274,22 @@ describe('loaded_at_field and loaded_at_query precedence at parse (test_source_c
     expect(refusal("sources:\n  - name: s\n    tables:\n      - name: t\n        loaded_at_field: ''\n")).toContain('models/schema.yml:5: loaded_at_field cannot be an empty string.');
   });
 
-  it('the project file\'s +loaded_at_field is ignored, as dbt ignores it, with a one-line warning (E138)', () => {
+  it('the project file\'s +loaded_at_field (and +tags) is ignored, as dbt ignores it, with a one-line warning (E138)', () => {
     const warnings: string[] = [];
     const restore = collectUserWarnings((w) => warnings.push(w));
     let found: Record<string, { field: string | null; query: string | null }>;
     try {
       found = settings('sources:\n  - name: s\n    tables:\n      - name: t\n', {
-        'dbt_project.yml': "name: conformance\nversion: '1.0'\nprofile: default\nsources:\n  conformance:\n    +loaded_at_field: updated_at\n",
+        'dbt_project.yml': "name: conformance\nversion: '1.0'\nprofile: default\nsources:\n  conformance:\n    +loaded_at_field: updated_at\n    +tags: [nightly]\n",
       });
     } finally {
       restore();
     }
     expect(found['s.t']).toEqual({ field: null, query: null });
-    expect(warnings).toEqual(["dbt_project.yml:6: sources: +loaded_at_field is ignored, as dbt ignores it (each source table's own loaded_at_field, even unset, replaces it): set loaded_at_field on the source or table in its yml"]);
+    expect(warnings).toEqual([
+      "dbt_project.yml:6: sources: +loaded_at_field is ignored, as dbt ignores it (each source table's own loaded_at_field, even unset, replaces it): set loaded_at_field on the source or table in its yml",
+      "dbt_project.yml:7: sources: +tags is ignored, as dbt ignores it (each source table's own tags, even unset, replaces it): set tags on the source or table in its yml",
+    ]);
   });
 });
 
