@@ -71,6 +71,8 @@ export interface RunOptions extends SessionOptions {
   readonly empty?: boolean;
   /** dbt's --fail-fast: the first failure skips every node not yet started. */
   readonly failFast?: boolean;
+  /** dbt's --resource-type / --exclude-resource-type (build, test): only these of the command's node types. */
+  readonly resourceTypes?: readonly ResourceType[];
 }
 
 export interface RunResult {
@@ -127,9 +129,10 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const session = options.session ? (options.vars ? withVars(options.session, options.vars) : options.session) : loadSession(options);
   const { manifest, graph, project } = session;
   const command = options.command ?? 'run';
-  const selected = RESOURCES[command].includes('test')
-    ? selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: RESOURCES[command], indirectSelection: options.indirectSelection })
-    : selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: RESOURCES[command] });
+  const types = options.resourceTypes ? RESOURCES[command].filter((t) => options.resourceTypes!.includes(t)) : RESOURCES[command];
+  const selected = types.length === 0 ? new Set<string>() : RESOURCES[command].includes('test')
+    ? selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: types, indirectSelection: options.indirectSelection })
+    : selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: types });
   if (selected.size === 0 && ((options.select?.length ?? 0) > 0 || (options.exclude?.length ?? 0) > 0)) {
     const flags = [...(options.select?.length ? [`--select ${options.select.join(' ')}`] : []), ...(options.exclude?.length ? [`--exclude ${options.exclude.join(' ')}`] : [])];
     throw new ProjectError(`Nothing to do: ${flags.join(' ')} leaves no ${RESOURCES[command].join(' or ')} to ${command}`, {

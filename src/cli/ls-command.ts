@@ -1,6 +1,7 @@
 import { listNodes } from '../api/list-nodes.js';
 import type { ResourceType } from '../graph/graph-node.js';
 import { ProjectError } from '../errors/project-error.js';
+import { resourceTypesOption } from './resource-type-option.js';
 import { indirectSelectionOption, sessionOptions, type CommonFlags } from './common-options.js';
 
 export interface LsFlags extends CommonFlags {
@@ -9,19 +10,15 @@ export interface LsFlags extends CommonFlags {
   models?: string[];
   exclude?: string[];
   resourceType?: string[];
+  excludeResourceType?: string[];
   output?: string;
   indirectSelection?: string;
 }
 
-const TYPES: readonly ResourceType[] = ['model', 'seed', 'snapshot', 'source', 'test', 'unit_test'];
-
 /** ls: selected nodes, as names, paths or JSON lines (dbt's --output). */
 export function lsCommand(flags: LsFlags): number {
   if (flags.models && flags.resourceType) throw new ProjectError('--models and --resource-type cannot be combined on ls: --models keeps only models (as in dbt)');
-  const types = flags.models ? ['model' as const] : flags.resourceType?.map((t) => {
-    if (!(TYPES as readonly string[]).includes(t)) throw new ProjectError(`unknown --resource-type '${t}'; valid: ${TYPES.join(', ')}`);
-    return t as ResourceType;
-  });
+  const types: ResourceType[] | undefined = flags.models ? ['model'] : resourceTypesOption(flags.resourceType, flags.excludeResourceType);
   const output = flags.output ?? 'selector';
   if (!['selector', 'name', 'path', 'json'].includes(output)) throw new ProjectError(`unknown --output '${output}'; valid: selector, name, path, json`);
   const nodes = listNodes({ ...sessionOptions(flags), select: flags.models ?? flags.select, exclude: flags.exclude, resourceTypes: types, indirectSelection: indirectSelectionOption(flags.indirectSelection) });

@@ -61,6 +61,8 @@ withThreads(withIndirectSelection(withSelection(withCommonOptions(program.comman
   .option('--store-failures', "keep every data test's failing rows in a table")
   .option('--event-time-start <time>', 'microbatch models: first batch time (UTC, e.g. 2024-09-01); needs --event-time-end')
   .option('--event-time-end <time>', 'microbatch models: end of the range, exclusive')
+  .option('--resource-type <type...>', 'only these node types: model, seed, snapshot, test, unit_test')
+  .option('--exclude-resource-type <type...>', 'leave these node types out (e.g. unit_test)')
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('build', flags)));
 
 withThreads(withSelection(withCommonOptions(program.command('snapshot').description('run the selected snapshots (type 2 slowly changing dimensions: a new row per change, the old one closed)'))))
@@ -73,7 +75,8 @@ withThreads(withSelection(withCommonOptions(program.command('compile').descripti
   .action((flags) => act(async () => (await import('./compile-command.js')).compileCommand(flags)));
 
 withIndirectSelection(withSelection(withCommonOptions(program.command('ls').alias('list').description('list selected nodes')), { modelsOnlyModels: true }))
-  .option('--resource-type <type...>', 'model, seed, snapshot, source, test')
+  .option('--resource-type <type...>', 'model, seed, snapshot, source, test, unit_test (or all)')
+  .option('--exclude-resource-type <type...>', 'leave these node types out')
   .option('--output <format>', 'selector (default), name, path or json')
   .action((flags) => act(async () => (await import('./ls-command.js')).lsCommand(flags)));
 
@@ -122,8 +125,10 @@ withCommonOptions(program.command('replay').argument('<model>').description('sim
 withThreads(withCommonOptions(program.command('retry').description('rerun what failed or was skipped in the last run/build (target/run_results.json); microbatch models rerun only their failed batches')))
   .action((flags) => act(async () => (await import('./retry-command.js')).retryCommand(flags)));
 
-withThreads(withIndirectSelection(withSelection(withCommonOptions(program.command('test').description('run data tests (schema yml tests and tests/*.sql): PASS / WARN / FAIL')))))
+withThreads(withIndirectSelection(withSelection(withCommonOptions(program.command('test').description('run unit tests and data tests (schema yml tests and tests/*.sql): PASS / WARN / FAIL')))))
   .option('--store-failures', "keep every test's failing rows in a table (dbt_test__audit__<test>)")
+  .option('--resource-type <type...>', 'test (data tests) or unit_test')
+  .option('--exclude-resource-type <type...>', 'leave these out (e.g. unit_test)')
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('test', flags)));
 
 withCommonOptions(program.command('show').description("preview a model's, a seed's or an inline query's rows, read-only (the model is compiled and run, as dbt's show)"))

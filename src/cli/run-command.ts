@@ -9,6 +9,7 @@ import { indirectSelectionOption, sessionOptions, type CommonFlags } from './com
 import { line, outputSettings, shows } from './terminal.js';
 import { printFoundStats } from './found-stats.js';
 import { printSeedSamples } from './seed-sample.js';
+import { resourceTypesOption } from './resource-type-option.js';
 
 export interface RunFlags extends CommonFlags {
   select?: string[];
@@ -31,6 +32,9 @@ export interface RunFlags extends CommonFlags {
   show?: boolean;
   /** dbt's --threads: checked by the option; mini-dbt builds one node at a time. */
   threads?: number;
+  /** build / test: dbt's --resource-type and --exclude-resource-type. */
+  resourceType?: string[];
+  excludeResourceType?: string[];
 }
 
 
@@ -56,6 +60,7 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
     ...(flags.warnError ? { warnError: true } : {}),
     ...(flags.empty ? { empty: true } : {}),
     ...(flags.failFast ? { failFast: true } : {}),
+    ...(resourceTypesOption(flags.resourceType, flags.excludeResourceType) ? { resourceTypes: resourceTypesOption(flags.resourceType, flags.excludeResourceType) } : {}),
     indirectSelection: indirectSelectionOption(flags.indirectSelection),
     commandLine: ['mini-dbt', ...process.argv.slice(2)].join(' '),
     // No bar when progress lines are hidden (--quiet, --log-level) or are JSON events.

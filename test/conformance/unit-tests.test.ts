@@ -326,6 +326,13 @@ ${given}    expect:
     });
     expect(out.stdout).toMatch(/@@,id,amount\n.*→ ,1 ,10→15/);
     expect(p.rows('doubled')).toEqual([{ id: 1, amount: 10 }]);
+    // dbt 1.8's --exclude-resource-type / --resource-type: build without unit tests; test only them.
+    const without = p.dbt(['build', '--exclude-resource-type', 'unit_test']);
+    expect(without.code).toBe(0);
+    expect(Object.keys(without.statuses)).toEqual(['model.conformance.base', 'model.conformance.doubled', 'model.conformance.after']);
+    expect(p.rows('doubled')).toEqual([{ id: 1, amount: 15 }]);
+    expect(Object.keys(p.dbt(['test', '--resource-type', 'unit_test']).statuses)).toEqual(['unit_test.conformance.doubled.doubles']);
+    expect(p.dbt(['build', '--resource-type', 'unit_tst']).stderr).toContain("--resource-type: unknown resource type 'unit_tst'. Did you mean 'unit_test'?");
   });
 
   it('bad input: an unknown model or input (closest name), a ref not given, a column the input lacks', () => {
