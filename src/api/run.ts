@@ -135,7 +135,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     : selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: types });
   if (selected.size === 0 && ((options.select?.length ?? 0) > 0 || (options.exclude?.length ?? 0) > 0)) {
     const flags = [...(options.select?.length ? [`--select ${options.select.join(' ')}`] : []), ...(options.exclude?.length ? [`--exclude ${options.exclude.join(' ')}`] : [])];
-    throw new ProjectError(`Nothing to do: ${flags.join(' ')} leaves no ${RESOURCES[command].join(' or ')} to ${command}`, {
+    throw new ProjectError(`Nothing to do: ${flags.join(' ')} leaves no ${types.map((t) => (t === 'unit_test' ? 'unit test' : t === 'test' ? 'data test' : t)).join(' or ')} to ${command}`, {
       hint: `\`mini-dbt ls ${flags.join(' ')}\` shows what a selection matches`,
     });
   }

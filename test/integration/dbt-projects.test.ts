@@ -60,7 +60,7 @@ describe('jaffle-shop: a dbt project (dbt_project.yml, no profiles.yml) runs unc
     expect(cautious).toEqual(buildable.filter((t) => t !== 'assert_order_amounts_match_payments'));
     const empty = runCli(['test', '--select', 'orders', '--indirect-selection', 'empty', '--project-dir', dir]);
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain('Nothing to do: --select orders leaves no test to test');
+    expect(empty.stderr).toContain('Nothing to do: --select orders leaves no unit test or data test to test');
   });
 
   it('manifest.json lists the tests with their parents', () => {
