@@ -28,6 +28,10 @@ const patch = (path: string, from: string | RegExp, to: string) => (dir: string)
 /** The markdown file and docs block the E123-E126 cases write. */
 const DOCS_MD = 'models/docs.md';
 const DOCS_BLOCK = '{% docs raw_orders %}\nEvery order line the shop sent.\n{% enddocs %}\n';
+/** The yml file the E140-E146 cases write: one unit test `t` of `model` with the given inputs. */
+const UNIT_YML = 'models/unit_more.yml';
+const unitTest = (model: string, given: string, overrides = '') =>
+  `unit_tests:\n  - name: t\n    model: ${model}\n${overrides}    given:${given === '' ? ' []' : ''}\n${given}    expect:\n      rows: []\n`;
 /** The snapshot file the E127-E133 cases write. */
 const SNAPSHOT = 'snapshots/orders_snapshot.sql';
 const sql = (statement: string) => async (dir: string) => {
@@ -112,6 +116,13 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E137', edit: write('models/more.yml', "sources:\n  - name: raw\n    loaded_at_field: ''\n    tables:\n      - name: orders\n        freshness: {warn_after: {count: 1, period: day}}\n"), args: ['source', 'freshness'] },
   { id: 'E138', edit: patch('project.yml', /^name: brightcart\n/m, 'name: brightcart\nsources:\n  +loaded_at_field: load_date\n'), args: ['ls'] },
   { id: 'E139', edit: write(SNAPSHOT, `{% snapshot orders_snapshot %}\n{{ config(unique_key='order_id', strategy='timestamp', updated_at='load_date') }}\nselect * from {{ ref('raw_orders') }}\n{% endsnapshot %}\n`), args: ['show', '-s', 'orders_snapshot'] },
+  { id: 'E140', edit: write(UNIT_YML, unitTest('daily_revenu', '')), args: ['test'] },
+  { id: 'E141', edit: write(UNIT_YML, unitTest('monthly_revenue', "      - input: ref('daily_revenu')\n        rows: []\n")), args: ['test'] },
+  { id: 'E142', edit: write(UNIT_YML, unitTest('daily_revenue', "      - input: ref('raw_orders')\n        rows: []\n")), args: ['test'] },
+  { id: 'E143', edit: write(UNIT_YML, unitTest('daily_revenue', "      - input: ref('raw_orders')\n        rows: []\n", '    overrides:\n      macros:\n        is_incremental: true\n')), args: ['test'] },
+  { id: 'E144', edit: write(UNIT_YML, unitTest('monthly_revenue', "      - input: ref('daily_revenue')\n        format: json\n        rows: []\n")), args: ['test'] },
+  { id: 'E145', edit: write(UNIT_YML, unitTest('monthly_revenue', '')), args: ['test', '-s', 'test_type:unit'] },
+  { id: 'E146', edit: write(UNIT_YML, unitTest('monthly_revenue', "      - input: ref('daily_revenue')\n        rows:\n          - {order_date: '2026-09-01', revenu: 10}\n")), args: ['test', '-s', 'test_type:unit'] },
   { id: 'E03', edit: patch('project.yml', /^name: brightcart\n/m, 'name: brightcart\nmodelz: {}\n'), args: ['ls'] },
   { id: 'E04', edit: write('project.yml', 'name: brightcart\nmodel-paths: 3\n'), args: ['run'] },
   { id: 'E05', edit: write('models/schema.yml', 'models:\n  - name: x\n   bad: [\n'), args: ['run'] },
