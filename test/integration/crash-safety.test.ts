@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { feedToCsv, generateFeed } from '../../src/feed/generate-feed.js';
 import { CLI, exampleProject } from '../support/example-project.js';
-import { runCli, runCliAsync } from '../support/run-cli.js';
+import { cliEnv, runCli, runCliAsync } from '../support/run-cli.js';
 import { warehouseSnapshot } from '../support/warehouse-snapshot.js';
 
 /**
@@ -69,7 +69,7 @@ function freshCopy(scenario: Scenario): string {
 function runKilledAt(dir: string, args: readonly string[], point: number): Promise<{ signal: NodeJS.Signals | null; code: number | null }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args, '--project-dir', dir], {
-      env: { ...process.env, MINI_DBT_CRASH_AT: String(point), NO_COLOR: '1' },
+      env: cliEnv({ MINI_DBT_CRASH_AT: String(point) }),
       stdio: 'ignore',
     });
     child.on('exit', (code, signal) => resolve({ code, signal }));
