@@ -219,7 +219,7 @@ export function sourceFreshness(options: SourceFreshnessOptions = {}): SourceFre
       results.push(result);
       options.onEvent?.({ type: 'result', index: i + 1, total: checked.length, result, now });
     });
-    if (hooked) hooks.push(...runProjectHooks({ db: db!, manifest, which: 'on-run-end', run, emit, results: [] }));
+    if (hooked) hooks.push(...runProjectHooks({ db: db!, manifest, which: 'on-run-end', run, emit, endLocals: endLocalsOf(results) }));
   } finally {
     db?.close();
   }
@@ -229,6 +229,22 @@ export function sourceFreshness(options: SourceFreshnessOptions = {}): SourceFre
   const failedHooks = hooks.filter((h) => h.status === 'error');
   const exitCode = failedHooks.length > 0 || results.some((r) => r.status === 'error' || r.status === 'runtime error') ? 1 : 0;
   return { results, hooks, now, asOf, path, elapsedSeconds, exitCode };
+}
+
+/** on-run-end's context after the checks, as dbt gives it: a result per source table checked (no relation is built: no schemas). */
+function endLocalsOf(results: readonly FreshnessResult[]): Record<string, unknown> {
+  return {
+    results: results.map((r) => ({
+      node: { unique_id: r.uniqueId, name: r.name.split('.').slice(1).join('.'), source_name: r.name.split('.')[0], resource_type: 'source' },
+      status: r.status,
+      message: r.message ?? null,
+      execution_time: r.executionTime,
+      max_loaded_at: r.maxLoadedAt ? isoUtc(r.maxLoadedAt) : null,
+      age: r.ageSeconds ?? null,
+    })),
+    schemas: [],
+    database_schemas: [],
+  };
 }
 
 /**

@@ -14,6 +14,8 @@ export interface ProjectHooksOptions {
   readonly emit: (event: RunEvent) => void;
   /** on-run-end: the node results, for `results`, `schemas` and `database_schemas`. */
   readonly results?: readonly NodeResult[];
+  /** on-run-end of a command whose results are not nodes' (source freshness): its own `results` and the rest. */
+  readonly endLocals?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -26,7 +28,7 @@ export function runProjectHooks(options: ProjectHooksOptions): ProjectHookResult
   const project = manifest.project;
   const hooks = (which === 'on-run-start' ? project.onRunStart : project.onRunEnd) ?? [];
   if (hooks.length === 0) return [];
-  const locals = options.results ? endLocals(manifest, options.results) : {};
+  const locals = options.endLocals ?? (options.results ? endLocals(manifest, options.results) : {});
   // Laid out as dbt's: on-run-start's lines end with a blank line, on-run-end's start with one.
   if (which === 'on-run-end') emit({ type: 'log', message: '' });
   emit({ type: 'log', message: `Running ${hooks.length} ${which} hook${hooks.length === 1 ? '' : 's'}` });

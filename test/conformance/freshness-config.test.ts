@@ -301,15 +301,16 @@ profile: default
 on-run-start:
   - "create table if not exists hook_log (what text)"
   - "insert into hook_log values ('start')"
-on-run-end: ["insert into hook_log values ('end')"]
+on-run-end: ["{% for r in results %}insert into hook_log values ('end: {{ r.node.name }} {{ r.status }}');{% endfor %}"]
 ${extra}`;
 
-  it('run by default (dbt 1.9+), before and after the checks, on a writable warehouse', () => {
+  it('run by default (dbt 1.9+), before and after the checks (on-run-end given their results), on a writable warehouse', () => {
     const p = loaded({ 'dbt_project.yml': project(''), 'models/schema.yml': SCHEMA }, 2);
     const out = run(p);
     expect(out.exitCode).toBe(0);
     expect(out.hooks.map((h) => [h.name, h.status])).toEqual([['conformance.on-run-start.0', 'success'], ['conformance.on-run-start.1', 'success'], ['conformance.on-run-end.0', 'success']]);
-    expect(p.rows('hook_log', 'rowid')).toEqual([{ what: 'start' }, { what: 'end' }]);
+    // on-run-end sees the freshness results, as dbt's `results`.
+    expect(p.rows('hook_log', 'rowid')).toEqual([{ what: 'start' }, { what: 'end: t pass' }]);
   });
 
   it('not run when the flag is false, with dbt\'s deprecation as a warning; nothing selected runs no hooks', () => {
