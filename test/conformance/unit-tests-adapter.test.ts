@@ -123,4 +123,46 @@ describe('unit tests: dbt-tests-adapter unit_testing/', () => {
     expect(expected.code).toBe(1);
     expect(expected.stdout).toContain("Invalid column name: 'invalid_column_name' in unit test fixture for expected output.");
   });
+
+  it("dbt-core's test_ut_names.py, test_ut_macros.py, test_ut_aliases.py: one test name on two models, macros composed in the model, an aliased input", () => {
+    const p = conformanceProject({
+      'models/my_model_a.sql': "{{ config(materialized='table') }}\n{% set one = macro_one() %}\n{% set two = macro_two() %}\n{% set one_plus_two = one + two %}\nselect {{ one_plus_two }} as id\n",
+      'models/my_model_b.sql': 'select 2 as id\n',
+      'macros/my_macros.sql': '{% macro macro_one() -%}\n    {{ return(1) }}\n{%- endmacro %}\n{% macro macro_two() -%}\n    {{ return(2) }}\n{%- endmacro %}\n',
+      'models/model_with_alias.sql': "{{ config(alias='beautiful_alias', materialized='view') }}\nselect 'foo' as foo\n",
+      'models/model_tested.sql': "select * from {{ ref('model_with_alias') }}\n",
+      'models/unit.yml': `unit_tests:
+  - name: my_test_name
+    model: my_model_a
+    given: []
+    expect:
+      rows: [{id: 3}]
+  - name: my_test_name
+    model: my_model_b
+    given: []
+    expect:
+      rows: [{id: 2}]
+  - name: test_model_with_alias_input
+    model: model_tested
+    given:
+      - input: ref('model_with_alias')
+        rows:
+          - {foo: bar }
+          - {foo: foo }
+    expect:
+      rows:
+          - {foo: bar }
+          - {foo: foo }
+`,
+    });
+    expect(p.dbt(['run']).code).toBe(0);
+    const all = p.dbt(['test']);
+    expect(all.code, all.stdout).toBe(0);
+    expect(all.stdout).toContain('my_model_a::my_test_name');
+    expect(all.stdout).toContain('my_model_b::my_test_name');
+    expect(Object.keys(p.dbt(['test', '--select', 'test_name:my_test_name']).statuses).sort()).toEqual(['unit_test.conformance.my_model_a.my_test_name', 'unit_test.conformance.my_model_b.my_test_name']);
+    expect(Object.keys(p.dbt(['test', '--select', 'my_model_a,test_name:my_test_name']).statuses)).toEqual(['unit_test.conformance.my_model_a.my_test_name']);
+    expect(Object.keys(p.dbt(['test', '--select', 'my_model_b']).statuses)).toEqual(['unit_test.conformance.my_model_b.my_test_name']);
+    expect(all.statuses['unit_test.conformance.model_tested.test_model_with_alias_input']).toBe('pass');
+  });
 });
