@@ -25,6 +25,7 @@ const ALLOWED: Record<string, string> = {
   'state/manifest-json.ts': 'manifest.json mirrors the config as written',
   'state/test-node-json.ts': "a data test's config (not a model's)",
   'parse/capture-project.ts': "a data test's tags for the graph (models use settings.tags)",
+  'unit-tests/capture-unit-tests.ts': "a unit test's own config (tags, meta, enabled), not a model's",
   'parse/microbatch-inputs.ts': "an input's event_time as written: dbt refuses one that is not a string, which the typed setting cannot show",
   'compile/context-functions.ts': "should_full_refresh() reads the config as the template sets it (config() calls in the template being rendered)",
 };

@@ -17,7 +17,11 @@ describe('loadProject', () => {
       'tests/t.sql': 'select 1 where false',
     });
     const p = loadProject(dir);
-    expect(p.paths).toEqual({ models: ['models'], seeds: ['seeds'], macros: ['macros'], tests: ['tests'], target: 'target', snapshots: ['snapshots'] });
+    expect(p.paths).toEqual({
+      models: ['models'], seeds: ['seeds'], macros: ['macros'], tests: ['tests'], target: 'target', snapshots: ['snapshots'],
+      // dbt's default docs-paths: every resource path.
+      docs: ['models', 'seeds', 'snapshots', 'analyses', 'macros', 'tests'],
+    });
     expect(p.databasePath).toBe(join(dir, 'warehouse.db'));
     expect(p.models.map((m) => [m.name, m.path, m.folders])).toEqual([['a', 'models/a.sql', []], ['b', 'models/deep/er/b.sql', ['deep', 'er']]]);
     expect(p.modelProperties.get('b')).toMatchObject({ description: 'bee', columns: [{ name: 'x', tests: ['unique'] }], location: { file: 'models/deep/props.yml', line: 2 } });
