@@ -2,6 +2,7 @@ import type { ProjectHookResult } from '../state/hook-result.js';
 import { previewValue } from '../errors/value-preview.js';
 import type { NodeResult, RunEvent } from '../state/node-result.js';
 import { testResultLine } from './print-test-result.js';
+import { lateRowsLine } from './late-rows-line.js';
 import { colors, line, outputSettings } from './terminal.js';
 
 function dotted(prefix: string, status: string): string {
@@ -48,6 +49,8 @@ export function printEvent(event: RunEvent): void {
       if (r.asOf) parts.push(`as of ${previewValue(r.asOf)}`);
       line(colors.dim(`      ${parts.join('; ')}`));
     }
+    const late = r.lateRowsNotApplied ? lateRowsLine(r.lateRowsNotApplied) : undefined;
+    if (late) line(colors.yellow(`      ${late}`), { name: 'LateRowsNotApplied' });
   } else if (r.status === 'error') {
     line(dotted(`${head} ERROR creating ${event.description}`, `${colors.red('ERROR')} ${time}`), { name: 'LogModelResult', level: 'error' });
   } else if (r.status === 'partial success') {

@@ -11,6 +11,7 @@ import { adapterMessage, describeNode, relationName } from './describe-node.js';
 import { renderSeedHooks, runSeedHooks } from './seed-hooks.js';
 import { effectiveAsOf } from '../state/effective-as-of.js';
 import { windowAfterLanded } from './window-after-landed.js';
+import { lateRowsNotApplied, previousAsOf } from './late-rows-not-applied.js';
 import type { BatchResults, NodeResult, RunEvent } from '../state/node-result.js';
 import { crashPoint } from '../test-hooks.js';
 import type { StatementOutcome } from './run-statements.js';
@@ -108,6 +109,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
     let outcome: StatementOutcome = { rowsDeleted: 0, rowsInserted: 0, partitions: [] };
     let asOf: string | null = null;
     let batchResults: BatchResults | undefined;
+    let lateRows: NodeResult['lateRowsNotApplied'];
     try {
       if (node.resourceType === 'seed') {
         // dbt runs a seed's hooks around its load: outside the transaction first and last, the others inside it.
@@ -144,6 +146,8 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
         if (idle) emit({ type: 'log', message: `${node.name}: ${idle}` });
         asOf = plan.partitionColumn ? effectiveAsOf(db, manifest, graph, node.uniqueId) : null;
         const at = asOf;
+        // Read before this run's ledger row exists: the as-of its late rows are counted from.
+        const after = plan.mode === 'incremental' && at !== null ? previousAsOf(db, node.name, options.context.invocationId) : null;
         const published = publishModel(db, plan, {
           emit,
           ...(options.context.empty ? { empty: true } : {}),
@@ -152,6 +156,8 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
         outcome = published.outcome;
         for (const warning of [...(outcome.warnings ?? []), ...(outcome.auditWarnings ?? [])]) emit({ type: 'log', message: `${node.name}: ${warning}` });
         batchResults = published.batchResults;
+        const written = [...outcome.partitions].sort();
+        if (after !== null && at !== null && written.length > 0) lateRows = lateRowsNotApplied(db, manifest, graph, node, after, at, [written[0]!, written[written.length - 1]!]);
       }
       const kind = node.resourceType === 'seed' ? 'seed' : (plan?.strategy ?? '');
       const response = adapterMessage(kind, plan?.mode ?? 'seed', outcome.rowsDeleted, outcome.rowsInserted);
@@ -174,6 +180,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
         asOf,
         exitCode: 0,
         ...(batchResults ? { batchResults: withEarlierBatches(batchResults, options.context, node.uniqueId) } : {}),
+        ...(lateRows ? { lateRowsNotApplied: lateRows } : {}),
       };
       results.push(result);
       emit({ type: 'result', index, total, description, result });

@@ -17,6 +17,34 @@ export interface AdapterResponse {
   readonly rows_affected: number;
 }
 
+/** One raw row an incremental run left behind (landed since the previous run, for a day before its window). */
+export interface LateRowSample {
+  readonly source: string;
+  /** The raw input's id column (order_id), null when it has none. */
+  readonly id_column: string | null;
+  readonly id: unknown;
+  readonly partition: string;
+  readonly loaded_at: string;
+}
+
+/**
+ * What an incremental run did not apply: rows of its raw inputs that landed
+ * after the previous successful run's as-of and by this run's, for partitions
+ * before the window it rewrote (execute/late-rows-not-applied.ts).
+ */
+export interface LateRowsNotApplied {
+  readonly rows: number;
+  /** The previous successful run's as-of (rows landed after it count). */
+  readonly landed_after: string;
+  /** This run's as-of. */
+  readonly landed_by: string;
+  /** The partitions this run rewrote, first and last. */
+  readonly window: readonly [string, string];
+  readonly partitions: readonly { readonly partition: string; readonly rows: number }[];
+  /** Up to 5 rows a partition, oldest landing first. */
+  readonly sample: readonly LateRowSample[];
+}
+
 /** One node's outcome, shaped after dbt's run_results entries. */
 export interface NodeResult {
   readonly uniqueId: string;
@@ -46,6 +74,8 @@ export interface NodeResult {
   readonly error?: Error;
   /** Microbatch models: which batches were built and which failed (or were skipped). */
   readonly batchResults?: BatchResults;
+  /** An incremental run of a partitioned model with time-declared raw inputs: the late rows it left behind. */
+  readonly lateRowsNotApplied?: LateRowsNotApplied;
   /** A failing unit test: its actual and expected rows (dbt's UnitTestDiff; the rendered table is the message). */
   readonly unitTestDiff?: { readonly actual: readonly Record<string, unknown>[]; readonly expected: readonly Record<string, unknown>[] };
 }

@@ -90,6 +90,7 @@ export function writeRunArtifacts(project: Project, manifest: Manifest, graph: G
         rows_deleted: r.rowsDeleted,
         rows_inserted: r.rowsInserted,
         partitions: r.partitions,
+        ...(r.lateRowsNotApplied ? { late_rows_not_applied: r.lateRowsNotApplied } : {}),
       },
     })), ...(input.hooks ?? []).filter((h) => h.which === 'on-run-end').map(hookEntry)],
   };
