@@ -12,6 +12,8 @@ import { requireDateRange } from '../analysis/require-iso-date.js';
 import { MAX_DAYS, requireWholeDays } from '../analysis/require-whole-days.js';
 import { scratchWarehouse } from '../analysis/scratch-warehouse.js';
 import { timeColumns } from '../analysis/time-columns.js';
+import { wentStale, type WentStale } from '../analysis/went-stale.js';
+import type { LateRowsNotApplied } from '../state/node-result.js';
 import { checkKeepPath } from './keep-path.js';
 import { run } from './run.js';
 import { loadSession, withBusyTimeout, withVars, type Session, type SessionOptions } from './session.js';
@@ -62,6 +64,8 @@ export interface ReplayPass {
   readonly final_stale: string[];
   /** The first night with the most stale partitions. */
   readonly worst: ReplayWorst | null;
+  /** Each time a partition went stale (stale after a night, not after the one before): the night, and the late rows that did it. */
+  readonly went_stale: WentStale[];
 }
 
 export interface ReplayResult extends ReplayPass {
@@ -144,21 +148,27 @@ async function replayPass(db: Warehouse, session: Session, node: ModelNode, o: P
     });
     const failure = result.results.find((r) => r.status !== 'success');
     if (failure) throw new ProjectError(`replay: the run with ${JSON.stringify(vars)} failed on ${failure.name}: ${failure.message ?? failure.status}`);
+    return result.results.find((r) => r.uniqueId === node.uniqueId)?.lateRowsNotApplied;
   };
+  const sources = timeSourcesOf(session.manifest, session.graph, node.uniqueId);
+  const wentStaleList: WentStale[] = [];
+  let before = new Set<string>();
   const staleAt = (vars: Record<string, unknown>) => exactStale(db, withVars(session, { ...o.cliVars, ...vars }).manifest, node, { detailPartitions: 0 }).stale;
   await build({ as_of: addDays(o.from, -1) }, true);
   const nights: ReplayNight[] = [];
   for (const [i, night] of o.nights.entries()) {
-    await build({ as_of: night, lookback_days: o.lookback });
+    const late: LateRowsNotApplied | undefined = await build({ as_of: night, lookback_days: o.lookback });
     const sunday = o.weekly !== undefined && dayOfWeek(night) === 0;
     if (sunday) await build({ as_of: night, lookback_days: o.lookback, start: addDays(night, -o.weekly!), end: night });
     const stale = staleAt({ as_of: night });
     nights.push({ run_date: night, stale, weekly_backfill: sunday });
+    for (const p of stale) if (!before.has(p)) wentStaleList.push(wentStale(db, sources, p, night, late));
+    before = new Set(stale);
     onNight(night, i, stale.length);
   }
   let worst: ReplayWorst | null = null;
   for (const n of nights) if (worst === null || n.stale.length > worst.stale_count) worst = { run_date: n.run_date, stale: n.stale, stale_count: n.stale.length };
-  return { lookback: o.lookback, nights, final_stale: staleAt({}), worst };
+  return { lookback: o.lookback, nights, final_stale: staleAt({}), worst, went_stale: wentStaleList };
 }
 
 /** Load the seeds the model reads when the copy lacks them (no live warehouse yet). */

@@ -119,8 +119,16 @@ withCommonOptions(program.command('replay').argument('<model>').description('sim
   .option('--to <date>', 'last night')
   .option('--weekly-backfill <days>', 'every Sunday also rewrite the last N days')
   .option('--keep <file>', 'save the simulated warehouse to this new file, creating missing folders (inspect it with --database)')
+  .option('--verbose', 'list every night a day went stale and why (default: a summary and the first few)')
   .option('--json', 'machine-readable output')
   .action((model, flags) => act(async () => (await import('./replay-command.js')).replayCommand(model, flags)));
+
+withCommonOptions(program.command('explain-order').argument('<order_id>').description('follow one order through every night: when each version landed, which runs rewrote its day, what the table and a full rebuild count'))
+  .option('--model <name>', 'the incremental model to follow it into (when several read the raw rows)')
+  .option('--source <name>', 'the seed or source holding its versions (when several declare event_time and loaded_at)')
+  .option('--id-column <column>', 'the column naming the order (default: the first column named id or ending in _id)')
+  .option('--json', 'machine-readable output')
+  .action((orderId, flags) => act(async () => (await import('./explain-order-command.js')).explainOrderCommand(orderId, flags)));
 
 withThreads(withCommonOptions(program.command('retry').description('rerun what failed or was skipped in the last run/build (target/run_results.json); microbatch models rerun only their failed batches')))
   .action((flags) => act(async () => (await import('./retry-command.js')).retryCommand(flags)));

@@ -6,6 +6,7 @@ import { formatRange, minimalRanges } from '../analysis/minimal-ranges.js';
 import { bar, pad } from './bar-chart.js';
 import { sessionOptions, type CommonFlags } from './common-options.js';
 import { colors } from './terminal.js';
+import { staleWhyLines } from './stale-why-lines.js';
 
 export interface ReplayFlags extends CommonFlags {
   from?: string;
@@ -13,6 +14,7 @@ export interface ReplayFlags extends CommonFlags {
   weeklyBackfill?: string;
   keep?: string;
   json?: boolean;
+  verbose?: boolean;
 }
 
 /** replay <model> --from D1 --to D2: the nightly job simulated on a scratch copy, stale partitions per night. */
@@ -49,11 +51,11 @@ export async function replayCommand(model: string, flags: ReplayFlags): Promise<
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   }
-  process.stdout.write(`${renderReplay(result).join('\n')}\n`);
+  process.stdout.write(`${renderReplay(result, { verbose: flags.verbose === true }).join('\n')}\n`);
   return 0;
 }
 
-export function renderReplay(r: ReplayResult): string[] {
+export function renderReplay(r: ReplayResult, options: { readonly verbose?: boolean } = {}): string[] {
   const out: string[] = [];
   const weekly = r.weekly_backfill !== null ? `, plus every Sunday a backfill of the last ${r.weekly_backfill} days` : '';
   out.push(colors.bold(`Replay of ${r.model}, nights ${r.from}..${r.to}: lookback ${r.lookback}${weekly}`));
@@ -67,6 +69,8 @@ export function renderReplay(r: ReplayResult): string[] {
     out.push(`${n.run_date} ${pad(n.stale.length, 5)}  ${n.stale.length > 0 ? colors.red(drawn) : ''}${mark}`);
   }
   out.push('');
+  const why = staleWhyLines(r.went_stale, r.lookback, options.verbose === true);
+  if (why.length > 0) out.push(...why, '');
   out.push(...summary(r, r.lookback));
   out.push(colors.bold(`required lookback: ${r.required_lookback} (the longest lateness in the raw rows)`));
   if (r.with_required_lookback) {
