@@ -94,9 +94,15 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
 
   const sources = new Map<string, SourceNode>();
   const sourceConfigOf = projectSourceConfigs(project);
+  /** Source tables with enabled: false (yml or the project file): not nodes, as in dbt; a model reading one is an error. */
+  const disabledSources = new Set<string>();
   for (const table of project.sources) {
     const config = sourceConfigOf(table);
     const key = `${table.sourceName}.${table.tableName}`;
+    if (config.enabled === false) {
+      disabledSources.add(key);
+      continue;
+    }
     sources.set(key, {
       resourceType: 'source',
       uniqueId: `source.${project.name}.${key}`,
@@ -200,7 +206,9 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     for (const [s, t] of node.sources) {
       const source = sources.get(`${s}.${t}`);
       if (source) dependsOn.push(source.uniqueId);
-      else {
+      else if (disabledSources.has(`${s}.${t}`)) {
+        errors.push(new ProjectError(`model '${name}' depends on a source named '${s}.${t}' which is disabled`, { location: { file: node.file.path, line: findLine(node.file.rawSql, t) } }));
+      } else {
         errors.push(new ProjectError(`model '${name}' depends on a source named '${s}.${t}' which was not found.${didYouMeanSuffix(`${s}.${t}`, [...sources.keys()])}`, {
           location: { file: node.file.path, line: findLine(node.file.rawSql, t) },
         }));
