@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { conformanceProject } from '../support/conformance-project.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
 
 /**
  * Conformance with dbt (issue 13): the simple materializations. Modelled on
@@ -48,6 +48,13 @@ describe('simple materializations: seed, run, and a model switched between mater
     'models/table_model.sql': `{{ config(materialized="table") }}\n${FROM_SOURCE}`,
     'models/swappable.sql': `{{ config(materialized=var("materialized_var", "table")) }}\n${FROM_SOURCE}`,
   };
+  // Seeded and run once; the cases after the first start from a copy of it.
+  let built: ConformanceProject;
+  beforeAll(() => {
+    built = conformanceProject(files, 'base');
+    expect(built.dbt(['seed']).code).toBe(0);
+    expect(built.dbt(['run']).code).toBe(0);
+  });
 
   it('seed loads 10 rows; run builds the three models as their configs say, each equal to the seed', () => {
     const p = conformanceProject(files, 'base');
@@ -64,9 +71,7 @@ describe('simple materializations: seed, run, and a model switched between mater
   });
 
   it('a second run rebuilds the same relations with the same rows (nothing is appended or lost)', () => {
-    const p = conformanceProject(files, 'base');
-    expect(p.dbt(['seed']).code).toBe(0);
-    expect(p.dbt(['run']).code).toBe(0);
+    const p = built.copy();
     const first = Object.fromEntries(['view_model', 'table_model', 'swappable'].map((r) => [r, p.rows(r, 'id')]));
     const again = p.dbt(['run']);
     expect(again.code, again.stdout + again.stderr).toBe(0);
@@ -79,9 +84,7 @@ describe('simple materializations: seed, run, and a model switched between mater
   });
 
   it('switching the model table -> view -> incremental -> view replaces the relation each time, keeping its rows', () => {
-    const p = conformanceProject(files, 'base');
-    expect(p.dbt(['seed']).code).toBe(0);
-    expect(p.dbt(['run']).code).toBe(0);
+    const p = built.copy();
     expect(p.relationType('swappable')).toBe('table');
 
     for (const [materialized, type] of [['view', 'view'], ['incremental', 'table'], ['view', 'view'], ['table', 'table']] as const) {
@@ -96,9 +99,7 @@ describe('simple materializations: seed, run, and a model switched between mater
   });
 
   it('docs generate writes target/catalog.json listing 4 nodes and 1 source, with their columns in order (BaseDocsGenerate checks the catalog)', () => {
-    const p = conformanceProject(files, 'base');
-    expect(p.dbt(['seed']).code).toBe(0);
-    expect(p.dbt(['run']).code).toBe(0);
+    const p = built.copy();
     const docs = p.dbt(['docs', 'generate']);
     expect(docs.code, docs.stdout + docs.stderr).toBe(0);
     type Table = { metadata: { type: string; schema: string; name: string }; columns: Record<string, { index: number; name: string }> };
@@ -124,6 +125,13 @@ where id > (select max(id) from {{ this }})
 {% endif %}
 `,
   };
+  // Seeded and run on added once, for the two cases that start there.
+  let onAdded: ConformanceProject;
+  beforeAll(() => {
+    onAdded = conformanceProject(files, 'incremental');
+    expect(onAdded.dbt(['seed']).code).toBe(0);
+    expect(onAdded.dbt(['run', '--vars', 'seed_name: added']).code).toBe(0);
+  });
 
   it('first run equals base (10 rows); pointed at added, the second run adds exactly the 10 new rows', () => {
     const p = conformanceProject(files, 'incremental');
@@ -144,9 +152,7 @@ where id > (select max(id) from {{ this }})
   });
 
   it('a run with no new rows adds nothing and rebuilds nothing (a row removed from the table stays removed)', () => {
-    const p = conformanceProject(files, 'incremental');
-    expect(p.dbt(['seed']).code).toBe(0);
-    expect(p.dbt(['run', '--vars', 'seed_name: added']).code).toBe(0);
+    const p = onAdded.copy();
     expect(p.difference('added', 'incremental')).toBe(0);
     p.exec('delete from incremental where id = 3');
     const again = p.dbt(['run', '--vars', 'seed_name: added']);
@@ -156,9 +162,7 @@ where id > (select max(id) from {{ this }})
   });
 
   it('--full-refresh rebuilds from the source it now reads', () => {
-    const p = conformanceProject(files, 'incremental');
-    expect(p.dbt(['seed']).code).toBe(0);
-    expect(p.dbt(['run', '--vars', 'seed_name: added']).code).toBe(0);
+    const p = onAdded.copy();
     const full = p.dbt(['run', '--full-refresh', '--vars', 'seed_name: base']);
     expect(full.code, full.stdout + full.stderr).toBe(0);
     expect(p.difference('base', 'incremental')).toBe(0);
@@ -267,10 +271,15 @@ describe('--full-refresh on every materialization, with a view on top and leftov
     'models/incremental.sql': '{{ config(materialized = "incremental") }}\nselect * from {{ this.schema }}.seed\n{% if is_incremental() %}\n    where id > (select max(id) from {{this}})\n{% endif %}\n',
   };
   const all = ['view', 'materialized', 'incremental'];
+  // Seeded once; both cases start from a copy.
+  let seeded: ConformanceProject;
+  beforeAll(() => {
+    seeded = conformanceProject(files, 'test');
+    expect(seeded.dbt(['seed']).code).toBe(0);
+  });
 
   it('--full-refresh rebuilds the incremental model (a stray row goes), and a view the user put on the models still reads after', () => {
-    const p = conformanceProject(files, 'test');
-    expect(p.dbt(['seed']).code).toBe(0);
+    const p = seeded.copy();
     const first = p.dbt(['run', '--full-refresh']);
     expect(first.code, first.stdout + first.stderr).toBe(0);
     expect(Object.keys(first.statuses).sort()).toEqual(all.map((m) => `model.test.${m}`).sort());
@@ -295,8 +304,7 @@ describe('--full-refresh on every materialization, with a view on top and leftov
   });
 
   it('a staging table left behind (as by a crash) does not stop the rebuild and is gone after it', () => {
-    const p = conformanceProject(files, 'test');
-    expect(p.dbt(['seed']).code).toBe(0);
+    const p = seeded.copy();
     expect(p.dbt(['run']).code).toBe(0);
     p.exec('create table incremental__mini_dbt_tmp as select 1 as id; create table materialized__mini_dbt_tmp as select 1 as id');
     const run = p.dbt(['run', '--model', 'incremental', 'materialized', '--full-refresh']);

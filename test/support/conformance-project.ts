@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { writeProject } from './example-project.js';
 import { runCli, type CliResult } from './run-cli.js';
@@ -38,10 +39,19 @@ export interface ConformanceProject {
   difference(a: string, b: string): number;
   write(path: string, text: string): void;
   exec(sql: string): void;
+  /**
+   * A new project dir holding a copy of this one as it is now (files, target/, the
+   * warehouse): for cases that start where a shared beforeAll left a project, instead
+   * of each running the same seed and run again.
+   */
+  copy(): ConformanceProject;
 }
 
 export function conformanceProject(files: Readonly<Record<string, string>>, name = 'conformance'): ConformanceProject {
-  const dir = writeProject({ 'dbt_project.yml': `name: ${name}\nversion: '1.0'\nprofile: default\n`, ...files });
+  return projectAt(writeProject({ 'dbt_project.yml': `name: ${name}\nversion: '1.0'\nprofile: default\n`, ...files }));
+}
+
+function projectAt(dir: string): ConformanceProject {
   const database = join(dir, 'warehouse.db');
   const withDb = <T>(fn: (db: Database.Database) => T): T => {
     const db = new Database(database);
@@ -80,6 +90,11 @@ export function conformanceProject(files: Readonly<Record<string, string>>, name
       writeFileSync(join(dir, path), text);
     },
     exec: (sql) => withDb((db) => db.exec(sql)),
+    copy: () => {
+      const to = mkdtempSync(join(tmpdir(), 'mini-dbt-project-'));
+      cpSync(dir, to, { recursive: true });
+      return projectAt(to);
+    },
   };
   return project;
 }
