@@ -1,7 +1,7 @@
 /**
  * The shape of a generated feed: orders per day and how late their versions
- * land. The reference profile reproduces the story's figures; the random
- * one draws a feed of the same kind from the seed.
+ * land. The random profile draws it from the seed; the reference one
+ * (reference-profile.ts) reproduces the story's figures.
  */
 import { addDays, dateRange, dayOfWeek, daysBetween } from './iso-date.js';
 import type { Rng } from './seeded-random.js';
@@ -27,36 +27,28 @@ export interface FeedProfile {
   readonly cancelledOnlyDay: string;
   /** Share of the other orders whose (only) version is a cancellation. */
   readonly cancelShare: number;
+  /**
+   * A late refund placed by hand: order `index` of `date` (counted from 0),
+   * `lateness` days late, taken from `lateRefunds`. Its day gets nothing else
+   * late or undone and no earlier day gets a follow-up, so it is the first
+   * order ever refunded (the lesson's order 50044). The random profile has none.
+   */
+  readonly pinnedRefund?: { readonly date: string; readonly index: number; readonly lateness: number };
 }
 
-/** The reference feed of the story, reproduced by the default seed over the default range. */
-const REFERENCE = {
-  monthOrders: { '2026-09': 491, '2026-10': 541 } as Record<string, number>,
-  // 840 + 150 + 36 + 6 = 1,032 first versions
-  firstLateness: [840, 150, 36, 6],
-  // 26 later versions landing within the lookback: 164 - 150, 45 - 36, 9 - 6
-  followUps: [0, 14, 9, 3],
-  // 66 late refunds: 4: 7, 5: 10, 6: 10, 7: 11, 8: 11, 9: 13, 10: 3, 11: 1
-  lateRefunds: [0, 0, 0, 0, 7, 10, 10, 11, 11, 13, 3, 1],
-  firstLateDate: '2026-09-03',
-  lastLateDate: '2026-10-26',
-  lateDateCount: 41,
-  cancelShare: 0.04,
-} as const;
-
-function sum(xs: readonly number[]): number {
+export function sum(xs: readonly number[]): number {
   return xs.reduce((a, b) => a + b, 0);
 }
 
 /** Relative order volume of a day: weekends and Mondays are busier. */
-function dayWeight(rng: Rng, iso: string): number {
+export function dayWeight(rng: Rng, iso: string): number {
   const dow = dayOfWeek(iso);
   const weekday = dow === 0 || dow === 6 ? 1.25 : dow === 1 ? 1.1 : 1;
   return weekday * (0.8 + 0.4 * rng.float());
 }
 
 /** Split `total` over `weights` proportionally (largest remainder), each share at least `min`. */
-function apportion(total: number, weights: readonly number[], min: number): number[] {
+export function apportion(total: number, weights: readonly number[], min: number): number[] {
   const n = weights.length;
   if (n === 0) return [];
   const floor = Math.min(min, Math.floor(total / n));
@@ -86,37 +78,10 @@ function drawCounts(rng: Rng, n: number, weights: readonly number[]): number[] {
 }
 
 /** Late-refund order_dates: `count` distinct days from first..last, both included, avoiding `exclude`. */
-function chooseLateDates(rng: Rng, first: string, last: string, count: number, exclude: string): string[] {
+export function chooseLateDates(rng: Rng, first: string, last: string, count: number, exclude: string): string[] {
   if (first === last) return [first];
   const between = dateRange(addDays(first, 1), addDays(last, -1)).filter((d) => d !== exclude);
   return [first, ...rng.sample(between, Math.max(0, Math.min(count - 2, between.length))), last];
-}
-
-export function referenceProfile(rng: Rng, days: readonly string[]): FeedProfile {
-  const first = REFERENCE.firstLateDate;
-  const last = REFERENCE.lastLateDate;
-  const september = days.filter((d) => d.startsWith('2026-09') && d !== first && d !== last && d > first);
-  const cancelledOnlyDay = rng.pick(september);
-  const lateDates = chooseLateDates(rng, first, last, REFERENCE.lateDateCount, cancelledOnlyDay);
-
-  const dailyOrders = days.map(() => 0);
-  for (const [month, total] of Object.entries(REFERENCE.monthOrders)) {
-    const idx = days.flatMap((d, i) => (d.startsWith(month) && d !== cancelledOnlyDay ? [i] : []));
-    const hasCancelledDay = cancelledOnlyDay.startsWith(month) ? 1 : 0;
-    const counts = apportion(total - hasCancelledDay, idx.map((i) => dayWeight(rng, days[i]!)), 8);
-    idx.forEach((i, k) => (dailyOrders[i] = counts[k]!));
-  }
-  dailyOrders[days.indexOf(cancelledOnlyDay)] = 1;
-
-  return {
-    dailyOrders,
-    firstLateness: REFERENCE.firstLateness,
-    followUps: REFERENCE.followUps,
-    lateRefunds: REFERENCE.lateRefunds,
-    lateDates,
-    cancelledOnlyDay,
-    cancelShare: REFERENCE.cancelShare,
-  };
 }
 
 export function randomProfile(rng: Rng, days: readonly string[]): FeedProfile {

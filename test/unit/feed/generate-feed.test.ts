@@ -50,7 +50,7 @@ function feedViolations(rows: readonly FeedRow[], start: string, end: string): s
     else if (r.load_date < r.order_date) fail('lands before its order_date', r);
     if (!Number.isSafeInteger(r.order_id)) fail('bad order_id', r);
     if (!['delivered', 'refunded', 'cancelled'].includes(r.status)) fail('bad status', r);
-    if (!/^\d+\.\d{2}$/.test(r.amount) || Number(r.amount) < 5 || Number(r.amount) > 250) fail('bad amount', r);
+    if (!/^\d+\.\d{2}$/.test(r.amount) || Number(r.amount) < 5 || Number(r.amount) > 3000) fail('bad amount', r);
   }
 
   for (const versions of versionsByOrder(rows).values()) {
@@ -70,6 +70,9 @@ function feedViolations(rows: readonly FeedRow[], start: string, end: string): s
       }
     });
   }
+
+  const firstIds = [...versionsByOrder(rows).values()].map((v) => v[0]!).sort((a, b) => (a.order_date < b.order_date ? -1 : a.order_date > b.order_date ? 1 : a.order_id - b.order_id));
+  if (firstIds.some((r, i) => r.order_id !== 50_001 + i)) fail('order ids are not consecutive from 50001 in order_date order');
 
   const orderDates = new Set(rows.map((r) => r.order_date));
   for (const day of dateRange(start, end)) if (!orderDates.has(day)) fail(`no order on ${day}`);
@@ -130,7 +133,7 @@ describe('generateFeed, default seed (the reference feed)', () => {
     const tampered = rows.map((r, i) => (i === late ? { ...r, status: 'delivered' as const } : r));
     expect(feedViolations(tampered, START, END)).toHaveLength(2); // not a refund, and a later version that delivers
     const noSept10 = rows.filter((r) => r.order_date !== '2026-09-10');
-    expect(feedViolations(noSept10, START, END)).toEqual(['no order on 2026-09-10']);
+    expect(feedViolations(noSept10, START, END)).toEqual(['order ids are not consecutive from 50001 in order_date order', 'no order on 2026-09-10']);
   });
 
   it('uses seed 2026 by default', () => {
