@@ -220,4 +220,11 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E97', args: ['--log-level', 'verbose', 'run'] },
   { id: 'E98', args: ['run', '--warn-error-options', '{include: al}'] },
   { id: 'E99', args: ['ls', '--models', 'daily_revenue', '--select', 'daily_revenue'] },
+  { id: 'E150', edit: sql("delete from raw_orders; insert into raw_orders values ('2026-09-01', 100, '2026-09-01', 'delivered', 1), ('2026-09-02', 200, '2026-09-02', 'delivered', 2)"), args: ['explain-order', '150'] },
+  { id: 'E151', args: ['explain-order', '1', '--model', 'monthly_revenue'] },
+  { id: 'E152', edit: patch('seeds/raw_orders.yml', / *event_time: order_date[^\n]*\n/, ''), args: ['explain-order', '1'] },
+  { id: 'E153', edit: (d) => write('models/marts/daily_orders.sql', readFileSync(join(d, DAILY), 'utf8'))(d), args: ['explain-order', '1'] },
+  { id: 'E154', args: ['explain-order', '1', '--id-column', 'order_idd'] },
+  { id: 'E155', edit: sql('drop table raw_orders'), args: ['explain-order', '1'] },
+  { id: 'E156', edit: both(write('seeds/raw_returns.csv', 'load_date,return_id,order_date\n2026-09-02,1,2026-09-01\n'), write('seeds/raw_returns.yml', 'seeds:\n  - name: raw_returns\n    config:\n      event_time: order_date\n      loaded_at: load_date\n')), args: ['explain-order', '1'] },
 ];
