@@ -53,7 +53,7 @@ describe.each([
     expect(progress).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
     if (seed === 2026) {
       expect(result.final_stale).toHaveLength(41);
-      expect(result.worst).toMatchObject({ run_date: '2026-10-31', stale_count: 41 });
+      expect(result.worst).toMatchObject({ run_date: '2026-10-30', stale_count: 41 });
     }
     // The live warehouse, ledger included, is exactly as it was.
     expect(warehouseSnapshot(join(dir, 'warehouse.db'))).toEqual(snapshot);
@@ -73,7 +73,7 @@ describe.each([
     expect(result.nights.filter((n) => n.weekly_backfill).map((n) => n.run_date)).toEqual(['2026-09-06', '2026-09-13', '2026-09-20', '2026-09-27', '2026-10-04', '2026-10-11', '2026-10-18', '2026-10-25']);
     // Every Sunday the weekly backfill clears the table.
     for (const n of result.nights.filter((x) => x.weekly_backfill)) expect(n.stale).toEqual([]);
-    if (seed === 2026) expect(result.worst).toMatchObject({ run_date: '2026-10-03', stale_count: 7 });
+    if (seed === 2026) expect(result.worst).toMatchObject({ run_date: '2026-10-30', stale_count: 9 });
     expect(result.with_required_lookback).toBeNull();
     // No live warehouse existed: the replay seeded its scratch copy and left none behind.
     expect(existsSync(join(dir, 'warehouse.db'))).toBe(false);
@@ -129,14 +129,14 @@ describe('replay on hand-made feeds and through the CLI', () => {
     expect(Object.keys(json)).toEqual(expect.arrayContaining(['nights', 'final_stale', 'worst', 'required_lookback']));
     expect(json.nights).toHaveLength(60);
     expect(json.nights[0]).toEqual({ run_date: FROM, stale: [], weekly_backfill: false });
-    expect(json.worst).toMatchObject({ run_date: '2026-10-03', stale_count: 7 });
+    expect(json.worst).toMatchObject({ run_date: '2026-10-30', stale_count: 9 });
     expect(json.required_lookback).toBe(11);
     expect(json.with_required_lookback).toMatchObject({ lookback: 11, final_stale: [] });
     expect(stale({ projectDir: dir, database: kept, model: 'daily_revenue' }).stale).toEqual(json.final_stale);
 
     const text = runCli(['replay', 'daily_revenue', '--from', FROM, '--to', '2026-09-10', '--project-dir', dir]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^2026-09-08 +1  /m);
+    expect(text.stdout).toMatch(/^2026-09-09 +1  /m);
     expect(text.stdout).toMatch(/required lookback: 11/);
     expect(text.stdout).toMatch(/the same replay with lookback 11: worst night 0 stale, /);
     expect(text.stderr).toBe(''); // no progress bar without a terminal
