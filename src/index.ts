@@ -21,5 +21,8 @@ export { backfill, type BackfillOptions, type BackfillResult, type BackfillRange
 export { history, type HistoryOptions, type HistoryResult } from './api/history.js';
 export type { HistoryEntry } from './analysis/partition-history.js';
 export { replay, type ReplayOptions, type ReplayResult, type ReplayPass, type ReplayNight, type ReplayProgress } from './api/replay.js';
+export type { WentStale, StaleCause } from './analysis/went-stale.js';
+export { explainOrder, type ExplainOrderOptions, type ExplainOrderResult, type OrderVersion, type OrderRun } from './api/explain-order.js';
+export type { LateRowsNotApplied, LateRowSample } from './state/node-result.js';
 export { minimalRanges, type PartitionRange } from './analysis/minimal-ranges.js';
 export { retry, planRetry, type RetryOptions, type RetryPlan } from './api/retry.js';
