@@ -144,6 +144,11 @@ withCommonOptions(program.command('show').description("preview a model's, a seed
   .option('--inline <sql>', 'a query to preview (Jinja rendered against the project: ref, source, var, macros); one SELECT')
   .option('--limit <n>', 'at most this many rows (default 5; -1: every row)')
   .option('--output <format>', 'text (a table, the default) or json')
+withCommonOptions(program.command('lesson').description("the story's lesson step by step on a scratch copy of the example: each step runs the real command, you predict the figure, then see it"))
+  .option('-y, --yes', 'run straight through without asking for predictions (scripts)')
+  .option('--keep <dir>', 'keep the scratch project in this new folder')
+  .action((flags) => act(async () => (await import('./lesson-command.js')).lessonCommand(flags)));
+
   .action((flags) => act(async () => (await import('./show-command.js')).showCommand(flags)));
 
 withCommonOptions(program.command('run-operation').argument('<macro>').description("call a project macro with keyword arguments (--args), in dbt's context, against the warehouse"))
