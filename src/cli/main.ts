@@ -139,16 +139,16 @@ withThreads(withIndirectSelection(withSelection(withCommonOptions(program.comman
   .option('--exclude-resource-type <type...>', 'leave these out (e.g. unit_test)')
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('test', flags)));
 
-withCommonOptions(program.command('show').description("preview a model's, a seed's or an inline query's rows, read-only (the model is compiled and run, as dbt's show)"))
-  .option('-s, --select <name...>', 'the models or seeds to preview, by name')
-  .option('--inline <sql>', 'a query to preview (Jinja rendered against the project: ref, source, var, macros); one SELECT')
-  .option('--limit <n>', 'at most this many rows (default 5; -1: every row)')
-  .option('--output <format>', 'text (a table, the default) or json')
 withCommonOptions(program.command('lesson').description("the story's lesson step by step on a scratch copy of the example: each step runs the real command, you predict the figure, then see it"))
   .option('-y, --yes', 'run straight through without asking for predictions (scripts)')
   .option('--keep <dir>', 'keep the scratch project in this new folder')
   .action((flags) => act(async () => (await import('./lesson-command.js')).lessonCommand(flags)));
 
+withCommonOptions(program.command('show').description("preview a model's, a seed's or an inline query's rows, read-only (the model is compiled and run, as dbt's show)"))
+  .option('-s, --select <name...>', 'the models or seeds to preview, by name')
+  .option('--inline <sql>', 'a query to preview (Jinja rendered against the project: ref, source, var, macros); one SELECT')
+  .option('--limit <n>', 'at most this many rows (default 5; -1: every row)')
+  .option('--output <format>', 'text (a table, the default) or json')
   .action((flags) => act(async () => (await import('./show-command.js')).showCommand(flags)));
 
 withCommonOptions(program.command('run-operation').argument('<macro>').description("call a project macro with keyword arguments (--args), in dbt's context, against the warehouse"))
