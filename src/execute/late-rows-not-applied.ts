@@ -31,14 +31,16 @@ export function previousAsOf(db: Warehouse, model: string, invocationId: string)
  * backfills it. One query a raw input, through its loaded-at index: the
  * rows that landed tonight, then those whose day is before the window.
  */
-export function lateRowsNotApplied(db: Warehouse, manifest: Manifest, graph: Graph, node: ModelNode, after: string, asOf: string, window: readonly [string, string]): LateRowsNotApplied {
+export function lateRowsNotApplied(db: Warehouse, manifest: Manifest, graph: Graph, node: ModelNode, after: string, asOf: string, window: readonly [string, string]): LateRowsNotApplied | undefined {
   const counts = new Map<string, number>();
   const sample: LateRowSample[] = [];
+  // Only raw inputs that say which day a row belongs to and when it landed can tell; without one, nothing is claimed.
+  const sources = timeSourcesOf(manifest, graph, node.uniqueId).filter((s) => s.settings.eventTime !== undefined && relationKind(db, s.alias, s.schema) === 'table');
+  if (sources.length === 0) return undefined;
   if (after < asOf) {
-    for (const source of timeSourcesOf(manifest, graph, node.uniqueId)) {
-      const eventTime = source.settings.eventTime;
+    for (const source of sources) {
+      const eventTime = source.settings.eventTime!;
       const loadedAt = source.settings.loadedAt!;
-      if (eventTime === undefined || relationKind(db, source.alias, source.schema) !== 'table') continue;
       const idColumn = rowIdColumn(db, source.alias, source.schema, [eventTime, loadedAt]);
       // A TEXT column compares as it is, so its index serves the range; anything else is compared as text.
       const asText = (column: string) => (hasTextAffinity(db, source.alias, column, source.schema) ? quoteIdentifier(column) : dialect.castText(quoteIdentifier(column)));

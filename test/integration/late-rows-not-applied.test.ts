@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSession, run, type Session } from '../../src/index.js';
@@ -66,6 +66,16 @@ describe('an incremental run says which late rows it did not apply', () => {
     expect(full.results[0]!.lateRowsNotApplied).toBeUndefined();
     const backfill = await must(run({ session, vars: { as_of: '2026-01-06', start: '2026-01-05', end: '2026-01-06' }, writeArtifacts: false }));
     expect(backfill.results[0]!.lateRowsNotApplied).toBeUndefined();
+  });
+
+  it('a model whose raw input declares no event_time claims nothing (no facts, no line)', async () => {
+    const dir = lateOrdersProject();
+    writeFileSync(join(dir, 'seeds/raw_orders.yml'), readFileSync(join(dir, 'seeds/raw_orders.yml'), 'utf8').replace('      event_time: order_date\n', ''));
+    const session = loadSession({ projectDir: dir });
+    await must(run({ session, command: 'seed', writeArtifacts: false }));
+    await must(run({ session, fullRefresh: true, vars: { as_of: '2026-01-04' }, writeArtifacts: false }));
+    const night = await must(run({ session, vars: { as_of: '2026-01-05' }, writeArtifacts: false }));
+    expect(night.results[0]!.lateRowsNotApplied).toBeUndefined();
   });
 
   it('the CLI prints one line after the result, and run_results.json carries the same facts', async () => {
