@@ -13,6 +13,7 @@ import { MAX_DAYS, requireWholeDays } from '../analysis/require-whole-days.js';
 import { scratchWarehouse } from '../analysis/scratch-warehouse.js';
 import { timeColumns } from '../analysis/time-columns.js';
 import { wentStale, type WentStale } from '../analysis/went-stale.js';
+import { lateLandings, type LateLanding } from '../analysis/late-landings.js';
 import type { LateRowsNotApplied } from '../state/node-result.js';
 import { checkKeepPath } from './keep-path.js';
 import { run } from './run.js';
@@ -28,6 +29,8 @@ export interface ReplayOptions extends SessionOptions {
   readonly weeklyBackfill?: number;
   /** Also replay with the required lookback (default true). */
   readonly compareRequired?: boolean;
+  /** Replay the second pass with this lookback instead of the required one (e.g. 10 against the project's 11). */
+  readonly compareLookback?: number;
   readonly session?: Session;
   readonly onNight?: (progress: ReplayProgress) => void;
   /** Save the simulated warehouse (after the replay with the project's lookback) to this new file. */
@@ -49,6 +52,8 @@ export interface ReplayNight {
   readonly stale: string[];
   /** Whether the weekly backfill ran that night. */
   readonly weekly_backfill: boolean;
+  /** The partitions the night's incremental run rewrote, first and last (null: none). */
+  readonly window: readonly [string, string] | null;
 }
 
 export interface ReplayWorst {
@@ -75,8 +80,10 @@ export interface ReplayResult extends ReplayPass {
   readonly weekly_backfill: number | null;
   /** The longest lateness in the model's raw sources: the smallest lookback that misses nothing. */
   readonly required_lookback: number;
-  /** The same replay with the required lookback (null when not asked, or the lookback already suffices). */
+  /** The same replay with the required lookback, or compareLookback (null when not asked, or the lookback already suffices). */
   readonly with_required_lookback: ReplayPass | null;
+  /** Late rows per night and day: the night's run saw them first (the same in every pass; replay --grid marks them). */
+  readonly late_landings: LateLanding[];
   /** Where the simulated warehouse was saved (--keep). */
   readonly kept_as: string | null;
 }
@@ -110,7 +117,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
     try {
       const required = requiredLookback(db, scratch.session, node);
       const nights = dateRange(from, to);
-      const second = (options.compareRequired ?? true) && required > lookback;
+      const compare = options.compareLookback === undefined ? undefined : requireWholeDays(options.compareLookback, '--compare-lookback');
+      const second = compare !== undefined ? compare !== lookback : (options.compareRequired ?? true) && required > lookback;
       const total = nights.length * (second ? 2 : 1);
       const pass = (lb: number, name: ReplayProgress['pass'], offset: number) =>
         replayPass(db, scratch.session, node, { from, nights, lookback: lb, weekly, cliVars }, (night, i, staleCount) =>
@@ -120,8 +128,9 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
         keep.prepare();
         db.copyTo(keep.path);
       }
-      const withRequired = second ? await pass(required, 'required', nights.length) : null;
-      return { model: node.name, from, to, weekly_backfill: weekly ?? null, ...first, required_lookback: required, with_required_lookback: withRequired, kept_as: keepAs ?? null };
+      const withRequired = second ? await pass(compare ?? required, 'required', nights.length) : null;
+      const landings = lateLandings(db, timeSourcesOf(scratch.session.manifest, scratch.session.graph, node.uniqueId), nights);
+      return { model: node.name, from, to, weekly_backfill: weekly ?? null, ...first, required_lookback: required, with_required_lookback: withRequired, late_landings: landings, kept_as: keepAs ?? null };
     } finally {
       db.close();
     }
@@ -161,7 +170,7 @@ async function replayPass(db: Warehouse, session: Session, node: ModelNode, o: P
     const sunday = o.weekly !== undefined && dayOfWeek(night) === 0;
     if (sunday) await build({ as_of: night, lookback_days: o.lookback, start: addDays(night, -o.weekly!), end: night });
     const stale = staleAt({ as_of: night });
-    nights.push({ run_date: night, stale, weekly_backfill: sunday });
+    nights.push({ run_date: night, stale, weekly_backfill: sunday, window: late?.window ?? null });
     for (const p of stale) if (!before.has(p)) wentStaleList.push(wentStale(db, sources, p, night, late));
     before = new Set(stale);
     onNight(night, i, stale.length);

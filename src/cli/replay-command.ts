@@ -7,6 +7,8 @@ import { bar, pad } from './bar-chart.js';
 import { sessionOptions, type CommonFlags } from './common-options.js';
 import { colors } from './terminal.js';
 import { staleWhyLines } from './stale-why-lines.js';
+import { replayGrids } from '../analysis/replay-grid.js';
+import { replayGridText } from './replay-grid-text.js';
 
 export interface ReplayFlags extends CommonFlags {
   from?: string;
@@ -15,6 +17,8 @@ export interface ReplayFlags extends CommonFlags {
   keep?: string;
   json?: boolean;
   verbose?: boolean;
+  grid?: boolean;
+  compareLookback?: string;
 }
 
 /** replay <model> --from D1 --to D2: the nightly job simulated on a scratch copy, stale partitions per night. */
@@ -35,6 +39,7 @@ export async function replayCommand(model: string, flags: ReplayFlags): Promise<
       to: flags.to,
       weeklyBackfill,
       keepAs: flags.keep,
+      compareLookback: flags.compareLookback === undefined ? undefined : requireWholeDays(flags.compareLookback, '--compare-lookback'),
       onNight: (p) => {
         if (!progress) return;
         if (!started) {
@@ -47,23 +52,26 @@ export async function replayCommand(model: string, flags: ReplayFlags): Promise<
   } finally {
     if (started) progress?.stop();
   }
+  const grids = flags.grid ? replayGrids(result) : undefined;
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(grids ? { ...result, grids } : result, null, 2)}\n`);
     return 0;
   }
-  process.stdout.write(`${renderReplay(result, { verbose: flags.verbose === true }).join('\n')}\n`);
+  const grid = grids ? replayGridText(grids, { width: process.stdout.isTTY ? process.stdout.columns : undefined }) : undefined;
+  process.stdout.write(`${renderReplay(result, { verbose: flags.verbose === true, grid }).join('\n')}\n`);
   return 0;
 }
 
-export function renderReplay(r: ReplayResult, options: { readonly verbose?: boolean } = {}): string[] {
+export function renderReplay(r: ReplayResult, options: { readonly verbose?: boolean; readonly grid?: readonly string[] } = {}): string[] {
   const out: string[] = [];
   const weekly = r.weekly_backfill !== null ? `, plus every Sunday a backfill of the last ${r.weekly_backfill} days` : '';
   out.push(colors.bold(`Replay of ${r.model}, nights ${r.from}..${r.to}: lookback ${r.lookback}${weekly}`));
   out.push(colors.dim('on a scratch copy of the warehouse (the live warehouse was not touched); after each night the table is compared with a full rebuild as of that night'));
   out.push('');
   const max = Math.max(1, ...r.nights.map((n) => n.stale.length));
-  out.push(colors.dim(`night        stale`));
-  for (const n of r.nights) {
+  if (options.grid) out.push(...options.grid);
+  else out.push(colors.dim(`night        stale`));
+  for (const n of options.grid ? [] : r.nights) {
     const mark = n.weekly_backfill ? colors.cyan(' (weekly backfill)') : '';
     const drawn = bar(n.stale.length, max, 30);
     out.push(`${n.run_date} ${pad(n.stale.length, 5)}  ${n.stale.length > 0 ? colors.red(drawn) : ''}${mark}`);

@@ -128,7 +128,7 @@ describe('replay on hand-made feeds and through the CLI', () => {
     const json = JSON.parse(r.stdout);
     expect(Object.keys(json)).toEqual(expect.arrayContaining(['nights', 'final_stale', 'worst', 'required_lookback']));
     expect(json.nights).toHaveLength(60);
-    expect(json.nights[0]).toEqual({ run_date: FROM, stale: [], weekly_backfill: false });
+    expect(json.nights[0]).toEqual({ run_date: FROM, stale: [], weekly_backfill: false, window: ['2026-09-01', FROM] });
     expect(json.worst).toMatchObject({ run_date: '2026-10-30', stale_count: 9 });
     expect(json.required_lookback).toBe(11);
     expect(json.with_required_lookback).toMatchObject({ lookback: 11, final_stale: [] });
