@@ -120,11 +120,11 @@ withCommonOptions(program.command('replay').argument('<model>').description('sim
   .option('--weekly-backfill <days>', 'every Sunday also rewrite the last N days')
   .option('--keep <file>', 'save the simulated warehouse to this new file, creating missing folders (inspect it with --database)')
   .option('--verbose', 'list every night a day went stale and why (default: a summary and the first few)')
+  .option('--grid', 'draw nights x days: the window, late rows applied (+) or missed (X), stale days (#); both lookbacks side by side')
+  .option('--compare-lookback <days>', 'the second pass\'s lookback (default: the required one, the longest lateness)')
   .option('--json', 'machine-readable output')
   .action((model, flags) => act(async () => (await import('./replay-command.js')).replayCommand(model, flags)));
 
-  .option('--grid', 'draw nights x days: the window, late rows applied (+) or missed (X), stale days (#); both lookbacks side by side')
-  .option('--compare-lookback <days>', 'the second pass\'s lookback (default: the required one, the longest lateness)')
 withCommonOptions(program.command('explain-order').argument('<order_id>').description('follow one order through every night: when each version landed, which runs rewrote its day, what the table and a full rebuild count'))
   .option('--model <name>', 'the incremental model to follow it into (when several read the raw rows)')
   .option('--source <name>', 'the seed or source holding its versions (when several declare event_time and loaded_at)')
