@@ -1,4 +1,4 @@
-import type { Manifest, ModelNode } from '../compile/manifest.js';
+import type { Manifest, ModelNode, SeedNode, SourceNode } from '../compile/manifest.js';
 import { dialect } from '../engine/current-engine.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { qualifiedName, quoteIdentifier } from '../engine/quote-identifier.js';
@@ -39,24 +39,8 @@ export function lateRowsNotApplied(db: Warehouse, manifest: Manifest, graph: Gra
   if (sources.length === 0) return undefined;
   if (after < asOf) {
     for (const source of sources) {
-      const eventTime = source.settings.eventTime!;
-      const loadedAt = source.settings.loadedAt!;
-      const idColumn = rowIdColumn(db, source.alias, source.schema, [eventTime, loadedAt]);
-      // A TEXT column compares as it is, so its index serves the range; anything else is compared as text.
-      const asText = (column: string) => (hasTextAffinity(db, source.alias, column, source.schema) ? quoteIdentifier(column) : dialect.castText(quoteIdentifier(column)));
-      const l = asText(loadedAt);
-      const e = asText(eventTime);
-      const day = dialect.dayOrText(quoteIdentifier(eventTime));
-      const id = idColumn === null ? 'null' : quoteIdentifier(idColumn);
-      const rows = db.prepare(`
-        select partition, id, loaded_at, rows_in_partition from (
-          select ${day} as partition, ${id} as id, ${dialect.castText(quoteIdentifier(loadedAt))} as loaded_at,
-                 count(*) over (partition by ${day}) as rows_in_partition,
-                 row_number() over (partition by ${day} order by ${l}, ${id}) as n
-          from ${qualifiedName(source.schema, source.alias)}
-          where ${l} > @after and ${l} <= @asOf and ${e} < @start
-        ) where n <= ${SAMPLE_PER_PARTITION}
-        order by partition, n`).all({ after, asOf, start: window[0] }) as { partition: string; id: unknown; loaded_at: string; rows_in_partition: number }[];
+      const { sql, idColumn } = lateRowsQuery(db, source);
+      const rows = db.prepare(sql).all({ after, asOf, start: window[0] }) as { partition: string; id: unknown; loaded_at: string; rows_in_partition: number }[];
       for (const r of rows) {
         if (!counts.has(`${source.name}\u0000${r.partition}`)) {
           counts.set(`${source.name}\u0000${r.partition}`, Number(r.rows_in_partition));
@@ -72,4 +56,33 @@ export function lateRowsNotApplied(db: Warehouse, manifest: Manifest, graph: Gra
   }
   const partitions = [...byPartition].sort(([a], [b]) => a.localeCompare(b)).map(([partition, rows]) => ({ partition, rows }));
   return { rows: partitions.reduce((n, p) => n + p.rows, 0), landed_after: after, landed_by: asOf, window, partitions, sample };
+}
+
+/**
+ * The one query a raw input costs: its rows with loaded_at in (@after, @asOf]
+ * and event time before @start, up to 5 a partition, with each partition's
+ * count. The two-sided loaded_at range is what SQLite seeks (a night's rows,
+ * on the loaded-at index); the event-time bound alone would walk the whole
+ * history on the (event_time, loaded_at) index.
+ */
+export function lateRowsQuery(db: Warehouse, source: SeedNode | SourceNode): { sql: string; idColumn: string | null } {
+  const eventTime = source.settings.eventTime!;
+  const loadedAt = source.settings.loadedAt!;
+  const idColumn = rowIdColumn(db, source.alias, source.schema, [eventTime, loadedAt]);
+  // A TEXT column compares as it is, so its index serves the range; anything else is compared as text.
+  const asText = (column: string) => (hasTextAffinity(db, source.alias, column, source.schema) ? quoteIdentifier(column) : dialect.castText(quoteIdentifier(column)));
+  const l = asText(loadedAt);
+  const e = asText(eventTime);
+  const day = dialect.dayOrText(quoteIdentifier(eventTime));
+  const id = idColumn === null ? 'null' : quoteIdentifier(idColumn);
+  const sql = `
+    select partition, id, loaded_at, rows_in_partition from (
+      select ${day} as partition, ${id} as id, ${dialect.castText(quoteIdentifier(loadedAt))} as loaded_at,
+             count(*) over (partition by ${day}) as rows_in_partition,
+             row_number() over (partition by ${day} order by ${l}, ${id}) as n
+      from ${qualifiedName(source.schema, source.alias)}
+      where ${l} > @after and ${l} <= @asOf and ${e} < @start
+    ) where n <= ${SAMPLE_PER_PARTITION}
+    order by partition, n`;
+  return { sql, idColumn };
 }

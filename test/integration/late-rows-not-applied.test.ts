@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { loadSession, run, type Session } from '../../src/index.js';
 import { addDays, dateRange } from '../../src/feed/iso-date.js';
 import { lateRowsLine } from '../../src/cli/late-rows-line.js';
+import { lateRowsQuery } from '../../src/execute/late-rows-not-applied.js';
+import { openWarehouse } from '../../src/engine/open-warehouse.js';
 import { LATE_ORDER_ROWS, LOOKBACK, lateOrdersProject } from '../support/late-orders-project.js';
 import { runCli } from '../support/run-cli.js';
 
@@ -66,6 +68,19 @@ describe('an incremental run says which late rows it did not apply', () => {
     expect(full.results[0]!.lateRowsNotApplied).toBeUndefined();
     const backfill = await must(run({ session, vars: { as_of: '2026-01-06', start: '2026-01-05', end: '2026-01-06' }, writeArtifacts: false }));
     expect(backfill.results[0]!.lateRowsNotApplied).toBeUndefined();
+  });
+
+  it('the check is one query a night that seeks the loaded-at index (not a walk of the history)', async () => {
+    const { dir, session } = await seeded();
+    const db = openWarehouse(join(dir, 'warehouse.db'), { readonly: true });
+    try {
+      const { sql } = lateRowsQuery(db, session.manifest.seeds.get('raw_orders')!);
+      const plan = (db.prepare(`explain query plan ${sql}`).all({ after: '2026-01-04', asOf: '2026-01-05', start: '2026-01-03' }) as { detail: string }[]).map((r) => r.detail);
+      expect(plan.some((d) => /SEARCH .*raw_orders USING INDEX \S+ \(load_date>\? AND load_date<\?\)/.test(d))).toBe(true);
+      expect(plan.some((d) => /SCAN .*raw_orders\b/.test(d))).toBe(false);
+    } finally {
+      db.close();
+    }
   });
 
   it('a model whose raw input declares no event_time claims nothing (no facts, no line)', async () => {
