@@ -9,14 +9,19 @@ import { effectiveAsOf } from '../state/effective-as-of.js';
 import type { RunEvent } from '../state/node-result.js';
 import { selectNodes } from '../graph/select-nodes.js';
 import { descendants } from '../graph/walk-graph.js';
-import { backfillChecks, previewBackfill, type BackfillPreview } from '../analysis/backfill-preview.js';
+import { backfillChecks, plannedAudits, previewBackfill, type BackfillPreview } from '../analysis/backfill-preview.js';
+import { backfillCost, type BackfillCost } from '../analysis/backfill-cost.js';
+import { keyPartitions, type KeyPartitions } from '../analysis/key-partitions.js';
+import type { PredictedChanges } from '../analysis/predicted-changes.js';
+import { checkStatuses, type BackfillCheck } from '../analysis/check-statuses.js';
 import { rawReadCounts } from '../analysis/raw-read-counts.js';
 import { exactStale } from '../analysis/exact-stale.js';
 import { findModel } from '../analysis/find-node.js';
-import type { PartitionRange } from '../analysis/minimal-ranges.js';
+import { minimalRanges, type PartitionRange } from '../analysis/minimal-ranges.js';
 import { partitionTotals, type Totals } from '../analysis/range-totals.js';
 import { requireDateRange } from '../analysis/require-iso-date.js';
 import type { Project } from '../project/project.js';
+import type { BackfillRange as GuardedBackfill } from '../invocation/run-context.js';
 import { run, type RunResult } from './run.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
 import { stale } from './stale.js';
@@ -29,6 +34,12 @@ export interface BackfillOptions extends SessionOptions {
   readonly stale?: boolean;
   /** How --stale finds them (default exact). */
   readonly staleMode?: 'exact' | 'fast';
+  /** Exactly these partitions (the fewest ranges covering them). */
+  readonly partitions?: readonly string[];
+  /** The partitions these entity keys (e.g. order ids) touch in the raw input, found through `keyColumn`. */
+  readonly keys?: readonly string[];
+  /** The raw input's column the keys are values of (e.g. order_id). */
+  readonly keyColumn?: string;
   /** Why: recorded in the ledger. Required unless dryRun. */
   readonly reason?: string;
   readonly dryRun?: boolean;
@@ -66,6 +77,21 @@ export interface BackfillResult {
   readonly asOf: string | null;
   readonly partitionColumn: string;
   readonly ranges: BackfillRange[];
+  /** With keys: the partitions each key touches. */
+  readonly keys?: KeyPartitions;
+  /**
+   * Every check and audit of the publish, with its outcome: pass (ran, found
+   * nothing), warn (an audit of severity warn found rows; published anyway),
+   * fail (stopped the publish), not run, planned (a dry run: audits run only
+   * inside the publish).
+   */
+  readonly checks: BackfillCheck[];
+  /** A dry run: what the backfill would change, partition by partition and in total (null otherwise). */
+  readonly changes: PredictedChanges | null;
+  /** Raw rows read against a full rebuild, and why the ratio is what it is. */
+  readonly cost: BackfillCost | null;
+  /** All ranges are published in one transaction: all of them, or none. */
+  readonly oneTransaction: true;
   readonly downstream: DownstreamModel[];
   /** The equivalent `run` of each range. */
   readonly equivalentCommands: string[];
@@ -96,88 +122,124 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
   const select = checkSelection(base, node, options.select);
   if (!existsSync(project.databasePath)) throw new ProjectError(`warehouse ${project.databasePath} does not exist yet`, { hint: 'run `mini-dbt seed` and `mini-dbt run` first' });
 
-  let ranges: PartitionRange[];
-  if (options.stale) {
-    if (options.start !== undefined || options.end !== undefined) throw new ProjectError('give either --stale or --start/--end, not both');
-    ranges = stale({ session: base, model: node.name, mode: options.staleMode, detailPartitions: 0 }).ranges;
-  } else {
-    if (options.start === undefined || options.end === undefined) {
-      throw new ProjectError('a backfill needs --start and --end (or --stale)', { hint: `e.g. mini-dbt backfill ${node.name} --start 2026-09-03 --end 2026-10-26 --reason "..."` });
-    }
-    ranges = [requireDateRange(options.start, options.end)];
-  }
+  const picked = [options.stale ? '--stale' : undefined, options.start !== undefined || options.end !== undefined ? '--start/--end' : undefined, options.keys !== undefined ? '--keys' : undefined, options.partitions !== undefined ? 'partitions' : undefined].filter(Boolean);
+  if (picked.length > 1) throw new ProjectError(`give one of --start/--end, --stale or --keys, not ${picked.join(' and ')}`);
+  if (options.keyColumn !== undefined && options.keys === undefined) throw new ProjectError('--key-column goes with --keys', { hint: `e.g. mini-dbt backfill ${node.name} --keys 50044,50071 --key-column order_id --reason "..."` });
 
-  // One range: its checks run on the staged rows inside the publish (a failure
-  // there rolls the one transaction back, so nothing is written), and the
-  // model's SELECT runs once. Several ranges (or a dry run): every range is
-  // staged and checked read-only first, so a range that would fail stops
-  // the backfill before any range is published.
-  const checkFirst = Boolean(options.dryRun) || ranges.length > 1;
   const db = openProjectWarehouse(project, { readonly: true });
   let asOf: string | null;
+  let ranges: PartitionRange[];
+  let keys: KeyPartitions | undefined;
+  let preview: BackfillPreview | undefined;
+  let cost: BackfillCost | null = null;
   const previews: BackfillRange[] = [];
   try {
     if (relationKind(db, node.alias, node.schema) !== 'table') {
       throw new ProjectError(`model '${node.name}' is not built yet, so there is nothing to backfill`, { hint: `build it first: mini-dbt run --select ${node.name}` });
     }
     asOf = effectiveAsOf(db, manifest, graph, node.uniqueId);
+    if (options.stale) {
+      ranges = stale({ session: base, model: node.name, mode: options.staleMode, detailPartitions: 0, db, notFinal: false }).ranges;
+    } else if (options.keys !== undefined) {
+      const given = [...new Set(options.keys.map((k) => k.trim()).filter((k) => k !== ''))];
+      if (given.length === 0) throw new ProjectError('--keys names no key', { hint: `e.g. --keys 50044,50071 --key-column order_id` });
+      if (options.keyColumn === undefined || options.keyColumn.trim() === '') {
+        throw new ProjectError('--keys needs --key-column: the raw input\'s column the keys are values of', { hint: `e.g. mini-dbt backfill ${node.name} --keys ${given.slice(0, 2).join(',')} --key-column order_id --reason "..."` });
+      }
+      keys = keyPartitions(db, manifest, graph, node, options.keyColumn, given, asOf);
+      ranges = minimalRanges(keys.partitions);
+    } else if (options.partitions !== undefined) {
+      ranges = minimalRanges(options.partitions.map((p) => requireDateRange(p, p).start));
+    } else {
+      if (options.start === undefined || options.end === undefined) {
+        throw new ProjectError('a backfill needs --start and --end (or --stale, or --keys)', { hint: `e.g. mini-dbt backfill ${node.name} --start 2026-09-03 --end 2026-10-26 --reason "..."` });
+      }
+      ranges = [requireDateRange(options.start, options.end)];
+    }
+    const guard = guardedBackfill(node, ranges);
     const columns = relationColumns(db, node.alias, { schema: node.schema }).map((c) => c.name);
-    for (const range of ranges) {
+    if (options.dryRun && guard) {
       // The range's own session: a model whose ref() or config() reads start/end is captured again with them.
-      const ranged = checkFirst ? withVars(base, { ...(options.vars ?? {}), start: range.start, end: range.end }) : base;
-      const preview: BackfillPreview = checkFirst
-        ? previewBackfill(db, ranged.manifest, ranged.graph, ranged.manifest.nodes.get(node.uniqueId) as ModelNode, range, asOf)
-        : { start: range.start, end: range.end, partitions: [], rows: 0, ...rawReadCounts(db, manifest, graph, node, range, asOf), checks: backfillChecks(node, range) };
+      const ranged = withVars(base, { ...(options.vars ?? {}), start: guard.start, end: guard.end });
+      preview = previewBackfill(db, ranged.manifest, ranged.graph, ranged.manifest.nodes.get(node.uniqueId) as ModelNode, guard, asOf);
+    }
+    for (const range of ranges) {
+      const counts = rawReadCounts(db, manifest, graph, node, range, asOf);
+      const partitions = preview ? preview.partitions.filter((p) => inRange(p, range)) : [];
       const before = partitionTotals(db, qualifiedName(node.schema, node.alias), columns, part, range);
-      previews.push({ ...preview, before, after: null, status: options.dryRun ? 'planned' : 'not run' });
+      const rows = partitions.reduce((n, p) => n + (preview?.rowsPerPartition?.[p] ?? 0), 0);
+      previews.push({ start: range.start, end: range.end, partitions, rows, ...counts, checks: backfillChecks(node, range), before, after: null, status: options.dryRun ? 'planned' : 'not run' });
+    }
+    if (guard) {
+      const rawRows = previews.reduce((n, r) => n + r.rawRows, 0);
+      cost = backfillCost(db, manifest, graph, node, ranges, asOf, { rawRows, fullRebuildRawRows: previews[0]?.fullReloadRawRows ?? 0 });
     }
   } finally {
     db.close();
   }
-  const equivalentCommands = ranges.map((r) => `mini-dbt run --select ${node.name} --vars '{start: ${r.start}, end: ${r.end}}'`);
+  const guard = guardedBackfill(node, ranges);
+  const equivalentCommands = ranges.map((r) => `mini-dbt run --select ${node.name} --vars '{start: ${r.start}, end: ${r.end}}' --reason "..."`);
   const rebuilt = new Set(select.filter((id) => id !== node.uniqueId));
-  const result = { model: node.name, reason: options.reason ?? null, asOf, partitionColumn: part, equivalentCommands };
-  if (options.dryRun || ranges.length === 0) {
-    return { ...result, dryRun: Boolean(options.dryRun), ranges: previews, downstream: downstreamOf(base, node, rebuilt, null), runs: [], exitCode: 0 };
+  const checkNames = guard ? backfillChecks(node, guard) : [];
+  const result = { model: node.name, reason: options.reason ?? null, asOf, partitionColumn: part, equivalentCommands, cost, oneTransaction: true as const, ...(keys ? { keys } : {}) };
+  if (options.dryRun || guard === undefined) {
+    const checks: BackfillCheck[] = [
+      ...checkNames.map((name) => ({ name, status: preview ? 'pass' as const : 'planned' as const })),
+      ...(preview?.audits ?? []).map((test) => ({ name: `audit ${test}`, status: 'planned' as const })),
+    ];
+    return { ...result, dryRun: Boolean(options.dryRun), ranges: previews, checks, changes: preview?.changes ?? null, downstream: downstreamOf(base, node, rebuilt, null), runs: [], exitCode: 0 };
   }
 
-  const runs: RunResult[] = [];
-  const done: BackfillRange[] = [];
-  let failed = false;
-  for (const [i, preview] of previews.entries()) {
-    if (failed) {
-      done.push(preview);
-      continue;
-    }
-    const last = i === previews.length - 1;
-    const outcome = await run({
-      session: base,
-      command: 'backfill',
-      select: last ? select.map((id) => manifest.nodes.get(id)!.name) : [node.name],
-      vars: { ...(options.vars ?? {}), start: preview.start, end: preview.end },
-      reason: options.reason,
-      backfill: { start: preview.start, end: preview.end, guarded: node.uniqueId },
-      commandLine: options.commandLine ?? `mini-dbt backfill ${node.name} --start ${preview.start} --end ${preview.end}`,
-      onEvent: options.onEvent,
-      writeArtifacts: options.writeArtifacts,
+  // Every range in one run, one publish: the model rendered once per range,
+  // staged as one union, checked, then delete+insert and the ledger row in
+  // one transaction. A check failing in any range rolls back every range.
+  const auditWarnings: string[] = [];
+  const outcome = await run({
+    session: base,
+    command: 'backfill',
+    select: select.map((id) => manifest.nodes.get(id)!.name),
+    vars: { ...(options.vars ?? {}), start: guard.start, end: guard.end },
+    reason: options.reason,
+    backfill: guard,
+    commandLine: options.commandLine ?? `mini-dbt backfill ${node.name} --start ${guard.start} --end ${guard.end}`,
+    onEvent: (event) => {
+      if (event.type === 'log' && event.message.startsWith(`${node.name}: audit `)) auditWarnings.push(event.message.slice(node.name.length + 2));
+      options.onEvent?.(event);
+    },
+    writeArtifacts: options.writeArtifacts,
+  });
+  const mine = outcome.results.find((r) => r.uniqueId === node.uniqueId);
+  const ok = mine?.status === 'success';
+  const audits = plannedAudits(mine?.plan);
+  const checks = checkStatuses(checkNames, audits, ok ? null : (mine?.message ?? ''), auditWarnings);
+  const done = withReadOnly(project, (d) => {
+    const columns = relationColumns(d, node.alias, { schema: node.schema }).map((c) => c.name);
+    return previews.map((preview): BackfillRange => {
+      const partitions = ok ? mine.partitions.map(String).filter((p) => inRange(p, preview)) : [];
+      const after = ok ? partitionTotals(d, qualifiedName(node.schema, node.alias), columns, part, { start: preview.start, end: preview.end }) : null;
+      return {
+        ...preview,
+        partitions,
+        rows: after?.rows ?? 0,
+        after,
+        status: ok ? 'success' : 'error',
+        invocationId: outcome.invocationId,
+        ...(ok ? {} : { message: mine?.message ?? undefined }),
+      };
     });
-    runs.push(outcome);
-    const mine = outcome.results.find((r) => r.uniqueId === node.uniqueId);
-    failed = outcome.exitCode !== 0 || mine?.status !== 'success';
-    const after = withReadOnly(project, (d) => partitionTotals(d, qualifiedName(node.schema, node.alias), relationColumns(d, node.alias, { schema: node.schema }).map((c) => c.name), part, { start: preview.start, end: preview.end }));
-    done.push({
-      ...preview,
-      partitions: mine?.status === 'success' ? [...mine.partitions] : preview.partitions,
-      rows: mine?.status === 'success' ? mine.rowsInserted : preview.rows,
-      after: mine?.status === 'success' ? after : null,
-      status: mine?.status === 'success' ? 'success' : 'error',
-      invocationId: outcome.invocationId,
-      message: mine?.status === 'success' ? undefined : (mine?.message ?? undefined),
-    });
-  }
-  const exitCode = runs.reduce((code, r) => Math.max(code, r.exitCode), 0);
-  return { ...result, dryRun: false, ranges: done, downstream: downstreamOf(base, node, rebuilt, project), runs, exitCode };
+  });
+  return { ...result, dryRun: false, ranges: done, checks, changes: null, downstream: downstreamOf(base, node, rebuilt, project), runs: [outcome], exitCode: outcome.exitCode };
 }
+
+/** The engine's backfill of these ranges: one range, or several inside their envelope (undefined: nothing to do). */
+function guardedBackfill(node: ModelNode, ranges: readonly PartitionRange[]): GuardedBackfill | undefined {
+  if (ranges.length === 0) return undefined;
+  const start = ranges[0]!.start;
+  const end = ranges[ranges.length - 1]!.end;
+  return { start, end, guarded: node.uniqueId, ...(ranges.length > 1 ? { ranges } : {}) };
+}
+
+const inRange = (p: string, r: PartitionRange) => p.slice(0, 10) >= r.start && p.slice(0, 10) <= r.end;
 
 function checkBackfillable(node: ModelNode): string {
   if (node.settings.materialized !== 'incremental') {

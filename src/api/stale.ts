@@ -11,6 +11,7 @@ import { minimalRanges, type PartitionRange } from '../analysis/minimal-ranges.j
 import type { PartitionDiff } from '../analysis/diff-partitions.js';
 import type { Totals } from '../analysis/range-totals.js';
 import { requireIsoDate } from '../analysis/require-iso-date.js';
+import { notFinal, type NotFinal } from '../analysis/not-final.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
 import { warnUnusedVars } from './warn-unused-vars.js';
@@ -24,6 +25,8 @@ export interface StaleOptions extends SessionOptions {
   readonly db?: Warehouse;
   /** Keep the live/rebuilt rows of at most this many stale partitions (default all). */
   readonly detailPartitions?: number;
+  /** Work out which recent partitions are not final yet (default true; one query over the raw input's dates). */
+  readonly notFinal?: boolean;
 }
 
 export interface StaleReport {
@@ -45,6 +48,12 @@ export interface StaleReport {
   /** Exact mode: columns only the live table or only the model has. */
   readonly schema_drift?: { only_live: string[]; only_rebuilt: string[] };
   readonly backfill_command: string | null;
+  /**
+   * The recent partitions that are not final yet, as of the same as-of: rows
+   * may still land for a day until day + the longest lateness seen in the
+   * raw input (null without a dated raw input, or with notFinal: false).
+   */
+  readonly not_final: NotFinal | null;
 }
 
 /** Which partitions of a model differ from what a full rebuild would give now (or as of var('as_of')). */
@@ -65,7 +74,7 @@ export function stale(options: StaleOptions): StaleReport {
   try {
     const asOf = effectiveAsOf(db, session.manifest, graph, node.uniqueId);
     const mode = options.mode ?? 'exact';
-    let report: Omit<StaleReport, 'ranges' | 'covering_range' | 'backfill_command'>;
+    let report: Omit<StaleReport, 'ranges' | 'covering_range' | 'backfill_command' | 'not_final'>;
     if (mode === 'fast') {
       if (asOf === null) throw new ProjectError(`cannot tell the as-of of '${node.name}': no loaded_at upstream and no as_of var`, { hint: 'drop --fast' });
       const fast = fastStale(db, session.manifest, graph, node, asOf);
@@ -92,7 +101,8 @@ export function stale(options: StaleOptions): StaleReport {
         : report.partition_column && replacesRows(settings.strategy, settings.uniqueKeyColumns) ? `mini-dbt backfill ${node.name} --stale --reason "<why>"`
         : `mini-dbt run --select ${node.name} --full-refresh`;
     }
-    return { ...report, ranges, covering_range: covering, backfill_command: command };
+    const recent = options.notFinal === false || !report.partition_column ? null : notFinal(db, session.manifest, graph, node, asOf);
+    return { ...report, ranges, covering_range: covering, backfill_command: command, not_final: recent };
   } finally {
     if (!options.db) db.close();
   }

@@ -45,6 +45,7 @@ withThreads(withSelection(withCommonOptions(program.command('run').description('
   .option('--event-time-start <time>', 'microbatch models: first batch time (UTC, e.g. 2024-09-01); needs --event-time-end')
   .option('--event-time-end <time>', 'microbatch models: end of the range, exclusive')
   .option('--dry-run', 'print what each selected model would do (mode, reason, schema changes, every statement); nothing is written to the warehouse')
+  .option('--reason <text>', 'why this run happened, recorded in the run ledger (with start/end vars, a backfill: asked for on a terminal)')
   .action((flags) => act(async () => (flags.dryRun
     ? (await import('./compile-command.js')).compileCommand({ ...flags, planOnly: true })
     : (await import('./run-command.js')).runCommand('run', flags))));
@@ -91,7 +92,7 @@ withCommonOptions(program.command('lateness').argument('<seed-or-source>').descr
 withCommonOptions(program.command('parse').description("load and check the whole project (templates, yml, refs) and write target/manifest.json; the warehouse is not touched"))
   .action((flags) => act(async () => (await import('./parse-command.js')).parseCommand(flags)));
 
-withCommonOptions(program.command('stale').argument('<model>').description('partitions where the live table differs from a full rebuild now (or as of --vars as_of)'))
+withCommonOptions(program.command('stale').argument('<model>').description('partitions where the live table differs from a full rebuild now (or as of --vars as_of), and the recent ones not final yet'))
   .option('--fast', 'answer from the run ledger and the raw rows, without rebuilding')
   .option('--json', 'machine-readable output')
   .option('--fail-on-stale', 'exit 1 when any partition is stale (for a scheduler to alert on)')
@@ -102,8 +103,10 @@ withCommonOptions(program.command('backfill').argument('<model>').description('r
   .option('--end <date>', 'last partition to rewrite (YYYY-MM-DD)')
   .option('--stale', 'rewrite the ranges `stale` reports')
   .option('--fast', 'with --stale: find them from the ledger instead of a rebuild')
+  .option('--keys <keys>', 'rewrite the partitions these entity keys touch in the raw input (comma-separated, e.g. 50044,50071)')
+  .option('--key-column <column>', "with --keys: the raw input's column the keys are values of (e.g. order_id)")
   .option('--reason <text>', 'why (recorded in the run ledger; asked for on a terminal, required in scripts)')
-  .option('--dry-run', 'print the plan: partitions, raw rows read, downstream models; nothing is written to the warehouse')
+  .option('--dry-run', 'print the plan: partitions, what changes (per partition and in total), raw rows read against a full rebuild, downstream models; nothing is written')
   .option('-s, --select <selector...>', 'model+ also rebuilds the models downstream')
   .option('--json', 'machine-readable output')
   .action((model, flags) => act(async () => (await import('./backfill-command.js')).backfillCommand(model, flags)));

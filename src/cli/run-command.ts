@@ -10,6 +10,7 @@ import { line, outputSettings, shows } from './terminal.js';
 import { printFoundStats } from './found-stats.js';
 import { printSeedSamples } from './seed-sample.js';
 import { resourceTypesOption } from './resource-type-option.js';
+import { runReason } from './run-reason.js';
 
 export interface RunFlags extends CommonFlags {
   select?: string[];
@@ -35,6 +36,8 @@ export interface RunFlags extends CommonFlags {
   /** build / test: dbt's --resource-type and --exclude-resource-type. */
   resourceType?: string[];
   excludeResourceType?: string[];
+  /** run: why, recorded in the ledger (asked for on a terminal when start/end vars make the run a backfill). */
+  reason?: string;
 }
 
 
@@ -46,6 +49,7 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
   line(`Running with mini-dbt=${VERSION}`, { name: 'MainReportVersion' });
   if (project.configFile !== 'project.yml') line(`Using ${project.configFile} (no project.yml found)`);
   printFoundStats(manifest);
+  const reason = command === 'run' ? await runReason(flags.reason, manifest.vars) : undefined;
   line();
   const result = await run({
     ...options,
@@ -63,6 +67,7 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
     ...(resourceTypesOption(flags.resourceType, flags.excludeResourceType) ? { resourceTypes: resourceTypesOption(flags.resourceType, flags.excludeResourceType) } : {}),
     indirectSelection: indirectSelectionOption(flags.indirectSelection),
     commandLine: ['mini-dbt', ...process.argv.slice(2)].join(' '),
+    ...(reason !== undefined ? { reason } : {}),
     // No bar when progress lines are hidden (--quiet, --log-level) or are JSON events.
     onEvent: shows('info') && outputSettings().format !== 'json' ? withSeedProgressBar(printEvent) : printEvent,
   });

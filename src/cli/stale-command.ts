@@ -37,7 +37,7 @@ export function renderStale(report: StaleReport): string[] {
   if (report.schema_drift) {
     out.push(colors.yellow(`schema drift: only in the live table: ${report.schema_drift.only_live.join(', ') || '-'}; only in the model: ${report.schema_drift.only_rebuilt.join(', ') || '-'}`));
   }
-  if (report.stale.length === 0) return out;
+  if (report.stale.length === 0) return [...out, ...renderNotFinal(report)];
   out.push('');
   if (report.mode === 'exact') {
     for (const d of report.partitions as PartitionDiff[]) out.push(`  ${previewValue(d.partition)}  ${describeDiff(d, report.partition_column)}`);
@@ -63,10 +63,26 @@ export function renderStale(report: StaleReport): string[] {
     const c = report.covering_range;
     if (c && report.ranges.length > 1) out.push(`  or one range (${c.partitions} partitions): mini-dbt backfill ${report.model} --start ${previewValue(c.start)} --end ${previewValue(c.end)} --reason "<why>"`);
   }
-  return out;
+  return [...out, ...renderNotFinal(report)];
 }
 
-function describeDiff(d: PartitionDiff, partitionColumn: string | null): string {
+/** Not final until: the recent days rows may still land for, and each month's date. */
+function renderNotFinal(report: StaleReport): string[] {
+  const n = report.not_final;
+  if (!n) return [];
+  const head = `rows land up to ${n.longest_lateness_days} day(s) late in ${n.inputs.join(', ')} (the longest lateness landed by ${n.as_of})`;
+  if (n.partitions.length === 0) return ['', `not final: nothing (${head})`];
+  const first = n.partitions[0]!;
+  const last = n.partitions[n.partitions.length - 1]!;
+  return [
+    '',
+    `not final yet: ${first.partition}..${last.partition}, each until its day + ${n.longest_lateness_days} (${first.partition} until ${first.final_after}, ..., ${last.partition} until ${last.final_after}); ${head}`,
+    ...n.months.map((m) => `  ${m.month} is not final until ${m.final_after}`),
+  ];
+}
+
+/** One partition's change, column by column: `revenue 715.95 -> 559.20 (-156.75)`. */
+export function describeDiff(d: PartitionDiff, partitionColumn: string | null): string {
   if (d.live.length === 0) return `missing from the live table (rebuild has ${d.rebuilt.length} row${d.rebuilt.length === 1 ? '' : 's'})`;
   if (d.rebuilt.length === 0) return `${d.live.length} live row(s) a rebuild does not have`;
   if (d.live.length !== 1 || d.rebuilt.length !== 1) return `live has ${d.live.length} row(s), a rebuild ${d.rebuilt.length}`;

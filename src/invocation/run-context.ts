@@ -46,6 +46,13 @@ export interface BackfillRange {
   readonly start: string;
   readonly end: string;
   readonly guarded?: string;
+  /**
+   * Several disjoint ranges inside start..end (their envelope), rewritten in
+   * one publish: the guarded model is rendered once per range (its start/end
+   * vars set to that range), the renders staged as one union, and only
+   * partitions inside one of these ranges may be written.
+   */
+  readonly ranges?: readonly { readonly start: string; readonly end: string }[];
 }
 
 export interface EventTimeRange {

@@ -9,7 +9,7 @@ import { keyColumns, keySql } from './key-sql.js';
 import type { BatchWindow } from './incremental/incremental-strategy.js';
 import { getStrategy, strategyRules } from './incremental/strategy-registry.js';
 import { schemaChangeStatements } from './schema-change-statements.js';
-import { rangeGuard, type GuardedRange } from './range-guard.js';
+import { emptiedPartitions, rangeGuard, type GuardedRange } from './range-guard.js';
 import { newRowsName as newRowsTableName, newRowsTable } from './staging-names.js';
 
 /** What a project strategy macro receives (dbt's arg dict, before it becomes Relations). */
@@ -156,14 +156,18 @@ export function incrementalStatements(options: IncrementalRunOptions): Increment
     ...keyChecks(options.model, newRows, settings, { unique: options.checkUniqueKey, refuseNulls: options.checkUniqueKey }),
     ...(options.rangeGuard && options.partitionColumn ? [rangeGuard(options.model, newRows, options.partitionColumn, options.rangeGuard)] : []),
   ];
-  if (options.partitionColumn && !options.window) {
+  const target = qualifiedName(targetSchema, options.alias);
+  const emptied = options.rangeGuard && options.partitionColumn && !options.window ? emptiedPartitions(target, newRows, options.partitionColumn, options.rangeGuard) : undefined;
+  if (emptied) {
+    statements.push({ kind: 'collect-partitions', sql: emptied.partitions }, { kind: 'exec', role: 'delete', sql: emptied.delete });
+  } else if (options.partitionColumn && !options.window) {
     statements.push({ kind: 'collect-partitions', sql: `select distinct ${quoteIdentifier(options.partitionColumn)} from ${newRows} order by 1` });
   }
   statements.push(
     ...(change?.statements ?? []).filter((s) => s.kind !== 'fail'),
     ...strategy.statements({
       model: options.model,
-      target: qualifiedName(targetSchema, options.alias),
+      target,
       targetName: options.alias,
       targetSchema,
       newRows,

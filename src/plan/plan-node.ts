@@ -14,6 +14,7 @@ import { microbatchNodePlan } from './microbatch-node-plan.js';
 import type { NodePlan } from './node-plan.js';
 import { schemaOf, withRenderedHooks, type PlanNodeInput } from './plan-inputs.js';
 import { planModel } from './plan-model.js';
+import { renderBackfillRanges } from './render-backfill-ranges.js';
 import { customStrategyNames, strategyConfigProblem, unknownMaterializationProblem, unknownStrategyProblem, writtenMaterialization } from '../parse/validate-model-config.js';
 
 export type { PlanNodeInput } from './plan-inputs.js';
@@ -85,7 +86,10 @@ function selectPlan(input: PlanNodeInput, mode: Exclude<BuildMode, { kind: 'micr
   const { facts, manifest, node, context } = input;
   const incremental = rendersIncremental(mode);
   const renderOptions = { db: facts?.db, existing, incremental, run: context, log: input.log };
-  const rendered = (incremental ? input.renderings?.incremental : input.renderings?.full) ?? renderModel(manifest, node, renderOptions);
+  const ranges = mode.kind === 'backfill' && mode.guarded ? mode.range.ranges : undefined;
+  const rendered = ranges && ranges.length > 1
+    ? renderBackfillRanges(manifest, node, ranges, renderOptions)
+    : (incremental ? input.renderings?.incremental : input.renderings?.full) ?? renderModel(manifest, node, renderOptions);
   const strategy = node.settings.strategy;
   const macro = strategy === undefined ? undefined : strategyMacroName(strategy);
   const custom = strategy !== undefined && macro !== undefined && !isBuiltinStrategy(strategy) && manifest.jinja.macroNames.includes(macro);

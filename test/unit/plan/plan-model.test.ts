@@ -80,7 +80,9 @@ describe('planModel', () => {
       "model 'daily' produced duplicate unique_key (day) values",
       "model 'daily' would write partitions outside 2026-09-01..2026-09-03: its incremental branch ignores the start/end vars",
     ]);
-    expect(planScript(guarded)).toContain(`where "day" is null or coalesce(date("day"), cast("day" as text)) not between '2026-09-01' and '2026-09-03'`);
+    expect(planScript(guarded)).toContain(`where "day" is null or not (coalesce(date("day"), cast("day" as text)) between '2026-09-01' and '2026-09-03')`);
+    // A partition of the range the new rows no longer have is emptied, not left with its old rows.
+    expect(planScript(guarded)).toContain(`delete from "daily" where (coalesce(date("day"), cast("day" as text)) between '2026-09-01' and '2026-09-03') and "day" not in (select "day" from temp."daily__mini_dbt_new" where "day" is not null)`);
     // The same run for another model, or a nightly run, has no range check; a nightly run warns about NULL keys.
     expect(plan(INC, 'table', { backfill: true }).statements.filter((s) => s.kind === 'assert-none')).toHaveLength(2);
     const nightly = planned(node(INC), 'select 1', 'table', [], { backfill: false, guarded: 'model.p.daily' });

@@ -1,0 +1,69 @@
+import type { Manifest, ModelNode } from '../compile/manifest.js';
+import type { Warehouse } from '../engine/open-warehouse.js';
+import { qualifiedName, quoteIdentifier } from '../engine/quote-identifier.js';
+import { dialect } from '../engine/current-engine.js';
+import { relationKind } from '../engine/relation-kind.js';
+import { addDays, dateRange, isIsoDate } from '../feed/iso-date.js';
+import type { Graph } from '../graph/graph-node.js';
+import { timeSourcesOf } from '../state/effective-as-of.js';
+
+export interface NotFinal {
+  /** The night it is judged at: var('as_of'), else everything landed so far. */
+  readonly as_of: string;
+  /** The longest lateness seen in the raw input(s), in days, counting rows landed by the as-of. */
+  readonly longest_lateness_days: number;
+  /** The raw input(s) the lateness was measured on. */
+  readonly inputs: string[];
+  /** Each day from as_of - lateness + 1 to the as-of: rows may still land for it until `final_after`. */
+  readonly partitions: { readonly partition: string; readonly final_after: string }[];
+  /** Each month with such a day: not final until its last day plus the longest lateness. */
+  readonly months: { readonly month: string; readonly final_after: string }[];
+}
+
+/**
+ * "Not final until": for the recent days, the date after which no more rows
+ * are expected for them, from what the feed has shown so far: day + the
+ * longest lateness seen (a refund 11 days late means a day is final 11 days
+ * after it). A month is final when its last day is. Null without a dated raw
+ * input or an as-of.
+ */
+export function notFinal(db: Warehouse, manifest: Manifest, graph: Graph, node: ModelNode, asOf: string | null): NotFinal | null {
+  const night = asOf === null ? null : asOf.slice(0, 10);
+  if (night === null || !isIsoDate(night)) return null;
+  let longest: number | null = null;
+  const inputs: string[] = [];
+  for (const source of timeSourcesOf(manifest, graph, node.uniqueId)) {
+    const { eventTime, loadedAt } = source.settings;
+    if (eventTime === undefined || loadedAt === undefined || relationKind(db, source.alias, source.schema) === null) continue;
+    const days = longestLateness(db, qualifiedName(source.schema, source.alias), eventTime, loadedAt, asOf!);
+    inputs.push(source.name);
+    if (days !== null && (longest === null || days > longest)) longest = days;
+  }
+  if (longest === null) return null;
+  const from = addDays(night, -longest + 1);
+  const partitions = longest === 0 ? [] : dateRange(from, night).map((p) => ({ partition: p, final_after: addDays(p, longest!) }));
+  const months = [...new Set(partitions.map((p) => p.partition.slice(0, 7)))].map((month) => ({ month, final_after: addDays(lastDayOfMonth(month), longest!) }));
+  return { as_of: night, longest_lateness_days: longest, inputs, partitions, months };
+}
+
+/**
+ * Loaded-at day minus event day, the largest over rows landed by the as-of.
+ * Grouped on the event value first (with the example's (order_date,
+ * load_date) index, a walk of the index, not of the table).
+ */
+function longestLateness(db: Warehouse, table: string, eventTime: string, loadedAt: string, asOf: string): number | null {
+  const event = quoteIdentifier(eventTime);
+  const loaded = quoteIdentifier(loadedAt);
+  const dayNumber = (expr: string) => `(case when ${dialect.dateOf(expr)} between '1000-01-01' and '9999-12-31' then ${dialect.dayNumber(dialect.dateOf(expr))} end)`;
+  const value = db.value(
+    `select max(cast(${dayNumber('last_loaded')} - ${dayNumber('e')} as integer)) from (
+       select ${event} as e, max(${loaded}) as last_loaded from ${table} where cast(${loaded} as text) <= @asOf group by ${event})`,
+    { asOf },
+  );
+  return value === null || value === undefined ? null : Math.max(0, Number(value));
+}
+
+function lastDayOfMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return addDays(`${m === 12 ? y + 1 : y}-${String(m === 12 ? 1 : m + 1).padStart(2, '0')}-01`, -1);
+}
