@@ -1,4 +1,4 @@
-import type { FixtureFormat } from '../project/unit-test-definition.js';
+import type { FixtureFormat, UnitTestOverrides } from '../project/unit-test-definition.js';
 
 /** A row of a fixture: column name (lower case) to a value as YAML or CSV gave it. */
 export type FixtureRow = Readonly<Record<string, unknown>>;
@@ -45,11 +45,7 @@ export interface UnitTestNode {
   readonly description?: string;
   readonly given: readonly UnitTestInput[];
   readonly expect: FixtureRows;
-  readonly overrides: {
-    readonly macros: Readonly<Record<string, unknown>>;
-    readonly vars: Readonly<Record<string, unknown>>;
-    readonly envVars: Readonly<Record<string, string>>;
-  };
+  readonly overrides: UnitTestOverrides;
   /** tags, meta, enabled (as dbt's UnitTestConfig). */
   readonly config: Readonly<Record<string, unknown>>;
   readonly tags: readonly string[];

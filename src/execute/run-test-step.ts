@@ -21,11 +21,15 @@ export interface TestStepContext {
   readonly blocked: Set<string>;
 }
 
-function result(test: TestNode, fields: Partial<NodeResult> & Pick<NodeResult, 'status' | 'message' | 'exitCode'>, startedAt: string, t0: number): NodeResult {
+/** A data or unit test's result: no relation, no rows written; `fields` say how it went. */
+export function testStepResult(
+  test: { readonly uniqueId: string; readonly name: string; readonly path: string; readonly resourceType: 'test' | 'unit_test' },
+  fields: Partial<NodeResult> & Pick<NodeResult, 'status' | 'message' | 'exitCode'>, startedAt: string, t0: number,
+): NodeResult {
   return {
     uniqueId: test.uniqueId,
     name: test.name,
-    resourceType: 'test',
+    resourceType: test.resourceType,
     executionTime: (performance.now() - t0) / 1000,
     startedAt,
     completedAt: nowIso(),
@@ -52,7 +56,7 @@ export function runTestStep(test: TestNode, context: TestStepContext): NodeResul
   const { index, total, emit } = context;
   const upstream = test.dependsOn.find((p) => context.failed.has(p));
   if (upstream) {
-    const skipped = result(test, { status: 'skipped', message: `skipped because ${upstream} failed`, exitCode: 1, failures: 0 }, startedAt, t0);
+    const skipped = testStepResult(test, { status: 'skipped', message: `skipped because ${upstream} failed`, exitCode: 1, failures: 0 }, startedAt, t0);
     emit({ type: 'result', index, total, description, result: skipped });
     return skipped;
   }
@@ -60,11 +64,11 @@ export function runTestStep(test: TestNode, context: TestStepContext): NodeResul
   let out: NodeResult;
   try {
     const run = runTest(context.db, context.manifest, test, { db: context.db, run: context.run });
-    out = result(test, { status: run.status, message: run.message, exitCode: run.status === 'fail' ? 1 : 0, failures: run.failures, compiledCode: run.sql, storedFailures: run.storedFailures }, startedAt, t0);
+    out = testStepResult(test, { status: run.status, message: run.message, exitCode: run.status === 'fail' ? 1 : 0, failures: run.failures, compiledCode: run.sql, storedFailures: run.storedFailures }, startedAt, t0);
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));
     const message = error instanceof ProjectError ? error.format() : `Database Error in test ${test.name} (${test.path})\n  ${error.message}`;
-    out = result(test, { status: 'error', message, exitCode: 1, error }, startedAt, t0);
+    out = testStepResult(test, { status: 'error', message, exitCode: 1, error }, startedAt, t0);
   }
   if (out.status === 'fail' || out.status === 'error') {
     for (const id of test.attachedTo ? [test.attachedTo] : test.dependsOn) context.blocked.add(id);

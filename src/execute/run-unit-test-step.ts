@@ -1,21 +1,12 @@
 import { nowIso } from '../clock.js';
-import type { Manifest } from '../compile/manifest.js';
 import type { UnitTestNode } from '../compile/unit-test-node.js';
-import type { Warehouse } from '../engine/open-warehouse.js';
-import type { RunContext } from '../invocation/run-context.js';
 import { ProjectError } from '../errors/project-error.js';
-import type { NodeResult, RunEvent } from '../state/node-result.js';
+import type { NodeResult } from '../state/node-result.js';
 import { runUnitTest } from '../unit-tests/run-unit-test.js';
+import { testStepResult, type TestStepContext } from './run-test-step.js';
 
-export interface UnitTestStepContext {
-  readonly db: Warehouse;
-  readonly manifest: Manifest;
-  readonly run: RunContext;
-  readonly index: number;
-  readonly total: number;
-  readonly emit: (event: RunEvent) => void;
-  /** Nodes that failed or were skipped: a unit test whose model's inputs failed to build is skipped. */
-  readonly failed: Set<string>;
+/** A data test step's context, with the models a failed unit test blocks instead of the nodes a failed data test does. */
+export interface UnitTestStepContext extends Omit<TestStepContext, 'blocked'> {
   /** build: models whose unit test failed or errored, with the test (the model is then skipped). */
   readonly blockedModels: Map<string, string>;
 }
@@ -23,25 +14,6 @@ export interface UnitTestStepContext {
 /** dbt's name for a unit test in its lines: `<model>::<test>`. */
 export function describeUnitTest(test: UnitTestNode): string {
   return `${test.model}::${test.name}`;
-}
-
-function result(test: UnitTestNode, fields: Partial<NodeResult> & Pick<NodeResult, 'status' | 'message' | 'exitCode'>, startedAt: string, t0: number): NodeResult {
-  return {
-    uniqueId: test.uniqueId,
-    name: test.name,
-    resourceType: 'unit_test',
-    executionTime: (performance.now() - t0) / 1000,
-    startedAt,
-    completedAt: nowIso(),
-    adapterResponse: {},
-    relationName: '',
-    rowsDeleted: 0,
-    rowsInserted: 0,
-    partitions: [],
-    asOf: null,
-    path: test.path,
-    ...fields,
-  };
 }
 
 /**
@@ -57,7 +29,7 @@ export function runUnitTestStep(test: UnitTestNode, context: UnitTestStepContext
   const model = context.manifest.models.get(test.model);
   const upstream = (model?.dependsOn ?? []).find((p) => context.failed.has(p));
   if (upstream) {
-    const skipped = result(test, { status: 'skipped', message: `skipped because ${upstream} failed`, exitCode: 1, failures: 0 }, startedAt, t0);
+    const skipped = testStepResult(test, { status: 'skipped', message: `skipped because ${upstream} failed`, exitCode: 1, failures: 0 }, startedAt, t0);
     emit({ type: 'result', index, total, description, result: skipped });
     return skipped;
   }
@@ -66,14 +38,14 @@ export function runUnitTestStep(test: UnitTestNode, context: UnitTestStepContext
   try {
     const outcome = runUnitTest(context.db, context.manifest, test, context.run);
     out = outcome.diff
-      ? result(test, { status: 'fail', message: outcome.diff.rendered, exitCode: 1, failures: 1, compiledCode: outcome.sql, unitTestDiff: { actual: outcome.diff.actual, expected: outcome.diff.expected } }, startedAt, t0)
-      : result(test, { status: 'pass', message: null, exitCode: 0, failures: 0, compiledCode: outcome.sql }, startedAt, t0);
+      ? testStepResult(test, { status: 'fail', message: outcome.diff.rendered, exitCode: 1, failures: 1, compiledCode: outcome.sql, unitTestDiff: { actual: outcome.diff.actual, expected: outcome.diff.expected } }, startedAt, t0)
+      : testStepResult(test, { status: 'pass', message: null, exitCode: 0, failures: 0, compiledCode: outcome.sql }, startedAt, t0);
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));
     const detail = error instanceof ProjectError ? error.format() : error.message;
     // dbt's wording for a unit test that cannot run.
     const message = `An error occurred during execution of unit test '${test.name}'. There may be an error in the unit test definition: check the data types.\n  ${detail}`;
-    out = result(test, { status: 'error', message, exitCode: 1, error }, startedAt, t0);
+    out = testStepResult(test, { status: 'error', message, exitCode: 1, error }, startedAt, t0);
   }
   if (out.status === 'fail' || out.status === 'error') context.blockedModels.set(test.modelId, test.name);
   emit({ type: 'result', index, total, description, result: out });

@@ -15,6 +15,13 @@ export interface UnitTestRows {
   readonly line?: number;
 }
 
+/** `overrides:` — macros (and context values), vars and env vars a unit test replaces. */
+export interface UnitTestOverrides {
+  readonly macros: Readonly<Record<string, unknown>>;
+  readonly vars: Readonly<Record<string, unknown>>;
+  readonly envVars: Readonly<Record<string, string>>;
+}
+
 /** A dbt 1.8 unit test from a properties file's `unit_tests:`, before its model and inputs are resolved. */
 export interface UnitTestDefinition {
   readonly name: string;
@@ -23,12 +30,8 @@ export interface UnitTestDefinition {
   readonly description?: string;
   readonly given: readonly UnitTestRows[];
   readonly expect: UnitTestRows;
-  /** `overrides:` — macros (and context names), vars and env vars, as written. */
-  readonly overrides: {
-    readonly macros: Readonly<Record<string, unknown>>;
-    readonly vars: Readonly<Record<string, unknown>>;
-    readonly envVars: Readonly<Record<string, string>>;
-  };
+  /** `overrides:` as written. */
+  readonly overrides: UnitTestOverrides;
   /** `config:` (tags, meta, enabled). */
   readonly config: ConfigMap;
   /** The yml file and the entry's line. */
