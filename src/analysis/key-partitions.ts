@@ -7,6 +7,7 @@ import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { Graph } from '../graph/graph-node.js';
 import { timeSourcesOf } from '../state/effective-as-of.js';
+import { rowIdColumn } from '../execute/row-id-column.js';
 
 export interface KeyPartitions {
   /** The raw input(s) the keys were looked up in. */
@@ -24,14 +25,23 @@ export interface KeyPartitions {
  * inputs that have the key column. Every version counts, so an order whose
  * day changed rewrites both its old day (to take it out) and its new one.
  * A key with no row is refused (E171): a typo would otherwise rewrite nothing.
+ * Without `keyColumn`, the raw input's id column by the convention the late
+ * rows line and explain-order follow (`id` or the first `*_id` column): raw
+ * feeds hold several versions per key, so no yml key declares it.
  */
 export function keyPartitions(
-  db: Warehouse, manifest: Manifest, graph: Graph, node: ModelNode, keyColumn: string, keys: readonly string[], asOf: string | null,
+  db: Warehouse, manifest: Manifest, graph: Graph, node: ModelNode, given: string | undefined, keys: readonly string[], asOf: string | null,
 ): KeyPartitions {
   const sources = timeSourcesOf(manifest, graph, node.uniqueId).filter((s) => s.settings.eventTime !== undefined && relationKind(db, s.alias, s.schema) !== null);
   if (sources.length === 0) {
     throw new ProjectError(`model '${node.name}' reads no raw input that declares event_time and loaded_at, so keys cannot be traced to partitions`, {
       hint: 'declare them in the seed or source yml: config: {event_time: order_date, loaded_at: load_date}',
+    });
+  }
+  const keyColumn = given ?? sources.map((s) => rowIdColumn(db, s.alias, s.schema, [s.settings.eventTime!, s.settings.loadedAt ?? ''])).find((c) => c !== null);
+  if (keyColumn === undefined || keyColumn === null) {
+    throw new ProjectError(`--keys needs --key-column: ${sources.map((s) => s.name).join(', ')} has no id or *_id column to take the keys from`, {
+      hint: `e.g. mini-dbt backfill ${node.name} --keys 50044,50071 --key-column order_id --reason "..."`,
     });
   }
   const withKey = sources.filter((s) => relationColumns(db, s.alias, { schema: s.schema }).some((c) => c.name === keyColumn));

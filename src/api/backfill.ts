@@ -38,7 +38,7 @@ export interface BackfillOptions extends SessionOptions {
   readonly partitions?: readonly string[];
   /** The partitions these entity keys (e.g. order ids) touch in the raw input, found through `keyColumn`. */
   readonly keys?: readonly string[];
-  /** The raw input's column the keys are values of (e.g. order_id). */
+  /** The raw input's column the keys are values of (default: its `id` or first `*_id` column, e.g. order_id). */
   readonly keyColumn?: string;
   /** Why: recorded in the ledger. Required unless dryRun. */
   readonly reason?: string;
@@ -143,9 +143,6 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     } else if (options.keys !== undefined) {
       const given = [...new Set(options.keys.map((k) => k.trim()).filter((k) => k !== ''))];
       if (given.length === 0) throw new ProjectError('--keys names no key', { hint: `e.g. --keys 50044,50071 --key-column order_id` });
-      if (options.keyColumn === undefined || options.keyColumn.trim() === '') {
-        throw new ProjectError('--keys needs --key-column: the raw input\'s column the keys are values of', { hint: `e.g. mini-dbt backfill ${node.name} --keys ${given.slice(0, 2).join(',')} --key-column order_id --reason "..."` });
-      }
       keys = keyPartitions(db, manifest, graph, node, options.keyColumn, given, asOf);
       ranges = minimalRanges(keys.partitions);
     } else if (options.partitions !== undefined) {

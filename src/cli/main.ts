@@ -104,7 +104,7 @@ withCommonOptions(program.command('backfill').argument('<model>').description('r
   .option('--stale', 'rewrite the ranges `stale` reports')
   .option('--fast', 'with --stale: find them from the ledger instead of a rebuild')
   .option('--keys <keys>', 'rewrite the partitions these entity keys touch in the raw input (comma-separated, e.g. 50044,50071)')
-  .option('--key-column <column>', "with --keys: the raw input's column the keys are values of (e.g. order_id)")
+  .option('--key-column <column>', "with --keys: the raw input's column the keys are values of (default: its id or first *_id column, e.g. order_id)")
   .option('--reason <text>', 'why (recorded in the run ledger; asked for on a terminal, required in scripts)')
   .option('--dry-run', 'print the plan: partitions, what changes (per partition and in total), raw rows read against a full rebuild, downstream models; nothing is written')
   .option('-s, --select <selector...>', 'model+ also rebuilds the models downstream')

@@ -227,4 +227,8 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E154', args: ['explain-order', '1', '--id-column', 'order_idd'] },
   { id: 'E155', edit: sql('drop table raw_orders'), args: ['explain-order', '1'] },
   { id: 'E156', edit: both(write('seeds/raw_returns.csv', 'load_date,return_id,order_date\n2026-09-02,1,2026-09-01\n'), write('seeds/raw_returns.yml', 'seeds:\n  - name: raw_returns\n    config:\n      event_time: order_date\n      loaded_at: load_date\n')), args: ['explain-order', '1'] },
+  { id: 'E170', args: ['backfill', 'daily_revenue', '--keys', '1', '--key-column', 'order_i', '--reason', 'x'] },
+  { id: 'E171', args: ['backfill', 'daily_revenue', '--keys', '99999999', '--key-column', 'order_id', '--reason', 'x'] },
+  { id: 'E172', args: ['backfill', 'daily_revenue', '--stale', '--keys', '1', '--reason', 'x'] },
+  { id: 'E173', args: ['backfill', 'daily_revenue', '--start', '2026-09-03', '--end', '2026-09-04', '--key-column', 'order_id', '--reason', 'x'] },
 ];
