@@ -55,7 +55,8 @@ function fitStep7Window(rng: Rng, orders: Order[], end: string): boolean {
     const perDay = (d: string) => orders.filter((o) => o.date === d).length;
     const sources = source.filter((d) => perDay(d) > 8 && orders.some((o) => o.date === d && movable(o)));
     if (sources.length === 0) return false;
-    const order = rng.pick(orders.filter((o) => o.date === rng.pick(sources) && movable(o)));
+    const day = rng.pick(sources);
+    const order = rng.pick(orders.filter((o) => o.date === day && movable(o)));
     order.date = rng.pick(target);
     order.room = daysBetween(order.date, end);
   }
