@@ -9,6 +9,7 @@ import { line } from './terminal.js';
 
 export interface DocsGenerateFlags extends CommonFlags {
   compile?: boolean;
+  replay?: boolean;
 }
 
 export interface DocsServeFlags extends CommonFlags {
@@ -17,10 +18,11 @@ export interface DocsServeFlags extends CommonFlags {
 }
 
 /** docs generate: write target/index.html. */
-export function docsGenerateCommand(flags: DocsGenerateFlags): number {
-  const { indexPath, site } = generateDocs({ ...sessionOptions(flags), compile: flags.compile });
+export async function docsGenerateCommand(flags: DocsGenerateFlags): Promise<number> {
+  const { indexPath, site, replay } = await generateDocs({ ...sessionOptions(flags), compile: flags.compile, replay: flags.replay });
   const count = (type: string) => site.nodes.filter((n) => n.resourceType === type).length;
   line(`Catalog: ${count('model')} models, ${count('seed')} seeds, ${count('source')} sources, ${count('test')} data tests`);
+  if (replay) line(`Replay page: ${replay.model} replayed over nights ${replay.from}..${replay.to} on a scratch copy in ${replay.seconds.toFixed(1)}s (--no-replay skips it)`);
   line(`Wrote the docs site to ${relative(process.cwd(), indexPath) || indexPath} (open it in a browser, or run mini-dbt docs serve)`);
   return 0;
 }

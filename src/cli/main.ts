@@ -163,6 +163,7 @@ withCommonOptions(program.command('run-operation').argument('<macro>').descripti
 const docs = program.command('docs').description('a static documentation site with the lineage graph');
 withThreads(withCommonOptions(docs.command('generate').description('write the site to target/ (open target/index.html, no server needed)')))
   .option('--no-compile', 'do not render compiled SQL')
+  .option('--no-replay', "skip the Replay page's replay (the nightly job simulated on a scratch copy: a few seconds)")
   .action((flags) => act(async () => (await import('./docs-command.js')).docsGenerateCommand(flags)));
 withCommonOptions(docs.command('serve').description('serve target/ on localhost (generate first)'))
   .option('--port <port>', 'port (default 8080)')

@@ -85,8 +85,8 @@ describe('snapshots in compile, show and catalog.json', () => {
     expect(table!.rows).toEqual([[1, 'ann', null], [2, 'bob', null]]);
   });
 
-  it('catalog.json lists the snapshot table with its columns, dbt\'s meta columns after the query\'s', () => {
-    generateDocs({ projectDir: p.dir, compile: false });
+  it('catalog.json lists the snapshot table with its columns, dbt\'s meta columns after the query\'s', async () => {
+    await generateDocs({ projectDir: p.dir, compile: false });
     const catalog = JSON.parse(readFileSync(join(p.dir, 'target/catalog.json'), 'utf8')) as { nodes: Record<string, { metadata: { type: string; name: string }; columns: Record<string, { index: number }> }> };
     const snap = catalog.nodes['snapshot.conformance.snap'];
     expect(snap?.metadata).toMatchObject({ type: 'table', name: 'snap' });
