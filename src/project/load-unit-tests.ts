@@ -64,7 +64,10 @@ export function unitTestEntries(yaml: YamlFile, file: ListedFile): UnitTestDefin
       overrides: { macros: mapping('macros'), vars: mapping('vars'), envVars },
       config,
       path: yaml.displayPath,
-      line: yaml.lineOf(at) ?? 1,
+      // Lines are looked up only when an error names one: finding them parses the file again with positions.
+      get line() {
+        return yaml.lineOf(at) ?? 1;
+      },
       folders: file.folders,
     };
   });
@@ -105,6 +108,8 @@ function rowsBlock(value: unknown, at: Path, what: string, isGiven: boolean, fai
     format: format as FixtureFormat,
     ...(rows !== undefined && rows !== null ? { rows } : {}),
     ...(typeof fixture === 'string' ? { fixture } : {}),
-    line: yaml.lineOf(at),
+    get line() {
+      return yaml.lineOf(at);
+    },
   };
 }

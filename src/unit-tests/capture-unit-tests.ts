@@ -52,7 +52,8 @@ export function captureUnitTests(input: UnitTestCaptureInput, errors: ProjectErr
 
 function captureOne(def: UnitTestDefinition, input: UnitTestCaptureInput): UnitTestNode | undefined {
   const { project } = input;
-  const at = { file: def.path, line: def.line };
+  // Lines (def.line) are found only when an error needs one.
+  const at = { file: def.path, get line() { return def.line; } };
   // The project file's unit_tests: tree (by folder, then the model and the test by name), below the entry's own config.
   const tree = project.unitTestFolderConfigs ?? {};
   const config = mergeConfigs(
@@ -80,7 +81,7 @@ function captureOne(def: UnitTestDefinition, input: UnitTestCaptureInput): UnitT
     });
   }
   const given: UnitTestInput[] = def.given.map((g, i) => {
-    const where = { file: def.path, line: g.line ?? def.line, what: `${what}: given input ${g.input}` };
+    const where = { file: def.path, get line() { return g.line ?? def.line; }, what: `${what}: given input ${g.input}` };
     const parsed = parseGivenInput(g.input!, where);
     let resolved: { nodeId: string; name: string; cte: string; schema: string; alias: string; ephemeral: boolean; seedCsv?: string };
     if (parsed.kind === 'this') {
@@ -118,7 +119,7 @@ function captureOne(def: UnitTestDefinition, input: UnitTestCaptureInput): UnitT
     const rows = readFixtureRows(g, project.fixtures ?? new Map(), where, resolved.seedCsv);
     return { ...rows, input: g.input!, kind: parsed.kind, name: resolved.name, nodeId: resolved.nodeId, cte: resolved.cte, relation: { schema: resolved.schema, alias: resolved.alias }, ephemeral: resolved.ephemeral };
   });
-  const expect = readFixtureRows(def.expect, project.fixtures ?? new Map(), { file: def.path, line: def.expect.line ?? def.line, what: `${what}: expect` });
+  const expect = readFixtureRows(def.expect, project.fixtures ?? new Map(), { file: def.path, get line() { return def.expect.line ?? def.line; }, what: `${what}: expect` });
   const tags = tagList(config.tags);
   return {
     resourceType: 'unit_test',
@@ -128,7 +129,9 @@ function captureOne(def: UnitTestDefinition, input: UnitTestCaptureInput): UnitT
     modelId: model.uniqueId,
     fqn: [project.name, ...def.folders, model.name, def.name],
     path: def.path,
-    line: def.line,
+    get line() {
+      return def.line;
+    },
     ...(def.description !== undefined ? { description: def.description } : {}),
     given,
     expect,

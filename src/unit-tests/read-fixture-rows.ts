@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parse } from 'csv-parse/sync';
+import { createRequire } from 'node:module';
 import { ProjectError } from '../errors/project-error.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import type { FixtureRow, FixtureRows } from '../compile/unit-test-node.js';
@@ -10,6 +10,8 @@ import type { FixtureFile, UnitTestRows } from '../project/unit-test-definition.
  * stays text (the column's type decides later), an empty cell is null.
  */
 export function csvFixtureRows(text: string, where: { readonly file: string; readonly line?: number }): FixtureRow[] {
+  // Loaded when a csv fixture is read, not with every command (the project is parsed on each one).
+  const { parse } = createRequire(import.meta.url)('csv-parse/sync') as typeof import('csv-parse/sync');
   let records: Record<string, string>[];
   try {
     records = parse(text, { columns: (header: string[]) => header.map((h) => h.trim()), skip_empty_lines: true, relax_column_count: false, trim: false }) as Record<string, string>[];

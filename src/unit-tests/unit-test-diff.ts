@@ -1,4 +1,4 @@
-import daff from 'daff';
+import { createRequire } from 'node:module';
 import { isNumericText } from './fixture-literal.js';
 
 export type Cell = string | number | null;
@@ -53,6 +53,8 @@ function sortedRows(rows: readonly Cell[][]): Cell[][] {
  * table, `+++` rows only in actual, `---` rows only in expected, `->` changed cells).
  */
 export function unitTestDiff(columns: readonly string[], actual: readonly Cell[][], expected: readonly Cell[][], options: { readonly colors?: boolean } = {}): UnitTestDiff | undefined {
+  // Loaded when a unit test compares its rows, not with every run that could hold one.
+  const daff = createRequire(import.meta.url)('daff') as typeof import('daff').default;
   const header = [...columns];
   const flags = new daff.CompareFlags();
   flags.ordered = false;
