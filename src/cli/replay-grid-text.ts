@@ -34,29 +34,32 @@ export function replayGridText(grids: readonly ReplayGrid[], options: GridTextOp
   // Nights as MM-DD plus a mark, or the whole date when the days span two years.
   const year = new Set(days.map((d) => d.slice(0, 4))).size > 1;
   const LABEL = year ? 12 : 6;
-  const total = LABEL + grids.length * (days.length + COUNT + GAP);
+  const titles = grids.map((g) => `lookback ${g.lookback}${g.required ? ' (required)' : ''}`);
+  const total = LABEL + grids.reduce((n, _, i) => n + Math.max(days.length + COUNT, titles[i]!.length) + GAP, 0);
   const blocks = total <= width ? [days] : byMonth(days);
   const out: string[] = [];
   const weekly = first.rows.some((r) => r.weekly_backfill);
   for (const block of blocks) {
     const from = days.indexOf(block[0]!);
     const to = from + block.length;
-    const pad = (s: string) => s.padEnd(block.length + COUNT + GAP);
-    out.push(colors.bold(`${' '.repeat(LABEL)}${grids.map((g) => pad(`lookback ${g.lookback}${g.required ? ' (required)' : ''}`)).join('')}`.trimEnd()));
-    const tens = block.map((d) => (d.slice(8, 10) === '01' || d.endsWith('0') ? d[8]! : ' ')).join('');
+    // Each grid's column: its cells and count, or its title when longer, then a gap.
+    const widths = titles.map((t) => Math.max(block.length + COUNT, t.length) + GAP);
+    const pad = (s: string, i: number) => s.padEnd(widths[i]!);
+    out.push(colors.bold(`${' '.repeat(LABEL)}${titles.map(pad).join('')}`.trimEnd()));
+    const tens = block.map((d) => (d.endsWith('0') ? d[8]! : ' ')).join('');
     const units = block.map((d) => d[9]!).join('');
     if (blocks.length > 1) out.push(colors.bold(`days of ${block[0]!.slice(0, 7)}`));
-    out.push(colors.dim(`${' '.repeat(LABEL)}${grids.map(() => pad(tens)).join('')}`.trimEnd()));
+    if (tens.trim() !== '') out.push(colors.dim(`${' '.repeat(LABEL)}${grids.map((_, i) => pad(tens, i)).join('')}`.trimEnd()));
     // The count after each row is the night's stale days: headed by the stale cell's own character.
-    out.push(colors.dim(`${'night'.padEnd(LABEL)}${grids.map(() => pad(`${units}${'#'.padStart(COUNT)}`)).join('')}`.trimEnd()));
+    out.push(colors.dim(`${'night'.padEnd(LABEL)}${grids.map((_, i) => pad(`${units}${'#'.padStart(COUNT)}`, i)).join('')}`.trimEnd()));
     first.rows.forEach((row, i) => {
       if (row.night < block[0]!) return;
       const label = `${row.night.slice(year ? 0 : 5)}${row.weekly_backfill ? '*' : ' '}`.padEnd(LABEL);
-      const parts = grids.map((g) => {
+      const parts = grids.map((g, gi) => {
         const r = g.rows[i]!;
         const cells = r.cells.slice(from, to).map((k) => CELL[k].paint(CELL[k].char)).join('');
         const count = String(r.stale).padStart(COUNT);
-        return `${cells}${r.stale > 0 ? colors.red(count) : colors.dim(count)}${' '.repeat(GAP)}`;
+        return `${cells}${r.stale > 0 ? colors.red(count) : colors.dim(count)}${' '.repeat(widths[gi]! - block.length - COUNT)}`;
       });
       out.push(`${label}${parts.join('')}`.trimEnd());
     });
