@@ -111,11 +111,15 @@ function checkStatus(c: BackfillCheck): string {
   }
 }
 
+/** Partitions whose change the text output lists (the totals cover all of them). */
+const SHOWN_CHANGES = 30;
+
 /** The stale diff on the range: each partition that changes, then the totals over them. */
 function printChanges(r: BackfillResult): void {
   const changes = r.changes!;
   line(`predicted change (live -> after the backfill): ${changes.partitions.length} of ${changes.partitionsCompared} partition(s) change`);
-  for (const d of changes.partitions) line(`  ${d.partition}  ${describeDiff(d, r.partitionColumn)}`);
+  for (const d of changes.partitions.slice(0, SHOWN_CHANGES)) line(`  ${d.partition}  ${describeDiff(d, r.partitionColumn)}`);
+  if (changes.partitions.length > SHOWN_CHANGES) line(colors.dim(`  ... ${changes.partitions.length - SHOWN_CHANGES} more (--json lists every one)`));
   const { live, after } = changes.totals;
   const cols = [...new Set([...Object.keys(live.sums), ...Object.keys(after.sums)])];
   if (changes.partitions.length > 0) {
