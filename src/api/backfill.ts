@@ -21,6 +21,7 @@ import { minimalRanges, type PartitionRange } from '../analysis/minimal-ranges.j
 import { partitionTotals, type Totals } from '../analysis/range-totals.js';
 import { requireDateRange } from '../analysis/require-iso-date.js';
 import type { Project } from '../project/project.js';
+import { dateRange, isIsoDate } from '../feed/iso-date.js';
 import type { BackfillRange as GuardedBackfill } from '../invocation/run-context.js';
 import { run, type RunResult } from './run.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
@@ -144,7 +145,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
       const given = [...new Set(options.keys.map((k) => k.trim()).filter((k) => k !== ''))];
       if (given.length === 0) throw new ProjectError('--keys names no key', { hint: `e.g. --keys 50044,50071 --key-column order_id` });
       keys = keyPartitions(db, manifest, graph, node, options.keyColumn, given, asOf);
-      ranges = minimalRanges(keys.partitions);
+      ranges = minimalRanges(keys.keys.flatMap((k) => keySpan(k.partitions)));
     } else if (options.partitions !== undefined) {
       ranges = minimalRanges(options.partitions.map((p) => requireDateRange(p, p).start));
     } else {
@@ -234,6 +235,19 @@ function guardedBackfill(node: ModelNode, ranges: readonly PartitionRange[]): Gu
   const start = ranges[0]!.start;
   const end = ranges[ranges.length - 1]!.end;
   return { start, end, guarded: node.uniqueId, ...(ranges.length > 1 ? { ranges } : {}) };
+}
+
+/**
+ * The days a key's backfill rewrites: every day from its first to its last.
+ * A model that filters raw rows by day before picking an order's latest
+ * version (the example's, for its index) sees an order whose day moved only
+ * when one range holds both its days; the days between are rewritten with
+ * everything landed too.
+ */
+function keySpan(partitions: readonly string[]): string[] {
+  const first = partitions[0];
+  const last = partitions[partitions.length - 1];
+  return first !== undefined && last !== undefined && isIsoDate(first) && isIsoDate(last) ? dateRange(first, last) : [...partitions];
 }
 
 const inRange = (p: string, r: PartitionRange) => p.slice(0, 10) >= r.start && p.slice(0, 10) <= r.end;

@@ -128,11 +128,15 @@ describe('the backfill playbook on a hand-made feed', () => {
     expect(ledger(dir, "select status from _mini_dbt_runs where command = 'backfill'")).toEqual([{ status: 'error' }]);
   });
 
-  it('--keys rewrites exactly the days of those orders (both days of an order whose date moved), with a reason', async () => {
+  it('--keys rewrites the days of those orders (an order whose date moved: from its old day to its new one), with a reason', async () => {
     // Order 3 is re-dated from 2026-01-02 to 2026-01-04 on the last night: both days change.
     const rows = [...PLAYBOOK_ROWS, { load_date: LAST, order_id: 3, order_date: '2026-01-04', status: 'delivered', amount: 30 }];
     const { dir } = await nightlyPlaybook(rows);
     const before = table(dir);
+    // Order 3 alone: one range over both its days (the model sees its new version only when one range holds both).
+    const moved = await backfill({ projectDir: dir, model: 'daily_revenue', keys: ['3'], dryRun: true });
+    expect(moved.ranges.map((x) => [x.start, x.end])).toEqual([['2026-01-02', '2026-01-04']]);
+    expect(moved.changes!.partitions.map((p) => [p.partition, p.live.length, p.rebuilt.length])).toEqual([['2026-01-02', 1, 0], ['2026-01-03', 1, 1], ['2026-01-04', 1, 1]]);
     const r = await backfill({ projectDir: dir, model: 'daily_revenue', keys: ['4', '3'], reason: 'order 4 refunded, order 3 re-dated', writeArtifacts: false });
     expect(r.exitCode).toBe(0);
     expect(r.keys).toEqual({ inputs: ['raw_orders'], keyColumn: 'order_id', keys: [{ key: '4', partitions: ['2026-01-03'] }, { key: '3', partitions: ['2026-01-02', '2026-01-04'] }], partitions: ['2026-01-02', '2026-01-03', '2026-01-04'] });
