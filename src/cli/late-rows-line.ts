@@ -20,7 +20,7 @@ export function lateRowsLine(late: LateRowsNotApplied): string | undefined {
   const named = days.slice(0, NAMED);
   const forDays = days.length <= NAMED
     ? named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`
-    : `${named.join(', ')} and ${days.length - NAMED} more days`;
+    : `${named.join(', ')} and ${days.length - NAMED} more day${days.length - NAMED === 1 ? '' : 's'}`;
   const window = late.window[0] === late.window[1] ? late.window[0] : `${late.window[0]}..${late.window[1]}`;
   return `late rows not applied: ${late.rows} row${late.rows === 1 ? '' : 's'} landed ${when} for ${forDays}, outside the window ${window}${ids(late)}`;
 }

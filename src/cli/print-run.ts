@@ -50,7 +50,8 @@ export function printEvent(event: RunEvent): void {
       line(colors.dim(`      ${parts.join('; ')}`));
     }
     const late = r.lateRowsNotApplied ? lateRowsLine(r.lateRowsNotApplied) : undefined;
-    if (late) line(colors.yellow(`      ${late}`), { name: 'LateRowsNotApplied' });
+    // A warning: what the run could not apply (--log-level warn keeps only these lines, one per night that missed rows).
+    if (late) line(colors.yellow(`      ${late}`), { name: 'LateRowsNotApplied', level: 'warn' });
   } else if (r.status === 'error') {
     line(dotted(`${head} ERROR creating ${event.description}`, `${colors.red('ERROR')} ${time}`), { name: 'LogModelResult', level: 'error' });
   } else if (r.status === 'partial success') {
