@@ -45,10 +45,10 @@ export function replayGridText(grids: readonly ReplayGrid[], options: GridTextOp
     // Each grid's column: its cells and count, or its title when longer, then a gap.
     const widths = titles.map((t) => Math.max(block.length + COUNT, t.length) + GAP);
     const pad = (s: string, i: number) => s.padEnd(widths[i]!);
+    if (blocks.length > 1) out.push(colors.bold(`days of ${block[0]!.slice(0, 7)}`));
     out.push(colors.bold(`${' '.repeat(LABEL)}${titles.map(pad).join('')}`.trimEnd()));
     const tens = block.map((d) => (d.endsWith('0') ? d[8]! : ' ')).join('');
     const units = block.map((d) => d[9]!).join('');
-    if (blocks.length > 1) out.push(colors.bold(`days of ${block[0]!.slice(0, 7)}`));
     if (tens.trim() !== '') out.push(colors.dim(`${' '.repeat(LABEL)}${grids.map((_, i) => pad(tens, i)).join('')}`.trimEnd()));
     // The count after each row is the night's stale days: headed by the stale cell's own character.
     out.push(colors.dim(`${'night'.padEnd(LABEL)}${grids.map((_, i) => pad(`${units}${'#'.padStart(COUNT)}`, i)).join('')}`.trimEnd()));
