@@ -59,8 +59,8 @@ export interface ReplayGrid {
 /**
  * The replay's passes (the project's lookback, then the compared one when
  * it ran) as grids over the same days: from the earliest day a window,
- * a stale day or a late row touched (and the night before the first) to
- * the last night.
+ * a stale day or a late row touched (the night before the first when none
+ * did) to the last night.
  */
 export function replayGrids(result: ReplayGridInput): ReplayGrid[] {
   const passes = [result, ...(result.with_required_lookback ? [result.with_required_lookback] : [])];
@@ -71,9 +71,10 @@ export function replayGrids(result: ReplayGridInput): ReplayGrid[] {
 function gridDays(result: ReplayGridInput, passes: readonly GridPassInput[]): string[] {
   const first = result.nights[0]?.run_date;
   if (first === undefined) return [];
-  let start = addDays(first, -1);
+  // From the earliest day anything happened to (a day with no rows is never written): no empty leading columns.
+  let start: string | undefined;
   const touch = (day: string) => {
-    if (day < start) start = day;
+    if (start === undefined || day < start) start = day;
   };
   for (const p of passes) {
     for (const n of p.nights) {
@@ -82,7 +83,7 @@ function gridDays(result: ReplayGridInput, passes: readonly GridPassInput[]): st
     }
   }
   result.late_landings.forEach((l) => touch(l.partition));
-  return dateRange(start, result.to);
+  return dateRange(start ?? addDays(first, -1), result.to);
 }
 
 function replayGrid(pass: GridPassInput, days: readonly string[], result: ReplayGridInput): ReplayGrid {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { replayGrids, type ReplayGridInput } from '../../../src/analysis/replay-grid.js';
 import { replayGridText } from '../../../src/cli/replay-grid-text.js';
+import { setOutput } from '../../../src/cli/terminal.js';
 import { addDays, dateRange } from '../../../src/feed/iso-date.js';
 
 const night = (run_date: string, window: [string, string], stale: string[] = []) => ({ run_date, window, stale, weekly_backfill: false });
@@ -29,6 +30,18 @@ describe('replayGridText: the grids in the terminal, one character a cell', () =
       '+ a late row landed inside the window: applied   X landed outside it: missed',
       '# stale: differs from a full rebuild as of that night; after each row: how many',
     ]);
+  });
+
+  it('colours only when the output has them (a terminal, or --use-colors): the characters stay the same', () => {
+    setOutput({ useColors: true });
+    try {
+      const colored = replayGridText(replayGrids(SMALL));
+      expect(colored.join('\n')).toContain('\u001b[');
+      // eslint-disable-next-line no-control-regex
+      expect(colored.map((l) => l.replace(/\u001b\[[0-9;]*m/g, ''))).toEqual((setOutput({ useColors: false }), replayGridText(replayGrids(SMALL))));
+    } finally {
+      setOutput({ useColors: undefined });
+    }
   });
 
   it('two months that do not fit the width: a block per month, each with the nights that reach its days', () => {
