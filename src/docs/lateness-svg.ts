@@ -5,7 +5,7 @@ const BAR = 26;
 const LEFT = 46;
 const TOP = 30;
 const PLOT = 180;
-const BOTTOM = 44;
+const BOTTOM = 56;
 
 /**
  * Rows per days late as an SVG bar chart (heights on a square-root scale: a
@@ -36,7 +36,8 @@ export function latenessSvg(histogram: readonly HistogramBin[], lookback: number
   const lineX = LEFT + (at === -1 ? histogram.length : at) * BAR;
   out.push(`<line class="lookback" data-lookback="${lookback}" x1="${lineX}" y1="${TOP - 14}" x2="${lineX}" y2="${base + 4}" stroke="#1a202c" stroke-width="2" stroke-dasharray="5 3"></line>`);
   out.push(`<text class="lookback-label" x="${lineX - 4}" y="${TOP - 4}" text-anchor="end">lookback ${lookback}</text><text class="lookback-label missed-label" x="${lineX + 4}" y="${TOP - 4}" fill="#c53030">missed \u2192</text>`);
-  out.push(`<text class="axis-label" x="${LEFT + (histogram.length * BAR) / 2}" y="${base + 32}" text-anchor="middle">days late (load day - order day); bar heights on a square-root scale, so the tail shows</text>`);
+  out.push(`<text class="axis-label" x="${LEFT + (histogram.length * BAR) / 2}" y="${base + 32}" text-anchor="middle">days late (load day - order day)</text>`);
+  out.push(`<text class="axis-label" x="${LEFT + (histogram.length * BAR) / 2}" y="${base + 46}" text-anchor="middle">heights: square-root scale</text>`);
   out.push('</svg>');
   return out.join('\n');
 }
