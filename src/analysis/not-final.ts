@@ -14,8 +14,10 @@ export interface NotFinal {
   readonly longest_lateness_days: number;
   /** The raw input(s) the lateness was measured on. */
   readonly inputs: string[];
-  /** Each day from as_of - lateness + 1 to the as-of: rows may still land for it until `final_after`. */
+  /** Each day from as_of - lateness + 1 to the as-of (the latest MAX_LISTED_DAYS of them): rows may still land for it until `final_after`. */
   readonly partitions: { readonly partition: string; readonly final_after: string }[];
+  /** Not-final days older than those listed (a feed with an absurdly late row has thousands). */
+  readonly partitions_not_listed: number;
   /** Each month with such a day: not final until its last day plus the longest lateness. */
   readonly months: { readonly month: string; readonly final_after: string }[];
 }
@@ -41,10 +43,15 @@ export function notFinal(db: Warehouse, manifest: Manifest, graph: Graph, node: 
   }
   if (longest === null) return null;
   const from = addDays(night, -longest + 1);
-  const partitions = longest === 0 ? [] : dateRange(from, night).map((p) => ({ partition: p, final_after: addDays(p, longest!) }));
-  const months = [...new Set(partitions.map((p) => p.partition.slice(0, 7)))].map((month) => ({ month, final_after: addDays(lastDayOfMonth(month), longest!) }));
-  return { as_of: night, longest_lateness_days: longest, inputs, partitions, months };
+  const days = longest === 0 ? [] : dateRange(from, night);
+  const listed = days.slice(Math.max(0, days.length - MAX_LISTED_DAYS));
+  const partitions = listed.map((p) => ({ partition: p, final_after: addDays(p, longest!) }));
+  const months = [...new Set(days.map((p) => p.slice(0, 7)))].map((month) => ({ month, final_after: addDays(lastDayOfMonth(month), longest!) }));
+  return { as_of: night, longest_lateness_days: longest, inputs, partitions, partitions_not_listed: days.length - listed.length, months };
 }
+
+/** The most recent not-final days listed one by one. */
+const MAX_LISTED_DAYS = 400;
 
 /** Beyond this many days of history, one grouped scan beats a seek per day. */
 const MAX_SEEK_DAYS = 20000;

@@ -66,6 +66,8 @@ export function renderStale(report: StaleReport): string[] {
   return [...out, ...renderNotFinal(report)];
 }
 
+const MONTHS_SHOWN = 12;
+
 /** Not final until: the recent days rows may still land for, and each month's date. */
 function renderNotFinal(report: StaleReport): string[] {
   const n = report.not_final;
@@ -76,12 +78,14 @@ function renderNotFinal(report: StaleReport): string[] {
   const last = n.partitions[n.partitions.length - 1]!;
   return [
     '',
-    `not final yet: ${first.partition}..${last.partition}, each until its day + ${n.longest_lateness_days} (${first.partition} until ${first.final_after}, ..., ${last.partition} until ${last.final_after}); ${head}`,
-    ...n.months.map((m) => `  ${m.month} is not final until ${m.final_after}`),
+    `not final yet: ${n.partitions_not_listed > 0 ? `${n.partitions_not_listed} earlier day(s) and ` : ''}${first.partition}..${last.partition}, each until its day + ${n.longest_lateness_days} (${first.partition} until ${first.final_after}, ..., ${last.partition} until ${last.final_after}); ${head}`,
+    // The latest months (a feed with an absurdly late row would list thousands); --json has them all.
+    ...n.months.slice(-MONTHS_SHOWN).map((m) => `  ${m.month} is not final until ${m.final_after}`),
+    ...(n.months.length > MONTHS_SHOWN ? [`  and ${n.months.length - MONTHS_SHOWN} earlier month(s) (--json lists them)`] : []),
   ];
 }
 
-/** One partition's change, column by column: `revenue 715.95 -> 559.20 (-156.75)`. */
+/** One partition's change, column by column: `revenue 6991.42 -> 6275.22 (-716.20)`. */
 export function describeDiff(d: PartitionDiff, partitionColumn: string | null): string {
   if (d.live.length === 0) return `missing from the live table (rebuild has ${d.rebuilt.length} row${d.rebuilt.length === 1 ? '' : 's'})`;
   if (d.rebuilt.length === 0) return `${d.live.length} live row(s) a rebuild does not have`;

@@ -179,6 +179,7 @@ describe('the backfill playbook on a hand-made feed', () => {
         longest_lateness_days: m,
         inputs: ['raw_orders'],
         partitions: days.map((d) => ({ partition: d, final_after: addDays(d, m) })),
+        partitions_not_listed: 0,
         months: days.length === 0 ? [] : [{ month: '2026-01', final_after: addDays('2026-01-31', m) }],
       });
     }
