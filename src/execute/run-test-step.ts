@@ -44,17 +44,21 @@ export function testStepResult(
   };
 }
 
+type TestLike = Parameters<typeof testStepResult>[0];
+type Outcome = Partial<NodeResult> & Pick<NodeResult, 'status' | 'message' | 'exitCode'>;
+
 /**
- * One test of a run or build: skipped when what it tests failed; else run,
- * and when it fails or errors, what it tests is marked so its descendants
- * are skipped (as dbt build does; a warning blocks nothing).
+ * The frame every test step shares: skipped (SKIP, no START) when `upstream`
+ * failed; else START, `execute` (a throw is the step's ERROR, worded by
+ * `errorMessage`), then the result line. `blocks` runs on a FAIL or ERROR.
  */
-export function runTestStep(test: TestNode, context: TestStepContext): NodeResult {
+export function testStep(
+  test: TestLike, description: string, upstream: string | undefined, context: Pick<TestStepContext, 'index' | 'total' | 'emit'>,
+  execute: () => Outcome, errorMessage: (error: Error) => string, blocks: () => void,
+): NodeResult {
   const startedAt = nowIso();
   const t0 = performance.now();
-  const description = `test ${test.name}`;
   const { index, total, emit } = context;
-  const upstream = test.dependsOn.find((p) => context.failed.has(p));
   if (upstream) {
     const skipped = testStepResult(test, { status: 'skipped', message: `skipped because ${upstream} failed`, exitCode: 1, failures: 0 }, startedAt, t0);
     emit({ type: 'result', index, total, description, result: skipped });
@@ -63,16 +67,31 @@ export function runTestStep(test: TestNode, context: TestStepContext): NodeResul
   emit({ type: 'start', index, total, description, uniqueId: test.uniqueId });
   let out: NodeResult;
   try {
-    const run = runTest(context.db, context.manifest, test, { db: context.db, run: context.run });
-    out = testStepResult(test, { status: run.status, message: run.message, exitCode: run.status === 'fail' ? 1 : 0, failures: run.failures, compiledCode: run.sql, storedFailures: run.storedFailures }, startedAt, t0);
+    out = testStepResult(test, execute(), startedAt, t0);
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));
-    const message = error instanceof ProjectError ? error.format() : `Database Error in test ${test.name} (${test.path})\n  ${error.message}`;
-    out = testStepResult(test, { status: 'error', message, exitCode: 1, error }, startedAt, t0);
+    out = testStepResult(test, { status: 'error', message: errorMessage(error), exitCode: 1, error }, startedAt, t0);
   }
-  if (out.status === 'fail' || out.status === 'error') {
-    for (const id of test.attachedTo ? [test.attachedTo] : test.dependsOn) context.blocked.add(id);
-  }
+  if (out.status === 'fail' || out.status === 'error') blocks();
   emit({ type: 'result', index, total, description, result: out });
   return out;
+}
+
+/**
+ * One test of a run or build: skipped when what it tests failed; else run,
+ * and when it fails or errors, what it tests is marked so its descendants
+ * are skipped (as dbt build does; a warning blocks nothing).
+ */
+export function runTestStep(test: TestNode, context: TestStepContext): NodeResult {
+  return testStep(
+    test, `test ${test.name}`, test.dependsOn.find((p) => context.failed.has(p)), context,
+    () => {
+      const run = runTest(context.db, context.manifest, test, { db: context.db, run: context.run });
+      return { status: run.status, message: run.message, exitCode: run.status === 'fail' ? 1 : 0, failures: run.failures, compiledCode: run.sql, storedFailures: run.storedFailures };
+    },
+    (error) => (error instanceof ProjectError ? error.format() : `Database Error in test ${test.name} (${test.path})\n  ${error.message}`),
+    () => {
+      for (const id of test.attachedTo ? [test.attachedTo] : test.dependsOn) context.blocked.add(id);
+    },
+  );
 }

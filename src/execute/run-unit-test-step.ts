@@ -1,9 +1,8 @@
-import { nowIso } from '../clock.js';
 import type { UnitTestNode } from '../compile/unit-test-node.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { NodeResult } from '../state/node-result.js';
 import { runUnitTest } from '../unit-tests/run-unit-test.js';
-import { testStepResult, type TestStepContext } from './run-test-step.js';
+import { testStep, type TestStepContext } from './run-test-step.js';
 
 /** A data test step's context, with the models a failed unit test blocks instead of the nodes a failed data test does. */
 export interface UnitTestStepContext extends Omit<TestStepContext, 'blocked'> {
@@ -22,32 +21,17 @@ export function describeUnitTest(test: UnitTestNode): string {
  * ERROR marks its model, which build then skips, as dbt does.
  */
 export function runUnitTestStep(test: UnitTestNode, context: UnitTestStepContext): NodeResult {
-  const startedAt = nowIso();
-  const t0 = performance.now();
-  const description = `unit_test ${describeUnitTest(test)}`;
-  const { index, total, emit } = context;
   const model = context.manifest.models.get(test.model);
-  const upstream = (model?.dependsOn ?? []).find((p) => context.failed.has(p));
-  if (upstream) {
-    const skipped = testStepResult(test, { status: 'skipped', message: `skipped because ${upstream} failed`, exitCode: 1, failures: 0 }, startedAt, t0);
-    emit({ type: 'result', index, total, description, result: skipped });
-    return skipped;
-  }
-  emit({ type: 'start', index, total, description, uniqueId: test.uniqueId });
-  let out: NodeResult;
-  try {
-    const outcome = runUnitTest(context.db, context.manifest, test, context.run);
-    out = outcome.diff
-      ? testStepResult(test, { status: 'fail', message: outcome.diff.rendered, exitCode: 1, failures: 1, compiledCode: outcome.sql, unitTestDiff: { actual: outcome.diff.actual, expected: outcome.diff.expected } }, startedAt, t0)
-      : testStepResult(test, { status: 'pass', message: null, exitCode: 0, failures: 0, compiledCode: outcome.sql }, startedAt, t0);
-  } catch (err) {
-    const error = err instanceof Error ? err : new Error(String(err));
-    const detail = error instanceof ProjectError ? error.format() : error.message;
+  return testStep(
+    test, `unit_test ${describeUnitTest(test)}`, (model?.dependsOn ?? []).find((p) => context.failed.has(p)), context,
+    () => {
+      const outcome = runUnitTest(context.db, context.manifest, test, context.run);
+      return outcome.diff
+        ? { status: 'fail', message: outcome.diff.rendered, exitCode: 1, failures: 1, compiledCode: outcome.sql, unitTestDiff: { actual: outcome.diff.actual, expected: outcome.diff.expected } }
+        : { status: 'pass', message: null, exitCode: 0, failures: 0, compiledCode: outcome.sql };
+    },
     // dbt's wording for a unit test that cannot run.
-    const message = `An error occurred during execution of unit test '${test.name}'. There may be an error in the unit test definition: check the data types.\n  ${detail}`;
-    out = testStepResult(test, { status: 'error', message, exitCode: 1, error }, startedAt, t0);
-  }
-  if (out.status === 'fail' || out.status === 'error') context.blockedModels.set(test.modelId, test.name);
-  emit({ type: 'result', index, total, description, result: out });
-  return out;
+    (error) => `An error occurred during execution of unit test '${test.name}'. There may be an error in the unit test definition: check the data types.\n  ${error instanceof ProjectError ? error.format() : error.message}`,
+    () => context.blockedModels.set(test.modelId, test.name),
+  );
 }
