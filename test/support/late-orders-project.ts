@@ -1,13 +1,8 @@
 import { writeProject } from './example-project.js';
+import { rawOrdersSeedFiles, type RawOrderRow } from './raw-orders-seed.js';
 
 /** One raw row: a version of an order, as it landed. */
-export interface LateOrderRow {
-  readonly load_date: string;
-  readonly order_id: number;
-  readonly order_date: string;
-  readonly status: string;
-  readonly amount: number;
-}
+export type LateOrderRow = RawOrderRow;
 
 /**
  * Ten versions of seven orders over six nights. Lookback 2: a run on night R
@@ -48,8 +43,7 @@ from latest where version_rank = 1 group by order_date
 export function lateOrdersProject(rows: readonly LateOrderRow[] = LATE_ORDER_ROWS): string {
   return writeProject({
     'project.yml': `name: late_orders\ndatabase: warehouse.db\nvars:\n  lookback_days: ${LOOKBACK}\n`,
-    'seeds/raw_orders.csv': `load_date,order_id,order_date,status,amount\n${rows.map((r) => [r.load_date, r.order_id, r.order_date, r.status, r.amount].join(',')).join('\n')}\n`,
-    'seeds/raw_orders.yml': `seeds:\n  - name: raw_orders\n    config:\n      event_time: order_date\n      loaded_at: load_date\n      column_types: {load_date: TEXT, order_id: INTEGER, order_date: TEXT, status: TEXT, amount: REAL}\n      indexes:\n        - columns: [order_date, load_date]\n        - columns: [load_date]\n`,
+    ...rawOrdersSeedFiles(rows),
     'models/daily_revenue.sql': MODEL,
   });
 }

@@ -1,15 +1,10 @@
 import { loadSession, run, type Session } from '../../src/index.js';
 import { dateRange } from '../../src/feed/iso-date.js';
 import { writeProject } from './example-project.js';
+import { rawOrdersSeedFiles, type RawOrderRow } from './raw-orders-seed.js';
 
 /** One raw row: a version of an order, as it landed. */
-export interface PlaybookRow {
-  readonly load_date: string;
-  readonly order_id: number;
-  readonly order_date: string;
-  readonly status: string;
-  readonly amount: number;
-}
+export type PlaybookRow = RawOrderRow;
 
 /**
  * Eleven orders over ten nights (2026-01-01..2026-01-10), one a day (two on
@@ -61,8 +56,7 @@ from latest where version_rank = 1 group by order_date
 export function playbookProject(rows: readonly PlaybookRow[] = PLAYBOOK_ROWS, extra: Readonly<Record<string, string>> = {}): string {
   return writeProject({
     'project.yml': `name: playbook\ndatabase: warehouse.db\nvars:\n  lookback_days: ${PLAYBOOK_LOOKBACK}\n`,
-    'seeds/raw_orders.csv': `load_date,order_id,order_date,status,amount\n${rows.map((r) => [r.load_date, r.order_id, r.order_date, r.status, r.amount].join(',')).join('\n')}\n`,
-    'seeds/raw_orders.yml': `seeds:\n  - name: raw_orders\n    config:\n      event_time: order_date\n      loaded_at: load_date\n      column_types: {load_date: TEXT, order_id: INTEGER, order_date: TEXT, status: TEXT, amount: REAL}\n      indexes:\n        - columns: [order_date, load_date]\n        - columns: [load_date]\n`,
+    ...rawOrdersSeedFiles(rows),
     'models/daily_revenue.sql': MODEL,
     ...extra,
   });
