@@ -1,7 +1,7 @@
 import nunjucks from 'nunjucks';
 import { ProjectError } from '../errors/project-error.js';
 import { builtinMacroNameProblem } from './builtin-macro-names.js';
-import type { MacroFile } from '../project/project.js';
+import type { DispatchOrder, MacroFile } from '../project/project.js';
 import { installPythonStringMethods } from './python-string-methods.js';
 import { CONTEXT_NAMES, RenderContext } from './render-context.js';
 import type { RenderState } from './render-state.js';
@@ -14,8 +14,24 @@ import { internals, nunjucksLib } from './jinja/nunjucks-internals.js';
 import { preprocessTemplate } from './jinja/preprocess-template.js';
 import { parseSimpleTemplate, renderSimpleTemplate, type SimpleTemplate } from './jinja/simple-template.js';
 import { installTrailingCommas } from './jinja/trailing-commas.js';
+import type { MacroLookup } from './jinja/adapter-context.js';
+import { GLOBAL_PROJECT, MacroNamespaces } from './macro-namespaces.js';
 
 let compatInstalled = false;
+
+/** dbt's global project: the built-in generic tests (and the macros dbt ships), package `dbt`. */
+const GLOBAL_PROJECT_FILES: readonly MacroFile[] = [BUILTIN_GENERIC_TESTS];
+
+export interface JinjaEnvironmentOptions {
+  /** `simple: false` sends every template through nunjucks (the differential tests compare both). */
+  readonly simple?: boolean;
+  /** The root project's name: its macros are visible unqualified everywhere and as `<name>.macro`. */
+  readonly rootPackage?: string;
+  /** Installed packages (dispatch searches them even when they define no macro). */
+  readonly packages?: readonly string[];
+  /** The root project's `dispatch:` search orders. */
+  readonly dispatch?: readonly DispatchOrder[];
+}
 
 /**
  * One nunjucks environment per compile session. Macros from macros/*.sql
@@ -30,8 +46,13 @@ export class JinjaEnvironment {
   private readonly simpleTemplates = new Map<string, SimpleTemplate | null>();
   readonly macroNames: string[] = [];
 
+  /** The macros of every package (dbt's global project, the root project, installed packages). */
+  readonly namespaces: MacroNamespaces;
+  /** The node being rendered (its package's macros come first unqualified). */
+  private currentState?: RenderState;
+
   /** `simple: false` sends every template through nunjucks (the differential tests compare both). */
-  constructor(macros: readonly MacroFile[], private readonly options: { readonly simple?: boolean } = {}) {
+  constructor(macros: readonly MacroFile[], private readonly options: JinjaEnvironmentOptions = {}) {
     if (!compatInstalled) {
       // Before Jinja compat, whose slices wrap the parseAggregate it finds.
       installTrailingCommas();
@@ -50,14 +71,19 @@ export class JinjaEnvironment {
         configurable: true,
       });
     }
-    this.loadMacros([BUILTIN_GENERIC_TESTS, ...macros]);
+    this.namespaces = new MacroNamespaces(options.rootPackage ?? '', options.dispatch);
+    for (const pkg of options.packages ?? []) this.namespaces.declare(pkg);
+    this.loadMacros([...GLOBAL_PROJECT_FILES, ...macros]);
   }
 
+  /** Compile every macro file into its package's namespace, then expose the names (see exposeMacros). */
   private loadMacros(macros: readonly MacroFile[]): void {
     const origin = new Map<string, string>();
     const globals = (this.env as unknown as { globals: Record<string, unknown> }).globals;
     const builtins = new Set(Object.keys(globals));
+    const root = this.namespaces.rootPackage;
     for (const file of macros) {
+      const pkg = GLOBAL_PROJECT_FILES.includes(file) ? GLOBAL_PROJECT : file.package ?? root;
       let template: nunjucks.Template;
       try {
         template = new nunjucks.Template(preprocessTemplate(file.source), this.env, file.path, true);
@@ -71,18 +97,54 @@ export class JinjaEnvironment {
           exported = exp;
         });
       for (const [name, fn] of Object.entries(exported)) {
-        const previous = origin.get(name);
-        if (previous && previous !== BUILTIN_GENERIC_TESTS.path) {
-          throw new ProjectError(`macro '${name}' is defined twice: in ${previous} and ${file.path}`, { location: { file: file.path } });
+        const key = `${pkg}\u0000${name}`;
+        if (!this.namespaces.add(pkg, name, fn as (...args: unknown[]) => unknown)) {
+          // Two packages may share a name (each has its namespace); one package may not define it twice.
+          throw new ProjectError(`macro '${name}' is defined twice: in ${origin.get(key)} and ${file.path}`, {
+            location: { file: file.path },
+            hint: pkg === root ? undefined : `both files are in the package '${pkg}'`,
+          });
         }
-        const problem = builtinMacroNameProblem(name, builtins, file);
-        if (problem) throw problem;
-        origin.set(name, file.path);
-        // A replaced builtin (ref, source, config, is_incremental) is a getter: the macro takes its place.
-        if (builtins.has(name)) Object.defineProperty(globals, name, { value: fn, writable: true, enumerable: true, configurable: true });
-        else this.env.addGlobal(name, fn);
-        if (file !== BUILTIN_GENERIC_TESTS && !previous) this.macroNames.push(name);
+        origin.set(key, file.path);
+        if (pkg !== GLOBAL_PROJECT) {
+          const problem = builtinMacroNameProblem(name, builtins, file);
+          if (problem) throw problem;
+        }
+        if (pkg === root) this.macroNames.push(name);
       }
+    }
+    this.exposeMacros(globals, builtins);
+  }
+
+  /**
+   * Every macro name becomes a global that resolves per render (the node's
+   * package, the root project, dbt's); each package is a namespace object
+   * (`dbt_utils.star`, `dbt.dateadd`, `my_project.my_macro`). A builtin of the
+   * context keeps its value unless a project macro replaces it (ref, source,
+   * config, is_incremental); dbt's own macros never shadow a builtin.
+   */
+  private exposeMacros(globals: Record<string, unknown>, builtins: ReadonlySet<string>): void {
+    const namespaces = this.namespaces;
+    const local = (): string | undefined => this.currentState?.packageName;
+    for (const name of namespaces.allNames()) {
+      const builtin = builtins.has(name) ? Object.getOwnPropertyDescriptor(globals, name) : undefined;
+      if (builtin) {
+        const override = (): unknown => {
+          const pkg = local() ?? namespaces.rootPackage;
+          return namespaces.fromPackage(pkg, name) ?? (pkg === namespaces.rootPackage ? undefined : namespaces.fromPackage(namespaces.rootPackage, name));
+        };
+        Object.defineProperty(globals, name, {
+          get: () => override() ?? (builtin.get ? builtin.get.call(globals) : builtin.value),
+          enumerable: true,
+          configurable: true,
+        });
+        continue;
+      }
+      Object.defineProperty(globals, name, { get: () => namespaces.resolve(name, local()), enumerable: true, configurable: true });
+    }
+    for (const pkg of namespaces.packageNames()) {
+      if (pkg === '' || Object.prototype.hasOwnProperty.call(globals, pkg)) continue;
+      Object.defineProperty(globals, pkg, { value: namespaces.namespace(pkg), enumerable: true, configurable: true });
     }
   }
 
@@ -106,13 +168,16 @@ export class JinjaEnvironment {
     const fn = (this.env as unknown as { globals: Record<string, unknown> }).globals[name];
     if (typeof fn !== 'function') throw new ProjectError(`macro '${name}' is not defined`, { location: { file: path } });
     const previous = this.current;
+    const previousState = this.currentState;
     this.current = this.contextFor(state);
+    this.currentState = state;
     try {
       return String((fn as (...a: readonly unknown[]) => unknown)(...args));
     } catch (err) {
       throw templateError(err, path, state.failure);
     } finally {
       this.current = previous;
+      this.currentState = previousState;
     }
   }
 
@@ -120,7 +185,10 @@ export class JinjaEnvironment {
   private contextFor(state: RenderState): RenderContext {
     const globals = (this.env as unknown as { globals: Record<string, unknown> }).globals;
     // Own names only: adapter.dispatch('constructor') must not find what every object inherits.
-    return new RenderContext(state, (name) => (Object.prototype.hasOwnProperty.call(globals, name) ? globals[name] : undefined));
+    const lookup: MacroLookup = Object.assign((name: string) => (Object.prototype.hasOwnProperty.call(globals, name) ? globals[name] : undefined), {
+      dispatch: (name: string, namespace: string | undefined, prefixes: readonly string[]) => this.namespaces.dispatch(name, namespace, prefixes, state.packageName),
+    });
+    return new RenderContext(state, lookup);
   }
 
   /** The template in the simple subset (see simple-template.ts), or null: nunjucks renders it. */
@@ -141,7 +209,9 @@ export class JinjaEnvironment {
     const simple = this.simpleTemplate(path, source);
     const template = simple ? undefined : this.template(path, source);
     const previous = this.current;
+    const previousState = this.currentState;
     this.current = this.contextFor(state);
+    this.currentState = state;
     try {
       if (simple) {
         const globals = (this.env as unknown as { globals: Record<string, unknown> }).globals;
@@ -157,6 +227,7 @@ export class JinjaEnvironment {
       throw templateError(err, path, state.failure, source, this.macroNames);
     } finally {
       this.current = previous;
+      this.currentState = previousState;
     }
   }
 }

@@ -20,6 +20,8 @@ export interface Captured {
 export interface RenderState {
   readonly modelName: string;
   readonly modelPath: string;
+  /** The package of the node rendered (its macros come first unqualified); absent: the root project. */
+  readonly packageName?: string;
   /** false in the capture pass (no warehouse), true at run time. */
   readonly execute: boolean;
   readonly vars: (name: string) => { found: boolean; value: unknown };

@@ -50,7 +50,8 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
   // Compiling the macros is only needed to render something: a load served by the parse cache
   // (every capture reused, no tests, macro names known) never builds the environment.
   let environment: JinjaEnvironment | undefined = options.jinja;
-  const jinja = (): JinjaEnvironment => (environment ??= new JinjaEnvironment(loaded.macros));
+  const jinja = (): JinjaEnvironment =>
+    (environment ??= new JinjaEnvironment(loaded.macros, { rootPackage: loaded.name, packages: loaded.packages?.map((p) => p.name), dispatch: loaded.dispatch }));
   // When anything is rendered, build it first, so a macro error is reported once, from its file.
   if (!options.macroNames || loaded.models.some((file) => !options.cached?.has(file.name))) jinja();
   const vars = resolveVars(loaded.vars, loaded.name, options.vars ?? {});

@@ -7,7 +7,8 @@ import { loadProjectFile } from './load-project-file.js';
 import { loadProperties } from './load-properties.js';
 import { loadSnapshots } from './load-snapshots.js';
 import { defaultDocsPaths, loadDocsBlocks } from './load-docs-blocks.js';
-import type { ModelFile, Project } from './project.js';
+import { loadPackages, packagesInstallPath } from './load-packages.js';
+import type { MacroFile, ModelFile, Project } from './project.js';
 import type { FixtureFile } from './unit-test-definition.js';
 
 export interface LoadProjectOptions extends TargetOptions {
@@ -62,7 +63,7 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
     seedPaths.set(seed.name, seed.path);
   }
 
-  const macros = paths.macros.flatMap((dir) =>
+  const macros: MacroFile[] = paths.macros.flatMap((dir) =>
     listFiles(root, dir, ['.sql']).map((f) => ({ path: f.path, absPath: f.absPath, source: readFileSync(f.absPath, 'utf8') })),
   );
   // tests/generic/*.sql hold {% test %} definitions (macros), as in dbt; the other files are singular tests.
@@ -74,6 +75,9 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
     .map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, rawSql: readFileSync(f.absPath, 'utf8') }));
   const ymlFiles = [...paths.models, ...paths.seeds].flatMap((dir) => listFiles(root, dir, ['.yml', '.yaml']));
   const properties = loadProperties(ymlFiles);
+
+  const packages = loadPackages(root, packagesInstallPath(config), config.name);
+  macros.push(...packages.flatMap((p) => p.macros));
 
   // The profile's target (profiles.yml), if any; --database still wins over its main file.
   const { target, mainPath } = loadTarget(root, typeof config.profile === 'string' ? config.profile : undefined, options);
@@ -102,6 +106,8 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
     models,
     seeds,
     macros,
+    packages,
+    dispatch: (config.dispatch ?? []).map((d) => ({ macroNamespace: d.macro_namespace, searchOrder: d.search_order })),
     singularTests,
     snapshots: loadSnapshots(root, paths.snapshots, paths.models),
     docsBlocks: loadDocsBlocks(root, docsPaths),

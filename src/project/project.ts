@@ -3,6 +3,15 @@ import type { Target } from './target.js';
 import type { SnapshotDefinition } from './snapshot-definition.js';
 import type { DocsBlock } from './docs-block.js';
 import type { FixtureFile, UnitTestDefinition } from './unit-test-definition.js';
+import type { PackageProject } from './load-packages.js';
+
+/** One entry of the root project's `dispatch:` (where adapter.dispatch looks for a namespace's macros). */
+export interface DispatchOrder {
+  /** The namespace a package dispatches in (`adapter.dispatch('x', 'dbt_utils')`). */
+  readonly macroNamespace: string;
+  /** The packages searched, in order. */
+  readonly searchOrder: readonly string[];
+}
 
 export type ConfigMap = Readonly<Record<string, unknown>>;
 
@@ -67,6 +76,8 @@ export interface MacroFile {
   readonly path: string;
   readonly absPath: string;
   readonly source: string;
+  /** The package the macro belongs to (its dbt_project.yml name); absent for the root project's own. */
+  readonly package?: string;
 }
 
 export interface SingularTestFile {
@@ -118,7 +129,12 @@ export interface Project {
   readonly onRunEnd?: readonly string[];
   readonly models: readonly ModelFile[];
   readonly seeds: readonly SeedFile[];
+  /** The root project's macros, then every installed package's (each with its `package`). */
   readonly macros: readonly MacroFile[];
+  /** Installed packages (packages-install-path), sorted by folder. */
+  readonly packages?: readonly PackageProject[];
+  /** The root project's `dispatch:` search orders. */
+  readonly dispatch?: readonly DispatchOrder[];
   readonly singularTests: readonly SingularTestFile[];
   /** Snapshot blocks and yml snapshot entries under the snapshot paths. */
   readonly snapshots?: readonly SnapshotDefinition[];

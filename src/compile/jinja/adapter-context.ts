@@ -14,6 +14,14 @@ export interface AdapterColumn {
   readonly quoted: string;
 }
 
+/**
+ * How a render finds macros: an unqualified name (as the node sees it), and
+ * adapter.dispatch's search through packages (macro-namespaces.ts).
+ */
+export type MacroLookup = ((name: string) => unknown) & {
+  readonly dispatch?: (name: string, namespace: string | undefined, prefixes: readonly string[]) => unknown;
+};
+
 interface Located {
   readonly schema: string;
   readonly identifier: string;
@@ -34,7 +42,7 @@ function locate(relation: unknown): Located {
  * `api.Relation.create`, answered from the SQLite warehouse. Without a
  * warehouse (the capture pass) relations are absent and have no columns.
  */
-export function adapterContext(state: RenderState, lookupGlobal: (name: string) => unknown): Record<string, unknown> {
+export function adapterContext(state: RenderState, lookupGlobal: MacroLookup): Record<string, unknown> {
   const attached = (schema: string): boolean => Boolean(state.db?.attachedSchemas().some((s) => s.toLowerCase() === schema.toLowerCase()));
   const find = (at: Located): Relation | null => {
     if (!state.db || !attached(at.schema)) return null;
@@ -64,14 +72,18 @@ export function adapterContext(state: RenderState, lookupGlobal: (name: string) 
     },
     quote: (name: unknown) => quoteIdentifier(String(name)),
     already_exists: (schema: unknown, name: unknown) => find({ schema: schema === undefined || schema === null || schema === '' ? state.target.schema : String(schema), identifier: String(name) }) !== null,
+    // adapter.dispatch(macro_name, macro_namespace): `<engine>__name`, then `default__name`, in each package searched.
     dispatch: (...args: unknown[]) => {
       const { positional, keywords } = splitKeywordArgs(args);
       const name = String(positional[0] ?? keywords.macro_name);
-      for (const candidate of [`${engine.name}__${name}`, `default__${name}`, name]) {
+      const namespace = positional[1] ?? keywords.macro_namespace;
+      const prefixes = [engine.name, 'default'];
+      if (lookupGlobal.dispatch) return lookupGlobal.dispatch(name, namespace === undefined || namespace === null ? undefined : String(namespace), prefixes);
+      for (const candidate of prefixes.map((p) => `${p}__${name}`)) {
         const found = lookupGlobal(candidate);
         if (typeof found === 'function') return found;
       }
-      throw new Error(`In dispatch: No macro named '${name}' found (looked for ${engine.name}__${name} and default__${name})`);
+      throw new Error(`In dispatch: No macro named '${name}' found within namespace: 'None'\n    Searched for: ${prefixes.map((p) => `'${p}__${name}'`).join(', ')}`);
     },
   };
   return {
