@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { MINI_DBT_VERSION as VERSION } from '../invocation/tool-version.js';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { withCommonOptions, withIndirectSelection, withSelection, withThreads } from './common-options.js';
 import { withGlobalFlags } from './global-flags.js';
 import { refuseEmptyValues } from './refuse-empty-values.js';
@@ -185,6 +185,18 @@ program.command('init').argument('[project_name]', 'the new project and its fold
   .option('--project-dir <dir>', 'the folder to create the project in (default: the current directory)')
   .option('--skip-profile-setup', 'write no profiles.yml (the project\'s warehouse.db is then the target)')
   .action((name, flags) => act(async () => (await import('./init-command.js')).initCommand(name, flags)));
+
+withCommonOptions(program.command('deps').description("dbt's deps: install packages.yml's (or dependencies.yml's) local, git and hub packages into dbt_packages and write package-lock.yml"))
+  .option('--upgrade', 'resolve the packages again, ignoring package-lock.yml')
+  .option('--lock', 'only resolve the packages and write package-lock.yml; install nothing')
+  .option('--add-package <name@version>', 'add a package to the packages file first (e.g. dbt-labs/dbt_utils@1.3.0)')
+  .addOption(new Option('--source <source>', "where --add-package's package comes from").choices(['hub', 'git', 'local']).default('hub'))
+  .action((flags) => act(async () => (await import('./deps-command.js')).depsCommand(flags)));
+
+withCommonOptions(program.command('clean').description("dbt's clean: remove the project file's clean-targets folders (default: the target path)"))
+  .option('--clean-project-files-only', 'refuse clean-targets outside the project (the default; also DBT_CLEAN_PROJECT_FILES_ONLY)')
+  .option('--no-clean-project-files-only', 'also clean clean-targets outside the project')
+  .action((flags) => act(async () => (await import('./clean-command.js')).cleanCommand(flags)));
 
 refuseEmptyValues(program);
 

@@ -36,6 +36,7 @@ describe('import layering of src/', () => {
 const LAYERS: readonly (readonly string[])[] = [
   ['errors', 'feed', 'clock.ts', 'invocation', 'test-hooks.ts'],
   ['project'],
+  ['deps'],
   ['config'],
   ['engine'],
   ['graph'],

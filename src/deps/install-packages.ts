@@ -1,0 +1,78 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { niceVersionName, pinnedName, type PinnedPackage } from './pinned-package.js';
+import { downloadAndUnpack } from './tarball.js';
+import { pythonList } from './version-range.js';
+
+/**
+ * The temporary folder of one `deps`, next to the install path: downloads and the new install
+ * path are built in it, and only a complete install is renamed into place.
+ */
+export interface Staging {
+  readonly dir: string;
+  readonly downloads: string;
+  readonly packages: string;
+}
+
+export function createStaging(installDir: string): Staging {
+  mkdirSync(dirname(installDir), { recursive: true });
+  const dir = mkdtempSync(join(dirname(installDir), `.${basename(installDir)}.installing-`));
+  const staging = { dir, downloads: join(dir, 'downloads'), packages: join(dir, 'packages') };
+  mkdirSync(staging.downloads);
+  mkdirSync(staging.packages);
+  return staging;
+}
+
+/** Remove the temporary folder (symlinks to local packages are removed, never followed). */
+export function removeStaging(staging: Staging): void {
+  rmSync(staging.dir, { recursive: true, force: true });
+}
+
+/** Install every pinned package into the staging folder, printing dbt's lines for each. */
+export async function installPinned(packages: readonly PinnedPackage[], staging: Staging, log: (text: string) => void): Promise<void> {
+  const upgrades: string[] = [];
+  let n = 0;
+  for (const p of packages) {
+    log(`Installing ${pinnedName(p)}`);
+    const dest = join(staging.packages, p.name);
+    if (p.kind === 'hub') {
+      renameSync(await downloadAndUnpack(p.tarball, join(staging.downloads, `hub-${++n}`)), dest);
+    } else if (p.kind === 'git') {
+      renameSync(p.root, dest);
+    } else {
+      // dbt links a local package into the install path (and copies it where links are not available).
+      try {
+        symlinkSync(p.path, dest, 'dir');
+      } catch {
+        cpSync(p.path, dest, { recursive: true });
+      }
+    }
+    log(`Installed from ${niceVersionName(p)}`);
+    if (p.kind === 'hub') {
+      if (p.latest !== p.version) {
+        upgrades.push(p.package);
+        log(`Updated version available: ${p.latest}`);
+      } else {
+        log('Up to date!');
+      }
+    }
+    if (p.kind === 'git' && p.subdirectory) log(`and subdirectory ${p.subdirectory}`);
+  }
+  if (upgrades.length > 0) {
+    log('');
+    log(`Updates available for packages: ${pythonList(upgrades)}\nUpdate your versions in packages.yml, then run mini-dbt deps`);
+  }
+}
+
+/** Put the staged install path in place of the old one (which is kept until the new one is there). */
+export function swapInstall(staging: Staging, installDir: string): void {
+  const previous = join(staging.dir, 'previous');
+  const hadOld = existsSync(installDir);
+  if (hadOld) renameSync(installDir, previous);
+  try {
+    renameSync(staging.packages, installDir);
+  } catch (err) {
+    if (hadOld) renameSync(previous, installDir);
+    throw err;
+  }
+}
