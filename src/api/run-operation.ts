@@ -35,24 +35,31 @@ export function runOperation(options: RunOperationOptions): RunOperationResult {
   const { manifest, project } = session;
   const [pkg, name] = options.macro.includes('.') ? options.macro.split('.', 2) as [string, string] : [undefined, options.macro];
   const known = manifest.jinja.macroNames;
-  if ((pkg !== undefined && pkg !== project.name) || !known.includes(name)) {
-    throw new ProjectError(`could not find a macro with the name '${name}' in any package.${didYouMeanSuffix(name, known)}`, {
+  // As dbt's find_macro_by_name: the named package, else the root project, then any installed package.
+  const namespaces = manifest.jinja.namespaces;
+  const owner = pkg !== undefined
+    ? (namespaces.has(pkg) && namespaces.names(pkg).includes(name) ? pkg : undefined)
+    : known.includes(name) ? project.name : namespaces.packageNames().find((p) => p !== 'dbt' && p !== project.name && namespaces.names(p).includes(name));
+  if (owner === undefined) {
+    const candidates = pkg !== undefined && namespaces.has(pkg) ? namespaces.names(pkg) : namespaces.packageNames().filter((p) => p !== 'dbt').flatMap((p) => namespaces.names(p));
+    throw new ProjectError(`could not find a macro with the name '${name}' in ${pkg !== undefined ? `package '${pkg}'` : 'any package'}.${didYouMeanSuffix(name, candidates)}`, {
       hint: known.length > 0 ? `the project's macros: ${[...known].sort().join(', ')}` : 'the project defines no macros (macros/*.sql)',
     });
   }
-  const path = project.macros.find((m) => new RegExp(`\\{%-?\\s*macro\\s+${name}\\s*\\(`).test(m.source))?.path ?? 'macros';
+  const qualified = owner === project.name ? name : `${owner}.${name}`;
+  const path = project.macros.find((m) => (m.package ?? project.name) === owner && new RegExp(`\\{%-?\\s*macro\\s+${name}\\s*\\(`).test(m.source))?.path ?? 'macros';
   const db = openProjectWarehouse(project, { busyTimeoutMs: options.busyTimeoutMs });
   const run: RunContext = { ...PARSE_CONTEXT, invocationId: randomUUID(), startedAt: now(), backfill: backfillOfVars(manifest.vars), vars: manifest.vars };
   const t0 = performance.now();
   const record = (status: 'success' | 'error', message: string | null) => writeOperationResults(project, {
-    invocationId: run.invocationId, uniqueId: `macro.${project.name}.${name}`, status, message, executionTime: (performance.now() - t0) / 1000,
+    invocationId: run.invocationId, uniqueId: `macro.${owner}.${name}`, status, message, executionTime: (performance.now() - t0) / 1000,
     startedAt: run.startedAt.toISOString(), args: options.args ?? {},
   });
   let output: string;
   try {
     const state = operationRenderState(manifest, { name: `macro '${name}'`, path, db, run, log: options.log });
     const args = options.args && Object.keys(options.args).length > 0 ? [{ ...options.args, __keywords: true }] : [];
-    output = manifest.jinja.callMacro(name, args, state, path);
+    output = manifest.jinja.callMacro(qualified, args, state, path);
   } catch (err) {
     const message = isProjectError(err) ? err.format() : err instanceof Error ? err.message : String(err);
     record('error', message);

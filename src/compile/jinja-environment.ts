@@ -165,7 +165,12 @@ export class JinjaEnvironment {
 
   /** Call a project macro from code (strategy macros), with the dbt context of `state`; returns its text. */
   callMacro(name: string, args: readonly unknown[], state: RenderState, path: string): string {
-    const fn = (this.env as unknown as { globals: Record<string, unknown> }).globals[name];
+    // `pkg.name` calls a package's macro (run-operation dbt_utils.x), with that package's macros first unqualified.
+    const dot = name.indexOf('.');
+    if (dot > 0) state = { ...state, packageName: name.slice(0, dot) };
+    const fn = dot > 0
+      ? this.namespaces.fromPackage(name.slice(0, dot), name.slice(dot + 1))
+      : (this.env as unknown as { globals: Record<string, unknown> }).globals[name];
     if (typeof fn !== 'function') throw new ProjectError(`macro '${name}' is not defined`, { location: { file: path } });
     const previous = this.current;
     const previousState = this.currentState;

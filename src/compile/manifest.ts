@@ -100,4 +100,6 @@ export interface Manifest {
   readonly docs?: ReadonlyMap<string, DocsBlock>;
   /** Merged vars: project globals, project-scoped, then --vars. */
   readonly vars: Readonly<Record<string, unknown>>;
+  /** The vars of each installed package's nodes (--vars, the root project's, the package's own), by package. */
+  readonly packageVars?: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
 }

@@ -41,20 +41,24 @@ const isEphemeral = (node: ManifestNode) => node.resourceType === 'model' && nod
 export function modelRenderState(
   manifest: Manifest, node: ModelNode, options: RenderModelOptions, existing: RelationKind | null, ctes: Map<string, EphemeralCte>,
 ): RenderState {
-  const { vars } = manifest;
+  const vars = (node.file.package !== undefined ? manifest.packageVars?.get(node.file.package) : undefined) ?? manifest.vars;
   // --empty: refs and sources (not `this`) read as empty subqueries.
   const empty = options.run?.empty === true;
   return {
     modelName: node.name,
     modelPath: node.file.path,
+    packageName: node.file.package,
     execute: true,
     vars: (name) => ({ found: Object.prototype.hasOwnProperty.call(vars, name) && vars[name] !== undefined, value: vars[name] }),
     varNames: () => Object.keys(vars),
     ref: (name, pkg) => {
-      if (pkg !== undefined && pkg !== manifest.project.name) {
-        throw new ProjectError(`ref('${pkg}', '${name}'): package '${pkg}' is not installed (only '${manifest.project.name}')`);
-      }
       const target = manifest.models.get(name) ?? manifest.seeds.get(name) ?? manifest.snapshots?.get(name);
+      if (pkg !== undefined && (!target || (target.fqn[0] ?? manifest.project.name) !== pkg)) {
+        const installed = [manifest.project.name, ...(manifest.project.packages ?? []).map((p) => p.name)];
+        throw new ProjectError(installed.includes(pkg)
+          ? `ref('${pkg}', '${name}'): package '${pkg}' has no node named '${name}'`
+          : `ref('${pkg}', '${name}'): package '${pkg}' is not installed (installed: ${installed.join(', ')})`);
+      }
       if (!target) throw new ProjectError(`model '${node.name}' depends on a node named '${name}' which was not found`);
       if (!node.refs.includes(name)) {
         throw new ProjectError(`model '${node.name}' calls ref('${name}') only at run time, so its dependency was not captured`, {

@@ -10,3 +10,12 @@ export function resolveVars(projectVars: ConfigMap, projectName: string, cliVars
     ...cliVars,
   };
 }
+
+/**
+ * The vars a node of an installed package sees, as dbt resolves them:
+ * --vars, then the root project's (globals and those under the package's
+ * name), then the package's own dbt_project.yml vars (globals and scoped).
+ */
+export function resolvePackageVars(rootVars: ConfigMap, packageVars: ConfigMap, pkg: string, cliVars: ConfigMap): Record<string, unknown> {
+  return { ...resolveVars(packageVars, pkg, {}), ...resolveVars(rootVars, pkg, {}), ...cliVars };
+}

@@ -25,8 +25,10 @@ function configsAt(level: Record<string, unknown>): Record<string, unknown> {
  * The config a project file gives one node by its own name, under its folders (dbt matches the whole
  * fqn: `models: {shop: {marts: {daily_revenue: {+materialized: table}}}}`), or undefined.
  */
-export function nodeConfigLayer(tree: ConfigMap, projectName: string, folders: readonly string[], name: string): ConfigMap | undefined {
-  let level: unknown = isRecord((tree as Record<string, unknown>)[projectName]) ? (tree as Record<string, unknown>)[projectName] : tree;
+export function nodeConfigLayer(tree: ConfigMap, projectName: string, folders: readonly string[], name: string, scopedOnly = false): ConfigMap | undefined {
+  const scoped = (tree as Record<string, unknown>)[projectName];
+  if (scopedOnly && !isRecord(scoped)) return undefined;
+  let level: unknown = isRecord(scoped) ? scoped : tree;
   for (const folder of folders) {
     level = isRecord(level) ? level[folder] : undefined;
     if (!isRecord(level)) return undefined;
@@ -39,13 +41,15 @@ export function nodeConfigLayer(tree: ConfigMap, projectName: string, folders: r
  * The folder-level config layers that apply to a node, shallowest first.
  * The tree may start with the project name (dbt style) or directly with folders.
  */
-export function folderConfigLayers(tree: ConfigMap, projectName: string, folders: readonly string[]): ConfigMap[] {
+export function folderConfigLayers(tree: ConfigMap, projectName: string, folders: readonly string[], scopedOnly = false): ConfigMap[] {
   const layers: ConfigMap[] = [configsAt(tree as Record<string, unknown>)];
   let level: unknown = tree;
   const scoped = (tree as Record<string, unknown>)[projectName];
   if (isRecord(scoped)) {
     layers.push(configsAt(scoped));
     level = scoped;
+  } else if (scopedOnly) {
+    return layers;
   }
   for (const folder of folders) {
     const next = isRecord(level) ? level[folder] : undefined;
@@ -54,4 +58,19 @@ export function folderConfigLayers(tree: ConfigMap, projectName: string, folders
     level = next;
   }
   return layers;
+}
+
+/**
+ * The project-file config layers of a node of an installed package, as dbt
+ * merges them: the package's own dbt_project.yml first, then the root
+ * project's tree under the package's name (`models: {dbt_utils: {...}}`),
+ * which wins; in each, the folders shallowest first, then the node's own entry.
+ */
+export function packageConfigLayers(own: ConfigMap, root: ConfigMap, pkg: string, folders: readonly string[], name: string): ConfigMap[] {
+  return [
+    ...folderConfigLayers(own, pkg, folders, true),
+    nodeConfigLayer(own, pkg, folders, name, true) ?? {},
+    ...folderConfigLayers(root, pkg, folders, true),
+    nodeConfigLayer(root, pkg, folders, name, true) ?? {},
+  ];
 }

@@ -1,10 +1,10 @@
 import type { JinjaEnvironment } from '../compile/jinja-environment.js';
 import type { ModelNode, SeedNode, SourceNode } from '../compile/manifest.js';
-import { folderConfigLayers } from '../config/folder-config.js';
+import { folderConfigLayers, packageConfigLayers } from '../config/folder-config.js';
 import { mergeConfigs } from '../config/merge-configs.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import { ProjectError } from '../errors/project-error.js';
-import type { ColumnProperties, Project, SourceLocation } from '../project/project.js';
+import type { ColumnProperties, ConfigMap, Project, SourceLocation } from '../project/project.js';
 import { parseTestEntry, type TestEntry } from './parse-test-entry.js';
 import { renderTestArgs } from './render-test-args.js';
 import { captureTestState } from './test-render-state.js';
@@ -35,8 +35,11 @@ const IDENTIFIER = /^[A-Za-z_]\w*$/;
 
 /** Folders between the model/seed path holding `file` and the file. */
 function ymlFolders(project: Project, file: string): string[] {
-  const parts = file.split('/').slice(0, -1);
-  for (const root of [...project.paths.models, ...project.paths.seeds, ...project.paths.tests]) {
+  // A package's file: its folders below the package's own resource paths (models, seeds, tests).
+  const pkg = project.packages?.find((p) => file.startsWith(`${p.path}/`));
+  const parts = (pkg ? file.slice(pkg.path.length + 1) : file).split('/').slice(0, -1);
+  const roots = pkg ? ['models', 'seeds', 'tests'] : [...project.paths.models, ...project.paths.seeds, ...project.paths.tests];
+  for (const root of roots) {
     const rootParts = root.replace(/\/+$/, '').split('/');
     if (rootParts.every((p, i) => parts[i] === p)) return parts.slice(rootParts.length);
   }
@@ -83,8 +86,19 @@ export function captureTests(input: CaptureTestsInput, errors: ProjectError[]): 
     const { column_name: argColumn, ...args } = entry.args;
     const column = columnOfEntry ?? (argColumn === undefined ? undefined : String(argColumn));
     entry = { ...entry, args };
-    if (!testMacros.includes(entry.testName)) {
-      errors.push(new ProjectError(`unknown test '${entry.testName}' on ${target.testTarget}${column ? `.${column}` : ''}: there is no built-in test and no {% test ${entry.testName}(model, ...) %} macro of that name.${didYouMeanSuffix(entry.testName, testMacros)}`, { location }));
+    const pkg = target.node.fqn[0] ?? project.name;
+    // `dbt_utils.expression_is_true` is the package's test macro; an unqualified name is looked up as the node's package sees it.
+    const macro = entry.namespace !== undefined
+      ? (jinja.namespaces.has(entry.namespace) ? (jinja.namespaces.fromPackage(entry.namespace, `test_${entry.testName}`) ? `${entry.namespace}.test_${entry.testName}` : undefined) : undefined)
+      : jinja.namespaces.resolve(`test_${entry.testName}`, pkg) !== undefined
+        ? (jinja.namespaces.fromPackage(pkg, `test_${entry.testName}`) && pkg !== project.name ? `${pkg}.test_${entry.testName}` : `test_${entry.testName}`)
+        : undefined;
+    if (macro === undefined) {
+      if (entry.namespace !== undefined && !jinja.namespaces.has(entry.namespace)) {
+        errors.push(new ProjectError(`unknown test '${entry.namespace}.${entry.testName}' on ${target.testTarget}: there is no package '${entry.namespace}'`, { location, hint: `add it to packages.yml and run mini-dbt deps (installed: ${jinja.namespaces.packageNames().filter((n) => n !== '').join(', ')})` }));
+        return;
+      }
+      errors.push(new ProjectError(`unknown test '${entry.namespace ? `${entry.namespace}.` : ''}${entry.testName}' on ${target.testTarget}${column ? `.${column}` : ''}: there is no built-in test and no {% test ${entry.testName}(model, ...) %} macro of that name.${didYouMeanSuffix(entry.testName, testMacros)}`, { location }));
       return;
     }
     const badArg = Object.keys(entry.args).find((k) => !IDENTIFIER.test(k) || k === 'model' || k === 'column_name');
@@ -97,7 +111,7 @@ export function captureTests(input: CaptureTestsInput, errors: ProjectError[]): 
     const synthesized = synthesizeTestName(testType, target.testTarget, nameArgs);
     const name = entry.customName ?? synthesized.name;
     const folders = ymlFolders(project, location.file);
-    const config = mergeConfigs(...folderConfigLayers(project.testFolderConfigs, project.name, folders), entry.config);
+    const config = mergeConfigs(...testConfigLayers(project, pkg, folders), entry.config);
     if (config.enabled === false) return;
     const call = [
       'model=__model',
@@ -113,9 +127,9 @@ export function captureTests(input: CaptureTestsInput, errors: ProjectError[]): 
     }
     const test: Omit<TestNode, 'dependsOn'> = {
       resourceType: 'test',
-      uniqueId: genericTestUniqueId(project.name, name, entry.customName ?? synthesized.fullName, location.file),
+      uniqueId: genericTestUniqueId(pkg, name, entry.customName ?? synthesized.fullName, location.file),
       name,
-      fqn: [project.name, ...folders, entry.customName ?? synthesized.fullName],
+      fqn: [pkg, ...folders, entry.customName ?? synthesized.fullName],
       testType: 'generic',
       testName: entry.testName,
       attachedTo: target.node.uniqueId,
@@ -124,7 +138,7 @@ export function captureTests(input: CaptureTestsInput, errors: ProjectError[]): 
       config,
       path: location.file,
       line: location.line,
-      rawSql: `{{ test_${entry.testName}(${call.join(', ')}) }}`,
+      rawSql: `{{ ${macro}(${call.join(', ')}) }}`,
       refs: captured.refs,
       sources: captured.sources,
       description: entry.description,
@@ -168,7 +182,8 @@ export function captureTests(input: CaptureTestsInput, errors: ProjectError[]): 
   for (const file of project.singularTests) {
     const location = { file: file.path };
     const folders = ymlFolders(project, file.path);
-    const base = mergeConfigs(...folderConfigLayers(project.testFolderConfigs, project.name, folders));
+    const pkg = file.package ?? project.name;
+    const base = mergeConfigs(...testConfigLayers(project, pkg, folders));
     const captured = { refs: [] as string[], sources: [] as [string, string][], config: {} as Record<string, unknown> };
     try {
       jinja.render(file.path, file.rawSql, captureTestState(file.name, file.path, base, input.vars, project.databasePath, project.target, sourceAlias, captured));
@@ -180,9 +195,9 @@ export function captureTests(input: CaptureTestsInput, errors: ProjectError[]): 
     if (config.enabled === false) continue;
     const test: Omit<TestNode, 'dependsOn'> = {
       resourceType: 'test',
-      uniqueId: `test.${project.name}.${file.name}`,
+      uniqueId: `test.${pkg}.${file.name}`,
       name: file.name,
-      fqn: [project.name, ...folders, file.name],
+      fqn: [pkg, ...folders, file.name],
       testType: 'singular',
       testName: file.name,
       args: {},
@@ -197,4 +212,11 @@ export function captureTests(input: CaptureTestsInput, errors: ProjectError[]): 
     tests.set(test.uniqueId, { ...test, attachedTo: dependsOn.length === 1 ? dependsOn[0] : undefined, dependsOn });
   }
   return tests;
+}
+
+/** The project file's test config layers for a test of `pkg` (an installed package's own tree, then the root's under its name). */
+function testConfigLayers(project: Project, pkg: string, folders: readonly string[]): ConfigMap[] {
+  if (pkg === project.name) return folderConfigLayers(project.testFolderConfigs, project.name, folders);
+  const own = project.packages?.find((p) => p.name === pkg)?.testFolderConfigs ?? {};
+  return packageConfigLayers(own, project.testFolderConfigs, pkg, folders, '');
 }

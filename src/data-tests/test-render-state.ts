@@ -83,8 +83,8 @@ export function runtimeTestState(manifest: Manifest, test: TestNode, options: Te
   return baseState({
     name: test.name, path: test.path, config: { ...test.config }, vars: manifest.vars, databasePath: manifest.project.databasePath, target: manifest.project.target, execute: true, options,
     ref: (name, pkg) => {
-      if (pkg !== undefined && pkg !== manifest.project.name) throw new ProjectError(`ref('${pkg}', '${name}'): package '${pkg}' is not installed`);
       const target = manifest.models.get(name) ?? manifest.seeds.get(name);
+      if (pkg !== undefined && (target?.fqn[0] ?? manifest.project.name) !== pkg) throw new ProjectError(`ref('${pkg}', '${name}'): package '${pkg}' has no node named '${name}'`);
       if (!target) throw new ProjectError(`test '${test.name}' depends on a node named '${name}' which was not found`);
       // An ephemeral model is inlined as a CTE, as it is into a model (dbt does the same for tests).
       if (target.resourceType === 'model' && target.settings.materialized === 'ephemeral') {

@@ -1,4 +1,4 @@
-import { folderConfigLayers, nodeConfigLayer } from '../config/folder-config.js';
+import { folderConfigLayers, nodeConfigLayer, packageConfigLayers } from '../config/folder-config.js';
 import { mergeConfigs } from '../config/merge-configs.js';
 import type { JinjaEnvironment } from '../compile/jinja-environment.js';
 import { Relation } from '../compile/relation.js';
@@ -20,6 +20,8 @@ export interface ModelCapture {
 export interface CaptureContext {
   readonly jinja: () => JinjaEnvironment;
   readonly vars: Readonly<Record<string, unknown>>;
+  /** The vars of each installed package's nodes (resolve-vars.ts), by package. */
+  readonly packageVars?: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   /** A source table's relation name (its identifier), or the table name when the source is unknown. */
   readonly sourceAlias: (sourceName: string, tableName: string) => string;
   readonly databasePath: string;
@@ -28,6 +30,11 @@ export interface CaptureContext {
 
 /** A model's config before rendering: its folder configs (merged once per folder in `folders`), then its yml. */
 export function baseModelConfig(project: Project, file: ModelFile, folders: Map<string, Record<string, unknown>>): Record<string, unknown> {
+  if (file.package !== undefined) {
+    const pkg = project.packages?.find((p) => p.name === file.package);
+    const layers = packageConfigLayers(pkg?.modelFolderConfigs ?? {}, project.modelFolderConfigs, file.package, file.folders, file.name);
+    return mergeConfigs(...layers, project.modelProperties.get(file.name)?.config ?? {});
+  }
   const folderKey = file.folders.join('/');
   let folder = folders.get(folderKey);
   if (!folder) {
@@ -46,7 +53,7 @@ export function baseModelConfig(project: Project, file: ModelFile, folders: Map<
  * comments add refs. Throws what the render throws.
  */
 export function captureModel(file: ModelFile, base: Readonly<Record<string, unknown>>, context: CaptureContext): ModelCapture {
-  const { vars } = context;
+  const vars = (file.package !== undefined ? context.packageVars?.get(file.package) : undefined) ?? context.vars;
   const record = { refs: [] as string[], sources: [] as [string, string][], config: {} as Record<string, unknown>, vars: [] as string[] };
   const readVar = (name: string) => {
     if (!record.vars.includes(name)) record.vars.push(name);
@@ -56,6 +63,7 @@ export function captureModel(file: ModelFile, base: Readonly<Record<string, unkn
     const state: RenderState = {
       modelName: file.name,
       modelPath: file.path,
+      packageName: file.package,
       execute: false,
       vars: readVar,
       varNames: () => Object.keys(vars),

@@ -1,4 +1,4 @@
-import { folderConfigLayers, nodeConfigLayer } from '../config/folder-config.js';
+import { folderConfigLayers, nodeConfigLayer, packageConfigLayers } from '../config/folder-config.js';
 import { mergeConfigs } from '../config/merge-configs.js';
 import { projectSourceConfigs } from '../config/source-project-config.js';
 import { parseModelSettings, parseSeedSettings, parseSourceSettings } from '../config/model-settings.js';
@@ -9,7 +9,7 @@ import type { Project } from '../project/project.js';
 import { findLine } from '../compile/find-line.js';
 import { JinjaEnvironment } from '../compile/jinja-environment.js';
 import type { Manifest, ManifestNode, ModelNode, SeedNode, SourceNode } from '../compile/manifest.js';
-import { resolveVars } from '../compile/resolve-vars.js';
+import { resolvePackageVars, resolveVars } from '../compile/resolve-vars.js';
 import { captureTests } from '../data-tests/capture-tests.js';
 import type { TestNode } from '../compile/test-node.js';
 import { captureUnitTests } from '../unit-tests/capture-unit-tests.js';
@@ -55,6 +55,9 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
   // When anything is rendered, build it first, so a macro error is reported once, from its file.
   if (!options.macroNames || loaded.models.some((file) => !options.cached?.has(file.name))) jinja();
   const vars = resolveVars(loaded.vars, loaded.name, options.vars ?? {});
+  const packageVars = new Map((loaded.packages ?? []).map((p) => [p.name, resolvePackageVars(loaded.vars, p.vars, p.name, options.vars ?? {})]));
+  /** The project a node comes from: an installed package's name, or the root project's. */
+  const packageOf = (file: { readonly package?: string }): string => file.package ?? loaded.name;
   // Jinja in yml values, rendered as dbt renders it (render-yml.ts); every capture depends on the vars it read.
   const ymlRendering = renderYmlValues(loaded, { jinja, cliVars: options.vars ?? {}, vars });
   const { project, varsRead: ymlVars } = ymlRendering;
@@ -64,8 +67,9 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
   for (const file of project.seeds) {
     const properties = project.seedProperties.get(file.name);
     const config = mergeConfigs(
-      ...folderConfigLayers(project.seedFolderConfigs, project.name, file.folders),
-      nodeConfigLayer(project.seedFolderConfigs, project.name, file.folders, file.name) ?? {},
+      ...(file.package === undefined
+        ? [...folderConfigLayers(project.seedFolderConfigs, project.name, file.folders), nodeConfigLayer(project.seedFolderConfigs, project.name, file.folders, file.name) ?? {}]
+        : packageConfigLayers(project.packages?.find((p) => p.name === file.package)?.seedFolderConfigs ?? {}, project.seedFolderConfigs, file.package, file.folders, file.name)),
       properties?.config ?? {},
     );
     // `enabled: false` (or a `+enabled` rendered from a var) removes the seed, as it removes a model.
@@ -75,12 +79,12 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     }
     seeds.set(file.name, {
       resourceType: 'seed',
-      uniqueId: `seed.${project.name}.${file.name}`,
+      uniqueId: `seed.${packageOf(file)}.${file.name}`,
       name: file.name,
       alias: typeof config.alias === 'string' ? config.alias : file.name,
       schema: 'main', // set below, once the macros are known
       file,
-      fqn: [project.name, ...file.folders, file.name],
+      fqn: [packageOf(file), ...file.folders, file.name],
       config,
       settings: parseSeedSettings(config),
       properties,
@@ -106,12 +110,12 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     }
     sources.set(key, {
       resourceType: 'source',
-      uniqueId: `source.${project.name}.${key}`,
+      uniqueId: `source.${packageOf(table)}.${key}`,
       name: key,
       alias: table.identifier,
       schema: project.target.customSchemas ? table.schema : 'main',
       table,
-      fqn: [project.name, table.sourceName, table.tableName],
+      fqn: [packageOf(table), table.sourceName, table.tableName],
       config,
       settings: parseSourceSettings(config),
     });
@@ -120,13 +124,14 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
   // Config before rendering: folder configs (merged once per folder), then yml.
   const folderConfigs = new Map<string, Record<string, unknown>>();
   const baseConfigs = new Map(project.models.map((file) => [file.name, baseModelConfig(project, file, folderConfigs)]));
-  const context: CaptureContext = { jinja, vars, sourceAlias: (s, t) => sources.get(`${s}.${t}`)?.alias ?? t, databasePath: project.databasePath, target: project.target };
+  const context: CaptureContext = { jinja, vars, packageVars, sourceAlias: (s, t) => sources.get(`${s}.${t}`)?.alias ?? t, databasePath: project.databasePath, target: project.target };
 
   const captured: { file: (typeof project.models)[number]; refs: string[]; sources: [string, string][]; config: Record<string, unknown> }[] = [];
   /** Models that failed to render, by name -> unique id: their dependents are skipped, not "not found". */
   const renderFailed = new Map<string, string>();
   for (const file of project.models) {
-    const hit = options.cached?.get(file.name);
+    // A package's model is captured afresh each time (the cache follows the root project's vars only).
+    const hit = file.package === undefined ? options.cached?.get(file.name) : undefined;
     if (hit) {
       captured.push({ file, refs: hit.refs, sources: hit.sources, config: hit.config });
       continue;
@@ -137,7 +142,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
       options.onCapture?.(file.name, record);
     } catch (err) {
       errors.push(err instanceof ProjectError ? err : new ProjectError(String(err), { location: { file: file.path } }));
-      renderFailed.set(file.name, `model.${project.name}.${file.name}`);
+      renderFailed.set(file.name, `model.${packageOf(file)}.${file.name}`);
     }
   }
   for (const name of project.modelProperties.keys()) {
@@ -165,12 +170,12 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     // Settings parsed once, here, for fresh and parse-cached captures alike (the cache stores captures, not nodes).
     const node: ModelNode = {
       resourceType: 'model',
-      uniqueId: `model.${project.name}.${c.file.name}`,
+      uniqueId: `model.${packageOf(c.file)}.${c.file.name}`,
       name: c.file.name,
       alias: typeof config.alias === 'string' ? config.alias : c.file.name,
-      schema: schemaOf({ name: c.file.name, resourceType: 'model', path: c.file.path, fqn: [project.name, ...c.file.folders, c.file.name], config }),
+      schema: schemaOf({ name: c.file.name, resourceType: 'model', path: c.file.path, fqn: [packageOf(c.file), ...c.file.folders, c.file.name], config }),
       file: c.file,
-      fqn: [project.name, ...c.file.folders, c.file.name],
+      fqn: [packageOf(c.file), ...c.file.folders, c.file.name],
       config,
       settings: parseModelSettings(config),
       properties: project.modelProperties.get(c.file.name),
@@ -238,14 +243,14 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     tags: n.settings.tags,
     dependsOn: n.resourceType === 'model' ? n.dependsOn : [],
     config: n.config,
-    packageName: project.name,
+    packageName: n.fqn[0] ?? project.name,
   }));
   for (const n of snapshots.values()) {
     graphNodes.push({ uniqueId: n.uniqueId, name: n.name, resourceType: 'snapshot', path: n.file.path, fqn: n.fqn, tags: stringList(n.config.tags), dependsOn: n.dependsOn, config: n.config, packageName: project.name });
   }
   for (const t of tests.values()) {
     graphNodes.push({
-      uniqueId: t.uniqueId, name: t.name, resourceType: 'test', path: t.path, fqn: t.fqn, tags: stringList(t.config.tags), dependsOn: t.dependsOn, config: t.config, packageName: project.name,
+      uniqueId: t.uniqueId, name: t.name, resourceType: 'test', path: t.path, fqn: t.fqn, tags: stringList(t.config.tags), dependsOn: t.dependsOn, config: t.config, packageName: t.fqn[0] ?? project.name,
       testType: t.testType, ...(t.testType === 'generic' ? { testName: t.testName } : {}),
     });
   }
@@ -266,6 +271,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     disabled,
     graphNodes,
     vars,
+    packageVars,
     tests,
     unitTests,
     snapshots,

@@ -1,9 +1,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { ProjectError } from '../errors/project-error.js';
-import { listFiles } from './list-files.js';
+import { listFiles, type ListedFile } from './list-files.js';
 import { loadProjectFile } from './load-project-file.js';
-import type { ConfigMap, MacroFile } from './project.js';
+import { checkRequiredDbtVersion } from './require-dbt-version.js';
+import { loadProperties, type LoadedProperties } from './load-properties.js';
+import type { ConfigMap, MacroFile, ModelFile, SeedFile, SingularTestFile } from './project.js';
 
 /** An installed package (a folder of packages-install-path with a dbt_project.yml), as the root project loads it. */
 export interface PackageProject {
@@ -16,6 +18,15 @@ export interface PackageProject {
   readonly vars: ConfigMap;
   readonly requireDbtVersion?: readonly string[];
   readonly macros: readonly MacroFile[];
+  readonly models: readonly ModelFile[];
+  readonly seeds: readonly SeedFile[];
+  readonly singularTests: readonly SingularTestFile[];
+  /** Its yml properties (models, seeds, sources), paths relative to the root project. */
+  readonly properties: LoadedProperties;
+  /** Its own dbt_project.yml config trees (the root project's trees win over them). */
+  readonly modelFolderConfigs: ConfigMap;
+  readonly seedFolderConfigs: ConfigMap;
+  readonly testFolderConfigs: ConfigMap;
 }
 
 /** `packages-install-path` of the root project file (dbt's default: dbt_packages). */
@@ -61,16 +72,31 @@ function loadPackage(projectRoot: string, folder: string): PackageProject {
     throw err;
   }
   const { config } = loaded;
+  const pkg = config.name;
   const macroPaths = config['macro-paths'] ?? ['macros'];
   const testPaths = config['test-paths'] ?? ['tests'];
-  const read = (files: ReturnType<typeof listFiles>): MacroFile[] =>
-    files.map((f) => ({ path: `${path}/${f.path}`, absPath: f.absPath, source: readFileSync(f.absPath, 'utf8'), package: config.name }));
+  const modelPaths = config['model-paths'] ?? config['source-paths'] ?? ['models'];
+  const seedPaths = config['seed-paths'] ?? config['data-paths'] ?? ['seeds'];
+  // Files listed under the package folder, their paths made relative to the root project.
+  const list = (dir: string, extensions: readonly string[]): ListedFile[] =>
+    listFiles(folder, dir, extensions).map((f) => ({ ...f, path: `${path}/${f.path}` }));
+  const read = (files: readonly ListedFile[]): MacroFile[] =>
+    files.map((f) => ({ path: f.path, absPath: f.absPath, source: readFileSync(f.absPath, 'utf8'), package: pkg }));
+  const testFiles = testPaths.flatMap((dir) => list(dir, ['.sql']));
   const macros = [
-    ...macroPaths.flatMap((dir) => read(listFiles(folder, dir, ['.sql']))),
+    ...macroPaths.flatMap((dir) => read(list(dir, ['.sql']))),
     // <test-path>/generic holds {% test %} definitions, as in the root project.
-    ...testPaths.flatMap((dir) => read(listFiles(folder, dir, ['.sql']).filter((f) => f.folders[0] === 'generic'))),
+    ...read(testFiles.filter((f) => f.folders[0] === 'generic')),
   ];
+  const models: ModelFile[] = modelPaths.flatMap((dir) =>
+    list(dir, ['.sql']).map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, rawSql: readFileSync(f.absPath, 'utf8'), folders: f.folders, package: pkg })));
+  const seeds: SeedFile[] = seedPaths.flatMap((dir) => list(dir, ['.csv']).map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, folders: f.folders, package: pkg })));
+  const singularTests: SingularTestFile[] = testFiles
+    .filter((f) => f.folders[0] !== 'generic' && f.folders[0] !== 'fixtures')
+    .map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, rawSql: readFileSync(f.absPath, 'utf8'), package: pkg }));
+  const properties = loadProperties([...modelPaths, ...seedPaths].flatMap((dir) => list(dir, ['.yml', '.yaml'])));
   const required = config['require-dbt-version'];
+  checkRequiredDbtVersion(pkg, required === undefined || required === null ? undefined : typeof required === 'string' ? [required] : [...required], `${path}/${loaded.file}`, false);
   return {
     name: config.name,
     root: folder,
@@ -78,6 +104,16 @@ function loadPackage(projectRoot: string, folder: string): PackageProject {
     vars: config.vars ?? {},
     requireDbtVersion: required === undefined || required === null ? undefined : typeof required === 'string' ? [required] : [...required],
     macros,
+    models,
+    seeds,
+    singularTests,
+    properties: {
+      ...properties,
+      sources: properties.sources.map((s) => ({ ...s, package: pkg })),
+    },
+    modelFolderConfigs: config.models ?? {},
+    seedFolderConfigs: config.seeds ?? {},
+    testFolderConfigs: config.data_tests ?? config.tests ?? {},
   };
 }
 

@@ -8,7 +8,9 @@ import { loadProperties } from './load-properties.js';
 import { loadSnapshots } from './load-snapshots.js';
 import { defaultDocsPaths, loadDocsBlocks } from './load-docs-blocks.js';
 import { loadPackages, packagesInstallPath } from './load-packages.js';
-import type { MacroFile, ModelFile, Project } from './project.js';
+import { checkRequiredDbtVersion } from './require-dbt-version.js';
+import { withPackageProperties } from './package-properties.js';
+import type { MacroFile, ModelFile, Project, SeedFile, SingularTestFile } from './project.js';
 import type { FixtureFile } from './unit-test-definition.js';
 
 export interface LoadProjectOptions extends TargetOptions {
@@ -31,26 +33,31 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
   // dbt's docs-paths: the project file's, else every resource path.
   const docsPaths = config['docs-paths'] ?? defaultDocsPaths([paths.models, paths.seeds, paths.snapshots, config['analysis-paths'] ?? ['analyses'], paths.macros, paths.tests]);
 
+  const required = config['require-dbt-version'];
+  checkRequiredDbtVersion(config.name, required === undefined || required === null ? undefined : typeof required === 'string' ? [required] : [...required], file, true);
+  const packages = loadPackages(root, packagesInstallPath(config), config.name);
   const models: ModelFile[] = [];
   const byName = new Map<string, ModelFile>();
-  for (const dir of paths.models) {
-    for (const f of listFiles(root, dir, ['.sql'])) {
-      const model: ModelFile = { name: f.stem, path: f.path, absPath: f.absPath, rawSql: readFileSync(f.absPath, 'utf8'), folders: f.folders };
-      const clash = byName.get(model.name);
-      if (clash) {
-        throw new ProjectError(`two models are named '${model.name}': ${clash.path} and ${model.path}`, {
-          location: { file: model.path },
-          hint: 'model names must be unique across folders; rename one of them',
-        });
-      }
-      byName.set(model.name, model);
-      models.push(model);
+  const rootModels = paths.models.flatMap((dir) =>
+    listFiles(root, dir, ['.sql']).map((f): ModelFile => ({ name: f.stem, path: f.path, absPath: f.absPath, rawSql: readFileSync(f.absPath, 'utf8'), folders: f.folders })));
+  for (const model of [...rootModels, ...packages.flatMap((p) => p.models)]) {
+    const clash = byName.get(model.name);
+    if (clash) {
+      throw new ProjectError(`two models are named '${model.name}': ${clash.path} and ${model.path}`, {
+        location: { file: model.path },
+        hint: clash.package === model.package
+          ? 'model names must be unique across folders; rename one of them'
+          : "mini-dbt needs model names unique across the project and its packages (dbt tells them apart with ref('package', 'name')); disable or rename one",
+      });
     }
+    byName.set(model.name, model);
+    models.push(model);
   }
 
-  const seeds = paths.seeds.flatMap((dir) =>
-    listFiles(root, dir, ['.csv']).map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, folders: f.folders })),
-  );
+  const seeds: SeedFile[] = [
+    ...paths.seeds.flatMap((dir) => listFiles(root, dir, ['.csv']).map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, folders: f.folders }))),
+    ...packages.flatMap((p) => p.seeds),
+  ];
   const seedPaths = new Map<string, string>();
   for (const seed of seeds) {
     const other = seedPaths.get(seed.name) ?? byName.get(seed.name)?.path;
@@ -70,13 +77,15 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
   const testFiles = paths.tests.flatMap((dir) => listFiles(root, dir, ['.sql']));
   macros.push(...testFiles.filter((f) => f.folders[0] === 'generic').map((f) => ({ path: f.path, absPath: f.absPath, source: readFileSync(f.absPath, 'utf8') })));
   // tests/fixtures/ holds unit test fixtures (csv or sql), not singular tests.
-  const singularTests = testFiles
-    .filter((f) => f.folders[0] !== 'generic' && f.folders[0] !== 'fixtures')
-    .map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, rawSql: readFileSync(f.absPath, 'utf8') }));
+  const singularTests: SingularTestFile[] = [
+    ...testFiles
+      .filter((f) => f.folders[0] !== 'generic' && f.folders[0] !== 'fixtures')
+      .map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, rawSql: readFileSync(f.absPath, 'utf8') })),
+    ...packages.flatMap((p) => p.singularTests),
+  ];
   const ymlFiles = [...paths.models, ...paths.seeds].flatMap((dir) => listFiles(root, dir, ['.yml', '.yaml']));
-  const properties = loadProperties(ymlFiles);
+  const properties = withPackageProperties(loadProperties(ymlFiles), packages);
 
-  const packages = loadPackages(root, packagesInstallPath(config), config.name);
   macros.push(...packages.flatMap((p) => p.macros));
 
   // The profile's target (profiles.yml), if any; --database still wins over its main file.

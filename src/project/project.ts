@@ -50,6 +50,8 @@ export interface SourceTable {
   readonly columns: readonly ColumnProperties[];
   readonly config: ConfigMap;
   readonly location: SourceLocation;
+  /** The installed package whose yml declares the source; absent for the root project. */
+  readonly package?: string;
   /** Table-level data tests (raw yml entries). */
   readonly tests?: readonly unknown[];
   /** The line of a value below the table's entry (`['identifier']`), else the entry's own line: for errors. */
@@ -63,6 +65,8 @@ export interface ModelFile {
   readonly rawSql: string;
   /** Folder parts below the model path, for folder configs and fqn. */
   readonly folders: readonly string[];
+  /** The installed package the model comes from; absent for the root project's own. */
+  readonly package?: string;
 }
 
 export interface SeedFile {
@@ -70,6 +74,8 @@ export interface SeedFile {
   readonly path: string;
   readonly absPath: string;
   readonly folders: readonly string[];
+  /** The installed package the seed comes from; absent for the root project's own. */
+  readonly package?: string;
 }
 
 export interface MacroFile {
@@ -85,6 +91,8 @@ export interface SingularTestFile {
   readonly path: string;
   readonly absPath: string;
   readonly rawSql: string;
+  /** The installed package the test comes from; absent for the root project's own. */
+  readonly package?: string;
 }
 
 export interface ProjectPaths {

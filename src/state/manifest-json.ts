@@ -15,7 +15,7 @@ function relationJson(node: ManifestNode | SnapshotNode, name: string, manifest:
     unique_id: node.uniqueId,
     name,
     resource_type: node.resourceType,
-    package_name: manifest.project.name,
+    package_name: node.fqn[0] ?? manifest.project.name,
     fqn: node.fqn,
     alias: node.alias,
     schema: node.schema,
@@ -120,7 +120,7 @@ export function manifestJson(manifest: Manifest, graph: Graph, invocationId: str
   for (const node of manifest.nodes.values()) {
     (node.resourceType === 'source' ? sources : nodes)[node.uniqueId] = nodeJson(node, manifest);
   }
-  for (const test of manifest.tests.values()) nodes[test.uniqueId] = testNodeJson(test, manifest.project.name);
+  for (const test of manifest.tests.values()) nodes[test.uniqueId] = testNodeJson(test, test.fqn[0] ?? manifest.project.name);
   for (const snapshot of manifest.snapshots?.values() ?? []) nodes[snapshot.uniqueId] = snapshotJson(snapshot, manifest);
   return {
     metadata: {
