@@ -10,6 +10,16 @@ function packageKey(spec: PackageSpec): string {
   return `git:${spec.git.replace(/\.git$/, '')}/${spec.subdirectory ?? ''}`;
 }
 
+/** What a pin depends on: the set of versions (and prerelease flags) asked for a hub package, of revisions for a git one. */
+function pinInputs(reqs: readonly PackageSpec[]): unknown {
+  const set = (items: readonly string[]) => [...new Set(items)].sort();
+  return set(reqs.flatMap((r) => {
+    if (r.kind === 'hub') return [...r.versions, ...(r.installPrerelease ? ['+prerelease'] : [])];
+    if (r.kind === 'git') return [r.revision ?? '', ...(r.warnUnpinned ? [] : ['-warn'])];
+    return [];
+  }));
+}
+
 /**
  * Resolve the root's packages and, round after round, the packages they declare, as dbt's
  * resolver does: every requirement on a package joins the earlier ones (hub version ranges
@@ -22,7 +32,7 @@ export async function resolvePackages(root: readonly PackageSpec[], ctx: PinCont
   const seen = new Set<string>();
   const pin = (reqs: readonly PackageSpec[]): Promise<PinnedPackage> => {
     const first = reqs[0]!;
-    const identity = `${packageKey(first)} ${JSON.stringify(first.kind === 'hub' ? [...new Set(reqs.flatMap((r) => (r as typeof first).versions))].sort() : reqs.map((r) => (r.kind === 'git' ? r.revision : '')))}`;
+    const identity = `${packageKey(first)} ${JSON.stringify(pinInputs(reqs))}`;
     let found = pins.get(identity);
     if (!found) {
       found = first.kind === 'hub'
