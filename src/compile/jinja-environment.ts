@@ -7,6 +7,7 @@ import { CONTEXT_NAMES, RenderContext } from './render-context.js';
 import type { RenderState } from './render-state.js';
 import { templateError } from './template-error.js';
 import { BUILTIN_GENERIC_TESTS } from './jinja/builtin-generic-tests.js';
+import { GLOBAL_PROJECT_MACROS } from './global-project/global-project-macros.js';
 import { installJinjaExtensions } from './jinja/install-jinja-extensions.js';
 import { installSandbox, installSandboxGlobals } from './jinja/install-sandbox.js';
 import { guardName } from './jinja/sandbox-policy.js';
@@ -19,8 +20,8 @@ import { GLOBAL_PROJECT, MacroNamespaces } from './macro-namespaces.js';
 
 let compatInstalled = false;
 
-/** dbt's global project: the built-in generic tests (and the macros dbt ships), package `dbt`. */
-const GLOBAL_PROJECT_FILES: readonly MacroFile[] = [BUILTIN_GENERIC_TESTS];
+/** dbt's global project, package `dbt`: the built-in generic tests and the cross-database macros. */
+const GLOBAL_PROJECT_FILES: readonly MacroFile[] = [BUILTIN_GENERIC_TESTS, ...GLOBAL_PROJECT_MACROS];
 
 export interface JinjaEnvironmentOptions {
   /** `simple: false` sends every template through nunjucks (the differential tests compare both). */

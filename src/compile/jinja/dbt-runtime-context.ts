@@ -1,6 +1,6 @@
+import { DBT_VERSION } from '../../invocation/tool-version.js';
 import type { RenderState } from '../render-state.js';
 import { adapterContext } from './adapter-context.js';
-import { dbtTypeMacros } from './dbt-type-macros.js';
 import { datetimeModule, toPyDateTime } from './py-datetime.js';
 import { reModule } from './python-re-module.js';
 import { statementFunctions } from './statement-call.js';
@@ -8,7 +8,7 @@ import { statementFunctions } from './statement-call.js';
 /**
  * The parts of dbt's Jinja context that need the warehouse or Python's
  * modules: run_query, statement/load_result, adapter, api, modules.datetime
- * and run_started_at as a datetime, and dbt's type macros (`dbt.type_string()`).
+ * and run_started_at as a datetime (dbt's own macros, `dbt.type_string()`, are the global project's).
  * Added on top of contextFunctions().
  */
 export function dbtRuntimeContext(state: RenderState, lookupGlobal: (name: string) => unknown): Record<string, unknown> {
@@ -16,9 +16,8 @@ export function dbtRuntimeContext(state: RenderState, lookupGlobal: (name: strin
     ...statementFunctions(state),
     ...adapterContext(state, lookupGlobal),
     modules: { datetime: datetimeModule(), re: reModule() },
-    dbt: dbtTypeMacros(),
     run_started_at: toPyDateTime(state.run.startedAt),
-    dbt_version: '1.8.0',
+    dbt_version: DBT_VERSION,
     thread_id: 'Thread-1',
     should_store_failures: () => Boolean(state.config?.store_failures),
   };
