@@ -19,10 +19,10 @@ export const DATE_MACROS = String.raw`
   {%- endif -%}
 {%- endmacro %}
 
-{#- Apply SQLite date modifiers to a value, keeping its shape: a 10-character date stays a date for whole-day parts. -#}
+{#- Apply SQLite date modifiers to a value, keeping its shape: a 10-character date stays a date for whole-day parts (the value is written twice, not three times, so that nested calls stay small). -#}
 {% macro sqlite_shift_date(value, modifiers, part) -%}
   {%- if part in ['year', 'quarter', 'month', 'week', 'day'] -%}
-    case when length({{ value }}) = 10 then date({{ value }}, {{ modifiers }}) else datetime({{ value }}, {{ modifiers }}) end
+    strftime(iif(length({{ value }}) = 10, '%Y-%m-%d', '%Y-%m-%d %H:%M:%S'), {{ value }}, {{ modifiers }})
   {%- elif part in ['millisecond', 'microsecond'] -%}
     strftime('%Y-%m-%d %H:%M:%f', {{ value }}, {{ modifiers }})
   {%- else -%}
@@ -39,6 +39,7 @@ export const DATE_MACROS = String.raw`
   date_trunc('{{ datepart }}', {{ date }})
 {%- endmacro %}
 
+{#- Weeks start on Monday (back six days, then on to a Monday); a quarter steps back from its month. -#}
 {% macro sqlite__date_trunc(datepart, date) -%}
   {%- set part = dbt.sqlite_datepart_word(datepart, 'date_trunc') -%}
   {%- if part == 'year' -%}
@@ -48,7 +49,7 @@ export const DATE_MACROS = String.raw`
   {%- elif part == 'month' -%}
     {{ dbt.sqlite_shift_date(date, "'start of month'", part) }}
   {%- elif part == 'week' -%}
-    {{ dbt.sqlite_shift_date(date, "'start of day', (-((cast(strftime('%w', " ~ date ~ ") as integer) + 6) % 7)) || ' days'", part) }}
+    {{ dbt.sqlite_shift_date(date, "'start of day', '-6 days', 'weekday 1'", part) }}
   {%- elif part == 'day' -%}
     {{ dbt.sqlite_shift_date(date, "'start of day'", part) }}
   {%- elif part == 'hour' -%}
