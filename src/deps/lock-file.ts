@@ -22,12 +22,32 @@ function pythonJson(value: unknown): string {
   if (value !== null && typeof value === 'object') {
     return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}: ${pythonJson((value as Record<string, unknown>)[k])}`).join(', ')}}`;
   }
-  return JSON.stringify(value) ?? 'null';
+  // Python's json.dumps escapes every character outside ASCII.
+  return (JSON.stringify(value) ?? 'null').replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** dbt's sha1_hash: every package entry as sorted-key JSON, the lines sorted, joined by newlines. */
+/**
+ * An entry as dbt's package contract serializes it before hashing: its fields (unset optional
+ * ones as null, except `name`), and the entry as written under `unrendered`.
+ */
+function contractDict(entry: unknown): unknown {
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return entry;
+  const e = entry as Record<string, unknown>;
+  const name = e.name === undefined || e.name === null ? {} : { name: e.name };
+  const or = (v: unknown) => (v === undefined ? null : v);
+  if (e.local !== undefined) return { local: e.local, unrendered: e, ...name };
+  if (e.git !== undefined) {
+    return { git: e.git, revision: or(e.revision), 'warn-unpinned': or(e['warn-unpinned']), subdirectory: or(e.subdirectory), unrendered: e, ...name };
+  }
+  if (e.package !== undefined) {
+    return { package: e.package, version: e.version, install_prerelease: e.install_prerelease ?? e['install-prerelease'] ?? false, unrendered: e, ...name };
+  }
+  return e;
+}
+
+/** dbt's sha1_hash: every package as dbt serializes it, as sorted-key JSON, the lines sorted, joined by newlines. */
 export function packagesHash(entries: readonly unknown[]): string {
-  const lines = entries.map(pythonJson).sort();
+  const lines = entries.map((e) => pythonJson(contractDict(e))).sort();
   return createHash('sha1').update(lines.join('\n'), 'utf8').digest('hex');
 }
 

@@ -33,7 +33,7 @@ export interface HubSpec extends SpecBase {
 export type PackageSpec = LocalSpec | GitSpec | HubSpec;
 
 const KIND_KEYS = ['local', 'git', 'package'] as const;
-const KNOWN_KEYS = ['local', 'git', 'package', 'version', 'revision', 'subdirectory', 'warn-unpinned', 'install-prerelease', 'name', 'tarball', 'private'];
+const KNOWN_KEYS = ['local', 'git', 'package', 'version', 'revision', 'subdirectory', 'warn-unpinned', 'install-prerelease', 'install_prerelease', 'name', 'tarball', 'private'];
 
 /**
  * The entries of a packages file, checked as dbt checks them: a mapping with `local`, `git` or
@@ -98,7 +98,7 @@ export function parsePackageEntries(
       }
       return written;
     });
-    return { kind: 'hub', package: name, versions, installPrerelease: entry['install-prerelease'] === true, requiredBy: requirer, entry };
+    return { kind: 'hub', package: name, versions, installPrerelease: entry['install-prerelease'] === true || entry.install_prerelease === true, requiredBy: requirer, entry };
   });
 }
 

@@ -34,7 +34,13 @@ describe("dbt's version specifiers and ranges", () => {
     expect(['1.10.0', '1.2.0', '1.2.0-rc1', '0.9.0'].sort(compareVersions)).toEqual(['0.9.0', '1.2.0-rc1', '1.2.0', '1.10.0']);
   });
 
-  it("hashes the packages as dbt's sha1_hash does: sorted-key JSON lines, sorted", () => {
+  it("hashes the packages as dbt's sha1_hash does (the hashes of dbt's own deps tests)", () => {
+    expect(packagesHash([{ package: 'fivetran/fivetran_utils', version: '0.4.7' }])).toBe('71304bca2138cf8004070b3573a1e17183c0c1a8');
+    const git = 'https://github.com/dbt-labs/dbt-multipe-packages.git';
+    expect(packagesHash([
+      { git, subdirectory: 'dbt-utils-main', revision: 'v0.1.0' },
+      { git, subdirectory: 'dbt-date-main', revision: 'v0.1.0' },
+    ])).toBe('b9c8042f29446c55a33f9f211737f445a640c7a1');
     const a = { package: 'dbt-labs/dbt_utils', version: ['>=1.0.0', '<2.0.0'] };
     const b = { local: '../x' };
     expect(packagesHash([a, b])).toBe(packagesHash([b, { version: a.version, package: a.package }]));
