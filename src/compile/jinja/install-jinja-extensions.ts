@@ -1,10 +1,20 @@
 import type nunjucks from 'nunjucks';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { installCallSpreading } from './call-spreading.js';
 import { installCallableNamespaces } from './callable-namespaces.js';
+import { installMacroBinding } from './macro-binding.js';
+import { installNestedBraces } from './nested-braces.js';
+import { installTestArguments } from './test-arguments.js';
+import { installPythonTruth } from './python-truth.js';
 import { installDoTag } from './do-tag.js';
 import { asBool, asNative, asNumber, asText } from './filters/as-type-filters.js';
 import { COLLECTION_FILTERS } from './filters/collection-filters.js';
-import { fromjson, tojson } from './filters/json-filters.js';
+import { fromjson, tojson, tojsonFilter } from './filters/json-filters.js';
+import { GROUPING_FILTERS } from './filters/grouping-filters.js';
+import { NUMBER_FILTERS } from './filters/number-filters.js';
+import { SORTING_FILTERS } from './filters/sorting-filters.js';
+import { TEXT_FILTERS } from './filters/text-filters.js';
+import { PYTHON_GLOBALS } from './python-globals.js';
 import { installJinjaTests } from './jinja-tests.js';
 import { installLoopControls } from './loop-controls.js';
 import { installMacroReturn, macroReturn } from './return-value.js';
@@ -14,6 +24,7 @@ import { unpack, UNPACK_GLOBAL } from './set-unpacking.js';
 import { installPythonOperators } from './python-operators.js';
 import { installPythonOutput, jinjaOutputText } from './python-output.js';
 import { isSafeString } from './nunjucks-internals.js';
+import { splitKeywordArgs } from '../keyword-args.js';
 import { aliasLimitMessage, isAliasLimitError, MAX_YAML_ALIAS_COUNT } from '../../project/yaml-alias-limit.js';
 
 /** Globals every template sees whatever the render (the per-render dbt context is separate). */
@@ -24,23 +35,28 @@ const GLOBALS: Readonly<Record<string, unknown>> = {
   return: macroReturn,
   tojson,
   fromjson,
-  toyaml: (value: unknown) => stringifyYaml(value),
+  toyaml,
   fromyaml,
-  zip: (...lists: unknown[][]) => {
-    const n = Math.min(...lists.map((l) => (Array.isArray(l) ? l.length : 0)));
-    return Array.from({ length: Number.isFinite(n) ? n : 0 }, (_, i) => lists.map((l) => l[i]));
-  },
-  set: (items?: unknown) => (Array.isArray(items) ? [...new Set(items)] : []),
+  ...PYTHON_GLOBALS,
   print: () => '',
 };
 
-/** dbt's fromyaml(), with alias expansion limited as in every other YAML the tool reads. */
-function fromyaml(text: unknown): unknown {
+/** dbt's fromyaml(text, default=none): YAML 1.1 as PyYAML reads it, alias expansion limited as in every other YAML the tool reads. */
+function fromyaml(text: unknown, ...args: unknown[]): unknown {
+  const { positional, keywords } = splitKeywordArgs(args);
   try {
-    return parseYaml(String(text), { maxAliasCount: MAX_YAML_ALIAS_COUNT }) as unknown;
+    return parseYaml(String(text), { maxAliasCount: MAX_YAML_ALIAS_COUNT, version: '1.1' }) as unknown;
   } catch (err) {
-    throw isAliasLimitError(err) ? new Error(`fromyaml(): ${aliasLimitMessage()}`) : err;
+    if (isAliasLimitError(err)) throw new Error(`fromyaml(): ${aliasLimitMessage()}`);
+    return keywords.default ?? positional[0] ?? null;
   }
+}
+
+/** dbt's toyaml(value, default=none, sort_keys=false): block style as PyYAML's safe_dump writes it. */
+function toyaml(value: unknown, ...args: unknown[]): string {
+  const { positional, keywords } = splitKeywordArgs(args);
+  const sortKeys = Boolean(keywords.sort_keys ?? positional[1] ?? false);
+  return stringifyYaml(value, { indentSeq: false, sortMapEntries: sortKeys, lineWidth: 0, nullStr: 'null' });
 }
 
 /**
@@ -50,14 +66,21 @@ function fromyaml(text: unknown): unknown {
  */
 export function installJinjaExtensions(env: nunjucks.Environment): void {
   installMacroReturn();
+  installMacroBinding();
+  installCallSpreading();
+  installPythonTruth();
+  installNestedBraces();
+  installTestArguments();
   installPythonOperators();
   installPythonOutput();
   installCallableNamespaces();
   installDoTag(env);
   installLoopControls(env);
   installJinjaTests(env);
-  for (const [name, filter] of Object.entries(COLLECTION_FILTERS)) env.addFilter(name, filter as (...args: unknown[]) => unknown);
-  env.addFilter('tojson', tojson);
+  for (const filters of [COLLECTION_FILTERS, GROUPING_FILTERS, SORTING_FILTERS, NUMBER_FILTERS, TEXT_FILTERS]) {
+    for (const [name, filter] of Object.entries(filters)) env.addFilter(name, filter as (...args: unknown[]) => unknown);
+  }
+  env.addFilter('tojson', tojsonFilter);
   env.addFilter('format', (format: unknown, ...args: unknown[]) => percentFormat(String(format), args.length === 1 && typeof args[0] === 'object' && !Array.isArray(args[0]) ? args[0] : args));
   // Python's str(): `none | string` is 'None' (nunjucks' own filter fails on it), an undefined value ''.
   env.addFilter('string', (value: unknown) => (typeof value === 'string' || isSafeString(value) ? value : String(jinjaOutputText(value))));

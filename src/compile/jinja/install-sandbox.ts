@@ -1,7 +1,8 @@
 import type nunjucks from 'nunjucks';
 import { internals, type CompilerInstance } from './nunjucks-internals.js';
 import { sandboxedRange, withinMacroDepth } from './resource-limits.js';
-import { guardName, guardValue, readAttribute } from './sandbox-policy.js';
+import { pythonStr } from './python-repr.js';
+import { guardName, guardValue, keyText, readAttribute } from './sandbox-policy.js';
 
 type Lookup = (this: unknown, ...args: unknown[]) => unknown;
 
@@ -70,12 +71,24 @@ export function installSandbox(): void {
     this._emit(slice ? ')' : '))');
   };
   const compilePair = proto.compilePair as (this: unknown, node: unknown, frame: unknown) => void;
-  proto.compilePair = function compileOwnKeyPair(this: CompilerInstance & { _compileExpression(node: unknown, frame: unknown): void }, node: { key: { value: unknown }; value: unknown }, frame: unknown): void {
-    if (typeof node.key.value !== 'string') return compilePair.call(this, node, frame);
-    // A computed key defines an own property, whatever its name.
-    this._emit(`[${JSON.stringify(node.key.value)}]: `);
+  proto.compilePair = function compileOwnKeyPair(this: CompilerInstance & { _compileExpression(node: unknown, frame: unknown): void }, node: { key: { typename?: string; value: unknown }; value: unknown; miniDbtComputedKey?: boolean }, frame: unknown): void {
+    if (typeof node.key.value !== 'string' && !node.miniDbtComputedKey) return compilePair.call(this, node, frame);
+    // A computed key defines an own property, whatever its name; a name or an expression as key is its value, as in Jinja.
+    if (!node.miniDbtComputedKey || (node.key.typename === 'Literal' && typeof node.key.value === 'string')) this._emit(`[${JSON.stringify(node.key.value)}]: `);
+    else {
+      this._emit('[runtime.miniDbtDictKey(');
+      this._compileExpression(node.key, frame);
+      this._emit(')]: ');
+    }
     this._compileExpression(node.value, frame);
   };
+  Object.assign(internals.runtime, { miniDbtDictKey: dictKey });
+}
+
+/** A computed dict key as the object key it becomes (none, true and false as Python writes them). */
+function dictKey(key: unknown): string {
+  if (key === null || key === undefined || typeof key === 'boolean') return pythonStr(key);
+  return keyText(key);
 }
 
 type ParserState = { tokens: { index: number }; peeked: unknown };

@@ -6,7 +6,8 @@ const isMapping = (v: unknown): boolean => v !== null && typeof v === 'object' &
 /** Jinja tests nunjucks lacks: `is none`, `is sequence`, `is boolean`, `is in`, and the operator aliases. */
 export const JINJA_TESTS: Readonly<Record<string, (value: unknown, other?: unknown) => boolean>> = {
   none: (v) => v === null || v === undefined,
-  sequence: (v) => Array.isArray(v) || typeof v === 'string' || isSafeString(v),
+  // Jinja's sequence is anything with a length and items: lists, strings and dicts.
+  sequence: (v) => Array.isArray(v) || typeof v === 'string' || isSafeString(v) || isMapping(v),
   list: (v) => Array.isArray(v),
   boolean: (v) => typeof v === 'boolean',
   true: (v) => v === true,

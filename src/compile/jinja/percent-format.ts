@@ -1,16 +1,7 @@
-/** Python's text of a value, as Jinja prints it inside a formatted string. */
-export function pythonStr(value: unknown): string {
-  if (value === null || value === undefined) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
-  return String(value);
-}
+import { pythonRepr, pythonStr } from './python-repr.js';
 
-export function pythonRepr(value: unknown): string {
-  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  return pythonStr(value);
-}
+/** Python's str() and repr(), where they were first defined (see python-repr.ts). */
+export { pythonRepr, pythonStr };
 
 const SPEC = /%(?:\(([^)]*)\))?([-+ 0#]*)(\d+|\*)?(?:\.(\d+))?([sdifrxXeEgGc%])/g;
 

@@ -1,6 +1,7 @@
 import { internals, isSafeString, type CompilerInstance } from './nunjucks-internals.js';
 import { percentFormat, pythonStr } from './percent-format.js';
 import { pythonTypeName } from './python-type-name.js';
+import { tuple } from './python-repr.js';
 import { dateArithmetic } from './py-datetime.js';
 import { checkListLength, checkTextLength } from './resource-limits.js';
 
@@ -105,10 +106,21 @@ export function installPythonOperators(): void {
   proto.compileMul = emitCall('miniDbtMul');
   proto.compileMod = emitCall('miniDbtMod');
   proto.compileConcat = emitCall('miniDbtConcat');
-  // A parenthesized group with commas is a tuple: a list, as `('a', 'b')` is in Jinja (not JavaScript's comma operator).
+  // A parenthesized group with commas is a tuple (not JavaScript's comma operator), and so are `()` and `(x,)`.
+  Object.assign(runtime, { miniDbtTuple: tuple });
   const compileGroup = proto.compileGroup as (this: CompilerInstance, node: { children: unknown[] }, frame: unknown) => void;
-  proto.compileGroup = function compileTupleOrGroup(this: CompilerInstance & { compileArray(node: unknown, frame: unknown): void }, node: { children: unknown[] }, frame: unknown): void {
-    if (node.children.length > 1) this.compileArray(node, frame);
+  const compileArray = proto.compileArray as (this: CompilerInstance, node: { children: unknown[]; miniDbtTuple?: boolean }, frame: unknown) => void;
+  const compileTuple = function compileTuple(this: CompilerInstance, node: { children: unknown[] }, frame: unknown): void {
+    this._emit('runtime.miniDbtTuple(');
+    compileArray.call(this, node, frame);
+    this._emit(')');
+  };
+  proto.compileGroup = function compileTupleOrGroup(this: CompilerInstance, node: { children: unknown[] }, frame: unknown): void {
+    if (node.children.length !== 1) compileTuple.call(this, node, frame);
     else compileGroup.call(this, node, frame);
+  };
+  proto.compileArray = function compileListOrTuple(this: CompilerInstance, node: { children: unknown[]; miniDbtTuple?: boolean }, frame: unknown): void {
+    if (node.miniDbtTuple) compileTuple.call(this, node, frame);
+    else compileArray.call(this, node, frame);
   };
 }

@@ -1,4 +1,5 @@
 import { jinjaOutputText } from './python-output.js';
+import { truthy } from './python-truth.js';
 import { guardValue } from './sandbox-policy.js';
 
 /**
@@ -17,8 +18,8 @@ import { guardValue } from './sandbox-policy.js';
  * adjacent text), the same name lookup (template locals, then globals),
  * the same call convention (keyword arguments as a trailing object marked
  * `__keywords`), the same output conversion (undefined and null print
- * nothing, anything else is concatenated) and JavaScript truthiness in
- * `if`, as nunjucks compiles it.
+ * nothing, anything else is concatenated) and Python's truth in `if`
+ * (python-truth.ts), as nunjucks is patched to compile it.
  *
  * Accepted: text without `#}`; comments; `{{ expr }}`; `{% if cond %}`,
  * `{% elif cond %}`, `{% else %}`, `{% endif %}` where cond is `expr` or
@@ -317,7 +318,7 @@ function renderNodes(nodes: readonly SimpleNode[], lookup: (name: string) => unk
       const value = evaluate(node.expr, lookup, position);
       out += jinjaOutputText(value) as string;
     } else {
-      const branch = node.branches.find((b) => evaluate(b.cond, lookup, position));
+      const branch = node.branches.find((b) => truthy(evaluate(b.cond, lookup, position)));
       out += renderNodes(branch ? branch.body : node.otherwise, lookup, position);
     }
   }
@@ -333,7 +334,7 @@ function evaluate(expr: Expr, lookup: (name: string) => unknown, position: Posit
     case 'list':
       return expr.items.map((item) => evaluate(item, lookup, position));
     case 'not':
-      return !evaluate(expr.expr, lookup, position);
+      return !truthy(evaluate(expr.expr, lookup, position));
     case 'call': {
       position.at = expr.at;
       const fn = lookup(expr.name);

@@ -1,4 +1,5 @@
 import nunjucks from 'nunjucks';
+import { starNode } from './call-spreading.js';
 import { internals } from './nunjucks-internals.js';
 
 interface Token {
@@ -87,16 +88,17 @@ function parseAggregate(this: Parser): AstNode | null {
       }
     }
     if (kind === 'Dict') {
-      const key = this.parsePrimary();
+      // Jinja's dict key is any expression: `{k: 1}` uses k's value, `{k ~ '_2': 2}` computes one.
+      const key = this.parseExpression();
       if (!this.skip(lexer.TOKEN_COLON!)) this.fail('parseAggregate: expected colon after dict key', tok.lineno, tok.colno);
       const value = this.parseExpression();
-      node.addChild(new nodes.Pair!(key.lineno, key.colno, key, value));
+      node.addChild(Object.assign(new nodes.Pair!(key.lineno, key.colno, key, value), { miniDbtComputedKey: true }));
     } else {
       node.addChild(this.parseExpression());
     }
   }
   // `(x,)` is a one-item tuple, not a parenthesized x.
-  if (trailingComma && kind === 'Group') return new nodes.Array!(node.lineno, node.colno, node.children);
+  if (trailingComma && kind === 'Group') return Object.assign(new nodes.Array!(node.lineno, node.colno, node.children), { miniDbtTuple: true });
   return node;
 }
 
@@ -126,6 +128,15 @@ function parseSignature(this: Parser, tolerant: boolean | null, noParens: boolea
         this.nextToken();
         break;
       }
+    }
+    const star = this.peekToken();
+    if (!parameterList && star.type === OPERATOR && (star.value === '*' || star.value === '**')) {
+      // `f(*args)`, `f(**kwargs)` (call-spreading.ts).
+      this.nextToken();
+      const value = this.parseExpression();
+      (star.value === '*' ? args : kwargs).addChild(starNode(star.value === '**', star.lineno, star.colno, value) as unknown as AstNode);
+      checkComma = true;
+      continue;
     }
     const arg = this.parseExpression();
     if (this.skipValue(OPERATOR, '=')) kwargs.addChild(new nodes.Pair!(arg.lineno, arg.colno, arg, this.parseExpression()));

@@ -1,35 +1,47 @@
 import { splitKeywordArgs } from '../../keyword-args.js';
+import { pythonStr, tuple } from '../python-repr.js';
+import { truthy } from '../python-truth.js';
 import { attributePath, comparisonKey } from './attribute-path.js';
+import { compareKeys, sequenceItems } from './sequence-items.js';
 
-interface FilterContext {
-  env: { getTest(name: string): (this: unknown, ...args: unknown[]) => boolean; getFilter(name: string): (this: unknown, ...args: unknown[]) => unknown };
+export interface FilterContext {
+  env: { getTest(name: string): (this: unknown, ...args: unknown[]) => unknown; getFilter(name: string): (this: unknown, ...args: unknown[]) => unknown };
 }
 
-const toList = (value: unknown): unknown[] => {
-  if (value === null || value === undefined) return [];
-  if (Array.isArray(value)) return value;
-  if (typeof value === 'string') return [...value];
-  if (value instanceof Map || value instanceof Set) return [...value.keys()];
-  if (typeof value === 'object' && Symbol.iterator in value) return [...(value as Iterable<unknown>)];
-  if (typeof value === 'object') return Object.keys(value);
-  return [value];
-};
-
-/** `map(attribute='name')`, `map('upper')`, `map('replace', 'a', 'b')`. */
+/** `map(attribute='name', default=x)`, `map('upper')`, `map('replace', 'a', 'b')`. */
 function map(this: FilterContext, value: unknown, ...args: unknown[]): unknown[] {
   const { positional, keywords } = splitKeywordArgs(args);
-  const items = toList(value);
+  const items = sequenceItems(value);
   if (keywords.attribute !== undefined) {
-    return items.map((item) => attributePath(item, keywords.attribute) ?? keywords.default);
+    return items.map((item) => {
+      const found = attributePath(item, keywords.attribute);
+      return found === undefined ? keywords.default : found;
+    });
   }
   const filter = this.env.getFilter(String(positional[0]));
-  return items.map((item) => filter.call(this, item, ...positional.slice(1)));
+  const extra = Object.keys(keywords).length > 0 ? [...positional.slice(1), { ...keywords, __keywords: true }] : positional.slice(1);
+  return items.map((item) => filter.call(this, item, ...extra));
+}
+
+/** The test a select/reject filter applies: a named test with its arguments, or Python's truth. */
+function testOf(context: FilterContext, args: unknown[]): (v: unknown) => boolean {
+  if (args.length === 0) return truthy;
+  const [name, ...testArgs] = args;
+  const test = context.env.getTest(String(name));
+  return (v) => test.call(context, v, ...testArgs) === true;
+}
+
+function selectOrRejectAttr(keep: boolean) {
+  return function attrFilter(this: FilterContext, value: unknown, attribute: unknown, ...testArgs: unknown[]): unknown[] {
+    const test = testOf(this, testArgs);
+    return sequenceItems(value).filter((item) => test(attributePath(item, attribute)) === keep);
+  };
 }
 
 function selectOrReject(keep: boolean) {
-  return function attrFilter(this: FilterContext, value: unknown, attribute: unknown, testName?: unknown, ...testArgs: unknown[]): unknown[] {
-    const test = testName === undefined ? (v: unknown) => Boolean(v) : this.env.getTest(String(testName));
-    return toList(value).filter((item) => test.call(this, attributePath(item, attribute), ...testArgs) === keep);
+  return function plainFilter(this: FilterContext, value: unknown, ...testArgs: unknown[]): unknown[] {
+    const test = testOf(this, testArgs);
+    return sequenceItems(value).filter((item) => test(item) === keep);
   };
 }
 
@@ -44,7 +56,7 @@ function keyed(args: unknown[]): { key: (v: unknown) => unknown } {
 function unique(value: unknown, ...args: unknown[]): unknown[] {
   const { key } = keyed(args);
   const seen = new Set<unknown>();
-  return toList(value).filter((item) => {
+  return sequenceItems(value).filter((item) => {
     const k = key(item);
     if (seen.has(k)) return false;
     seen.add(k);
@@ -57,9 +69,9 @@ function extreme(direction: 1 | -1) {
     const { key } = keyed(args);
     let best: unknown;
     let bestKey: unknown;
-    for (const item of toList(value)) {
+    for (const item of sequenceItems(value)) {
       const k = key(item);
-      if (best === undefined || (direction > 0 ? (k as number) > (bestKey as number) : (k as number) < (bestKey as number))) {
+      if (best === undefined || compareKeys(k, bestKey) * direction > 0) {
         best = item;
         bestKey = k;
       }
@@ -68,11 +80,11 @@ function extreme(direction: 1 | -1) {
   };
 }
 
-/** `items`: a mapping's [key, value] pairs (for `for k, v in d|items`). */
+/** `items`: a mapping's (key, value) pairs. */
 function items(value: unknown): unknown[][] {
-  if (value instanceof Map) return [...value.entries()];
+  if (value instanceof Map) return [...value.entries()].map((e) => tuple(e));
   if (value === null || value === undefined) return [];
-  return Object.entries(value as object);
+  return Object.entries(value as object).map((e) => tuple(e));
 }
 
 function count(value: unknown): number {
@@ -81,14 +93,47 @@ function count(value: unknown): number {
   return (value as { length?: number } | null | undefined)?.length ?? 0;
 }
 
+/** `sum(attribute=none, start=0)`. */
+function sum(value: unknown, ...args: unknown[]): unknown {
+  const { positional, keywords } = splitKeywordArgs(args);
+  const attribute = keywords.attribute ?? positional[0];
+  const start = keywords.start ?? positional[1] ?? 0;
+  let total = start as number;
+  for (const item of sequenceItems(value)) {
+    const v = attribute === undefined || attribute === null ? item : attributePath(item, attribute);
+    if (typeof v !== 'number' && typeof v !== 'boolean') throw new TypeError(`unsupported operand type(s) for +: 'int' and '${typeof v === 'string' ? 'str' : 'NoneType'}'`);
+    total += v as number;
+  }
+  return total;
+}
+
+/** `join(d='', attribute=none)`: each item as Python's str(). */
+function join(value: unknown, ...args: unknown[]): string {
+  const { positional, keywords } = splitKeywordArgs(args);
+  const separator = keywords.d ?? positional[0] ?? '';
+  const attribute = keywords.attribute ?? positional[1];
+  const parts = sequenceItems(value).map((item) => (attribute === undefined || attribute === null ? item : attributePath(item, attribute)));
+  return parts.map((p) => (p === undefined ? '' : pythonStr(p))).join(String(separator));
+}
+
+/** `list`: a string's characters, a dict's keys, a list's items (a copy). */
+function list(value: unknown): unknown[] {
+  return [...sequenceItems(value)];
+}
+
 /** Filters Jinja has and nunjucks lacks (or has with fewer arguments). */
 export const COLLECTION_FILTERS: Readonly<Record<string, (this: FilterContext, ...args: never[]) => unknown>> = {
   map,
-  selectattr: selectOrReject(true),
-  rejectattr: selectOrReject(false),
+  select: selectOrReject(true),
+  reject: selectOrReject(false),
+  selectattr: selectOrRejectAttr(true),
+  rejectattr: selectOrRejectAttr(false),
   unique,
   min: extreme(-1),
   max: extreme(1),
   items,
   count,
+  sum,
+  join,
+  list,
 };

@@ -82,7 +82,7 @@ describe('Jinja features nunjucks lacks', () => {
       "{{ 'true' | as_bool is true }} {{ '12' | as_number + 1 }} {{ none | as_text }}|",
       "{{ ['a', 'B'] | map('upper') | join }}",
     ].join(' ');
-    expect(render(sql)).toBe('card,Cash 3 1 3+2 Cash 3 {"b":1,"a":[1,2]} x-003.1 a=1,b=2, True 13 | AB');
+    expect(render(sql)).toBe('card,Cash 3 1 3+2 Cash 3 {"a": [1, 2], "b": 1} x-003.1 a=1,b=2, True 13 | AB');
   });
 
   it("Python operators: '%s' % x, list + list, string * n, True/False/None, Python modulo", () => {
