@@ -27,6 +27,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { warnUser } from '../errors/user-warning.js';
 import { isPlainJson } from '../project/is-plain-json.js';
+import { requireInstalledPackages } from './require-installed-packages.js';
 import { loadProject, type LoadProjectOptions } from '../project/load-project.js';
 import type { Project } from '../project/project.js';
 import { primeYaml, withYamlTracking, type MemoizedYaml } from '../project/yaml-memo.js';
@@ -73,11 +74,13 @@ export interface LoadOptions extends LoadProjectOptions, CaptureOptions {
 export function loadWithParseCache(projectDir: string, options: LoadOptions = {}): { project: Project; manifest: Manifest } {
   if (options.partialParse === false) {
     const project = loadProject(projectDir, projectOptions(options));
+    requireInstalledPackages(project, project.packagesInstallPath);
     return { project, manifest: captureRemembered(project, options) };
   }
   const guess = readCache(join(resolve(projectDir), 'target', 'partial_parse.json'), projectDir);
   if (guess) primeYaml(guess.yaml);
   const { result: project, used: yaml } = withYamlTracking(() => loadProject(projectDir, projectOptions(options)));
+  requireInstalledPackages(project, project.packagesInstallPath);
   const path = parseCachePath(project);
   const stored = path === join(resolve(projectDir), 'target', 'partial_parse.json') ? guess : readCache(path, projectDir);
   const projectKey = projectHash(project);

@@ -116,6 +116,7 @@ export function loadProject(projectDir: string, options: LoadProjectOptions = {}
     seeds,
     macros,
     packages,
+    packagesInstallPath: packagesInstallPath(config),
     dispatch: (config.dispatch ?? []).map((d) => ({ macroNamespace: d.macro_namespace, searchOrder: d.search_order })),
     singularTests,
     snapshots: loadSnapshots(root, paths.snapshots, paths.models),

@@ -139,6 +139,8 @@ export interface Project {
   readonly seeds: readonly SeedFile[];
   /** The root project's macros, then every installed package's (each with its `package`). */
   readonly macros: readonly MacroFile[];
+  /** `packages-install-path` (dbt_packages by default), where `mini-dbt deps` installs. */
+  readonly packagesInstallPath?: string;
   /** Installed packages (packages-install-path), sorted by folder. */
   readonly packages?: readonly PackageProject[];
   /** The root project's `dispatch:` search orders. */

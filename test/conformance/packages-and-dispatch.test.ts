@@ -202,4 +202,19 @@ describe('packages: macros, dispatch, models, vars and configs (dbt-core functio
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("Did you mean 'make_table'?");
   });
+
+  it('a declared package that is not installed stops the load with dbt\'s message and "mini-dbt deps"; after deps the project builds', () => {
+    // deps installs exactly what packages.yml declares (the staged install replaces dbt_packages/ whole): a project of its own.
+    const p = conformanceProject({}, 'with_deps');
+    p.write('local_pkgs/greeter/dbt_project.yml', "name: greeter\nversion: '1.0'\n");
+    p.write('local_pkgs/greeter/macros/hi.sql', '{% macro hi() %}hi from greeter{% endmacro %}\n');
+    p.write('packages.yml', 'packages:\n  - local: local_pkgs/greeter\n');
+    p.write('models/uses_greeter.sql', "select '{{ greeter.hi() }}' as said\n");
+    const before = p.dbt(['run', '-s', 'uses_greeter']);
+    expect(before.code).toBe(2);
+    expect(before.stderr).toContain('mini-dbt found 1 package(s) specified in packages.yml, but only 0 package(s) installed in dbt_packages. Run "mini-dbt deps" to install package dependencies.');
+    expect(p.dbt(['deps']).code).toBe(0);
+    expect(p.dbt(['run', '-s', 'uses_greeter']).code).toBe(0);
+    expect(p.rows('uses_greeter')).toEqual([{ said: 'hi from greeter' }]);
+  });
 });
