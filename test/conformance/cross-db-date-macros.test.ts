@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ConformanceProject } from '../support/conformance-project.js';
+import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
 import { buildCrossDbProject, expectActualEqualsExpected } from '../support/cross-db-project.js';
 
 /**
@@ -19,7 +19,7 @@ import { buildCrossDbProject, expectActualEqualsExpected } from '../support/cros
  *   '09/01/2023' (a format SQLite's date functions do not read).
  * Beyond dbt's rows (marked "ours"): a date stays a date through dateadd and
  * date_trunc, the month end of Jan 31 + 1 month, and the week and quarter
- * parts of date_trunc.
+ * parts of date_trunc; a datepart SQLite cannot do fails only its model.
  */
 const MACROS = ['date_trunc', 'dateadd', 'datediff', 'last_day', 'date', 'date_spine', 'get_intervals_between', 'generate_series', 'get_powers_of_two', 'type_timestamp'];
 
@@ -45,6 +45,7 @@ union all select {{ date_trunc('day', "'2019-12-31T05:06:07'") }}, '2019-12-31 0
 union all select {{ date_trunc('hour', "'2019-12-31 05:06:07'") }}, '2019-12-31 05:00:00'
 union all select {{ date_trunc('minute', "'2019-12-31 05:06:07'") }}, '2019-12-31 05:06:00'
 union all select {{ date_trunc('second', "'2019-12-31 05:06:07.891'") }}, '2019-12-31 05:06:07'
+union all select {{ date_trunc('millisecond', "'2019-12-31 05:06:07.891234'") }}, '2019-12-31 05:06:07.891'
 `;
 
 const DATEADD = `
@@ -243,7 +244,7 @@ describe("dbt's date macros on SQLite (dbt-tests-adapter utils/)", () => {
   });
 
   it('date_trunc: every datepart, a date staying a date, weeks from Monday (ours)', () => {
-    expect(expectActualEqualsExpected(project, 'test_date_trunc_parts')).toHaveLength(11);
+    expect(expectActualEqualsExpected(project, 'test_date_trunc_parts')).toHaveLength(12);
   });
 
   it('dateadd: hour, day, month and year, NULL for NULL (test_dateadd)', () => {
@@ -282,5 +283,21 @@ describe("dbt's date macros on SQLite (dbt-tests-adapter utils/)", () => {
 
   it('get_powers_of_two: the bits a series needs (test_get_powers_of_two)', () => {
     expect(expectActualEqualsExpected(project, 'test_get_powers_of_two')).toHaveLength(7);
+  });
+});
+
+describe('a datepart SQLite cannot do', () => {
+  it('fails the model that asks for it when it runs, with the parts it can do; the rest of the project builds (exit 1)', () => {
+    const p = conformanceProject({
+      'models/bad_datepart.sql': `select {{ dbt.dateadd('fortnight', 1, "'2020-01-01'") }} as d\n`,
+      'models/good_datepart.sql': `select {{ dbt.dateadd('days', 1, "'2020-01-01'") }} as d\n`,
+    });
+    const out = p.dbt(['build']);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toContain(
+      "Compilation Error in model bad_datepart (models/bad_datepart.sql): dateadd: datepart 'fortnight' is not one SQLite can do (one of year, quarter, month, week, day, hour, minute, second, millisecond, microsecond)",
+    );
+    expect(out.statuses).toMatchObject({ 'model.conformance.bad_datepart': 'error', 'model.conformance.good_datepart': 'success' });
+    expect(p.rows('good_datepart')).toEqual([{ d: '2020-01-02' }]);
   });
 });

@@ -6,7 +6,10 @@
  * date in gives a date out (for whole-day parts), a timestamp gives a timestamp.
  */
 export const DATE_MACROS = String.raw`
-{#- The datepart as a plain lowercase word: 'day', day and "'day'" all mean day. -#}
+{#-
+  The datepart as a plain lowercase word: 'day', day, days and "'day'" all mean day. Another word fails
+  the model that asks for it when it runs (at parse time it stands in as day, so the project loads).
+-#}
 {% macro sqlite_datepart_word(datepart, macro_name) -%}
   {%- set part = (datepart | string | lower | trim | replace("'", '') | replace('"', '')) -%}
   {%- set known = ['year', 'quarter', 'month', 'week', 'day', 'hour', 'minute', 'second', 'millisecond', 'microsecond'] -%}
@@ -14,8 +17,10 @@ export const DATE_MACROS = String.raw`
     {{ return(part) }}
   {%- elif part in ['years', 'quarters', 'months', 'weeks', 'days', 'hours', 'minutes', 'seconds'] -%}
     {{ return(part[:-1]) }}
-  {%- else -%}
+  {%- elif execute -%}
     {{ exceptions.raise_compiler_error(macro_name ~ ": datepart '" ~ datepart ~ "' is not one SQLite can do (one of " ~ known | join(', ') ~ ")") }}
+  {%- else -%}
+    {{ return('day') }}
   {%- endif -%}
 {%- endmacro %}
 
@@ -59,7 +64,8 @@ export const DATE_MACROS = String.raw`
   {%- elif part == 'second' -%}
     strftime('%Y-%m-%d %H:%M:%S', {{ date }})
   {%- else -%}
-    {{ exceptions.raise_compiler_error("date_trunc: SQLite keeps milliseconds only; cannot truncate to " ~ part) }}
+    {#- SQLite's clock keeps milliseconds: to the millisecond, and to the microsecond too. -#}
+    strftime('%Y-%m-%d %H:%M:%f', {{ date }})
   {%- endif -%}
 {%- endmacro %}
 
