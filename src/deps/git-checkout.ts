@@ -47,15 +47,17 @@ function gist(stderr: string): string {
 
 const MISSING_REVISION = /Remote branch .* not found|not our ref|couldn't find remote ref|unknown revision|did not match any/i;
 
-function checkoutError(url: string, revision: string, err: unknown): unknown {
+function checkoutError(url: string, shown: string, revision: string, err: unknown): unknown {
   if (!(err instanceof GitFailure)) return err;
-  const what = `Error checking out spec='${revision}' for repo ${url}`;
+  const what = `Error checking out spec='${revision}' for repo ${shown}`;
+  // git's words name the URL it was given: show it as written (a token from env_var() stays out).
+  const said = gist(err.stderr.replaceAll(url, shown));
   if (MISSING_REVISION.test(err.stderr)) {
-    return new ProjectError(`${what}: revision '${revision}' was not found (${gist(err.stderr)})`, {
+    return new ProjectError(`${what}: revision '${revision}' was not found (${said})`, {
       hint: "revision: takes a branch, a tag or a full 40-character commit sha of the repository",
     });
   }
-  return new ProjectError(`${what}: ${gist(err.stderr)}`, { hint: 'check the git URL, the network and your access to the repository' });
+  return new ProjectError(`${what}: ${said}`, { hint: 'check the git URL, the network and your access to the repository' });
 }
 
 /**
@@ -63,7 +65,7 @@ function checkoutError(url: string, revision: string, err: unknown): unknown {
  * when none), as dbt does: a shallow clone of the branch or tag, or of the default branch and
  * then a fetch of the commit by id.
  */
-export function gitCheckout(url: string, revision: string | undefined, subdirectory: string | undefined, into: string): GitCheckout {
+export function gitCheckout(url: string, revision: string | undefined, subdirectory: string | undefined, into: string, shown = url): GitCheckout {
   const spec = revision ?? 'HEAD';
   try {
     const branch = revision !== undefined && revision !== 'HEAD' && !isCommit(revision) ? ['--branch', revision] : [];
@@ -73,14 +75,14 @@ export function gitCheckout(url: string, revision: string | undefined, subdirect
       git(['-c', 'advice.detachedHead=false', 'checkout', '--quiet', revision], into);
     }
   } catch (err) {
-    throw checkoutError(url, spec, err);
+    throw checkoutError(url, shown, spec, err);
   }
   const sha = git(['rev-parse', 'HEAD'], into).trim();
   const root = subdirectory ? join(into, subdirectory) : into;
   const inside = relative(into, root);
-  if (inside.startsWith('..') || isAbsolute(inside)) throw new ProjectError(`subdirectory '${subdirectory}' of ${url} is outside the repository`);
+  if (inside.startsWith('..') || isAbsolute(inside)) throw new ProjectError(`subdirectory '${subdirectory}' of ${shown} is outside the repository`);
   if (!existsSync(root) || !statSync(root).isDirectory()) {
-    throw new ProjectError(`subdirectory '${subdirectory}' does not exist in ${url} at revision ${spec} (${sha})`);
+    throw new ProjectError(`subdirectory '${subdirectory}' does not exist in ${shown} at revision ${spec} (${sha})`);
   }
   return { root, sha };
 }

@@ -33,7 +33,12 @@ function guessedName(spec: PackageSpec): string {
 }
 
 function knownName(spec: PackageSpec, lock: LockFile | undefined, projectRoot: string): string | undefined {
-  const locked = lock?.packages.find((p) => sameSpec(p.spec, spec))?.name;
+  let locked: string | undefined;
+  try {
+    locked = lock?.packages().find((p) => sameSpec(p.spec, spec))?.name;
+  } catch {
+    locked = undefined;
+  }
   if (locked) return locked;
   if (spec.kind !== 'local') return undefined;
   try {

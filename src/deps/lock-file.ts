@@ -5,6 +5,7 @@ import { stringify } from 'yaml';
 import { ProjectError } from '../errors/project-error.js';
 import { readYamlFile } from '../project/read-yaml-file.js';
 import { parsePackageEntries, type PackageSpec } from './package-spec.js';
+import { renderedValue } from './render-env-vars.js';
 import type { PinnedPackage } from './pinned-package.js';
 
 export const LOCK_FILE = 'package-lock.yml';
@@ -12,8 +13,8 @@ export const LOCK_FILE = 'package-lock.yml';
 /** package-lock.yml: the exact packages last resolved, and the hash of the packages file they were resolved from. */
 export interface LockFile {
   readonly hash?: string;
-  /** Each locked entry with the project name dbt records next to it. */
-  readonly packages: readonly { readonly spec: PackageSpec; readonly name?: string }[];
+  /** Each locked entry with the project name dbt records next to it (read when asked for: a stale lock is never parsed). */
+  packages(): readonly { readonly spec: PackageSpec; readonly name?: string }[];
 }
 
 /** JSON as Python's json.dumps(..., sort_keys=True) writes it, which dbt hashes. */
@@ -34,13 +35,13 @@ function contractDict(entry: unknown): unknown {
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return entry;
   const e = entry as Record<string, unknown>;
   const name = e.name === undefined || e.name === null ? {} : { name: e.name };
-  const or = (v: unknown) => (v === undefined ? null : v);
-  if (e.local !== undefined) return { local: e.local, unrendered: e, ...name };
+  const or = (v: unknown) => (v === undefined ? null : renderedValue(v));
+  if (e.local !== undefined) return { local: or(e.local), unrendered: e, ...name };
   if (e.git !== undefined) {
-    return { git: e.git, revision: or(e.revision), 'warn-unpinned': or(e['warn-unpinned']), subdirectory: or(e.subdirectory), unrendered: e, ...name };
+    return { git: or(e.git), revision: or(e.revision), 'warn-unpinned': or(e['warn-unpinned']), subdirectory: or(e.subdirectory), unrendered: e, ...name };
   }
   if (e.package !== undefined) {
-    return { package: e.package, version: e.version, install_prerelease: e.install_prerelease ?? e['install-prerelease'] ?? false, unrendered: e, ...name };
+    return { package: or(e.package), version: or(e.version), install_prerelease: e.install_prerelease ?? e['install-prerelease'] ?? false, unrendered: e, ...name };
   }
   return e;
 }
@@ -73,10 +74,9 @@ export function readLockFile(projectRoot: string): LockFile | undefined {
   const value = (yaml.value ?? {}) as { packages?: unknown; sha1_hash?: unknown };
   if (typeof value !== 'object' || Array.isArray(value)) throw new ProjectError(`${LOCK_FILE} must be a mapping with a 'packages' list`, { location: { file: LOCK_FILE, line: 1 } });
   const entries = Array.isArray(value.packages) ? value.packages : [];
-  const specs = parsePackageEntries(entries, { label: LOCK_FILE, file: LOCK_FILE }, (p) => yaml.lineOf(p));
   return {
     hash: typeof value.sha1_hash === 'string' ? value.sha1_hash : undefined,
-    packages: specs.map((spec, i) => {
+    packages: () => parsePackageEntries(entries, { label: LOCK_FILE, file: LOCK_FILE }, (p) => yaml.lineOf(p)).map((spec, i) => {
       const name = (entries[i] as { name?: unknown }).name;
       return { spec, name: typeof name === 'string' ? name : undefined };
     }),

@@ -1,5 +1,6 @@
 import { ProjectError } from '../errors/project-error.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
+import { PackagesJinjaError, renderEnvVars } from './render-env-vars.js';
 import { parseVersionSpecifier } from './version-specifier.js';
 
 /** Who asked for a package: the root's packages file, or an installed package (`acme/orders@1.2.0`). */
@@ -17,7 +18,10 @@ interface SpecBase {
 export interface LocalSpec extends SpecBase { readonly kind: 'local'; readonly local: string }
 export interface GitSpec extends SpecBase {
   readonly kind: 'git';
+  /** The URL as written (an env_var() call unrendered): what messages and the lock file show. */
   readonly git: string;
+  /** The URL to clone (env_var() rendered: it may hold a token). */
+  readonly cloneUrl: string;
   readonly revision?: string;
   readonly subdirectory?: string;
   readonly warnUnpinned: boolean;
@@ -64,10 +68,18 @@ export function parsePackageEntries(
         `package entry ${i + 1} is none of the kinds of package: it needs exactly one of 'local' (a path), 'git' (a repository URL) or 'package' (a hub package), and ${why}.${unknown ? didYouMeanSuffix(unknown, KIND_KEYS) : ''}`,
       );
     }
+    const rendered = (v: string, key: string): string => {
+      try {
+        return renderEnvVars(v);
+      } catch (err) {
+        if (err instanceof PackagesJinjaError) throw entryError(`package entry ${i + 1}: '${key}': ${err.message}`, key);
+        throw err;
+      }
+    };
     const text = (key: string): string | undefined => {
       const v = entry[key];
       if (v === undefined || v === null) return undefined;
-      if (typeof v === 'string' && v !== '') return v;
+      if (typeof v === 'string' && v !== '') return rendered(v, key);
       if (typeof v === 'number' && (key === 'revision' || key === 'version')) return String(v);
       throw entryError(`package entry ${i + 1}: '${key}' must be a non-empty string, got ${JSON.stringify(v)}`, key);
     };
@@ -75,7 +87,8 @@ export function parsePackageEntries(
     if (kinds[0] === 'git') {
       return {
         kind: 'git',
-        git: text('git')!,
+        cloneUrl: text('git')!,
+        git: String(entry.git),
         revision: text('revision'),
         subdirectory: text('subdirectory'),
         warnUnpinned: entry['warn-unpinned'] !== false,
@@ -90,7 +103,7 @@ export function parsePackageEntries(
     }
     const versions = (Array.isArray(version) ? version : [version]).map((v) => {
       if (typeof v !== 'string' && typeof v !== 'number') throw entryError(`hub package '${name}': a version must be a string like ">=1.0.0", got ${JSON.stringify(v)}`, 'version');
-      const written = String(v);
+      const written = typeof v === 'string' ? rendered(v, 'version') : String(v);
       try {
         parseVersionSpecifier(written);
       } catch (err) {

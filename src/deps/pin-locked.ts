@@ -14,11 +14,11 @@ import { compareVersions, isPrerelease, isVersion } from './version-specifier.js
 export async function pinLocked(lock: LockFile, ctx: PinContext): Promise<PinnedPackage[]> {
   const pinned: PinnedPackage[] = [];
   let n = 0;
-  for (const { spec, name } of lock.packages) {
+  for (const { spec, name } of lock.packages()) {
     if (spec.kind === 'local') {
       pinned.push(pinLocal(spec, ctx));
     } else if (spec.kind === 'git') {
-      const checkout = gitCheckout(spec.git, spec.revision, spec.subdirectory, `${ctx.downloads}/locked-git-${++n}`);
+      const checkout = gitCheckout(spec.cloneUrl, spec.revision, spec.subdirectory, `${ctx.downloads}/locked-git-${++n}`, spec.git);
       const shown = `${spec.git}@${checkout.sha.slice(0, 7)}`;
       pinned.push({
         kind: 'git', name: name ?? packageProjectName(checkout.root, shown), git: spec.git, revision: checkout.sha,

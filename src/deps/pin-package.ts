@@ -78,7 +78,7 @@ export function pinGit(reqs: readonly GitSpec[], ctx: PinContext): PinnedPackage
     const how = revision === 'HEAD' ? 'not pinned, using HEAD (default branch)' : `pinned to the "${revision}" branch`;
     warnUser(`The git package "${spec.git}" is ${how}. This can introduce breaking changes into your project without warning! Pin a tag or a commit in revision: (or set warn-unpinned: false)`, 'DepsUnpinned');
   }
-  const checkout = gitCheckout(spec.git, revisions[0], spec.subdirectory, join(ctx.downloads, `git-${++checkouts}`));
+  const checkout = gitCheckout(spec.cloneUrl, revisions[0], spec.subdirectory, join(ctx.downloads, `git-${++checkouts}`), spec.git);
   const where = `${shown}@${checkout.sha.slice(0, 7)}`;
   return {
     kind: 'git',

@@ -48,6 +48,27 @@ describe('mini-dbt deps: git revisions and what git and local packages declare',
     expect(quiet.stderr).toBe('');
   });
 
+  it("renders env_var() in the packages file (a token in a git URL), and keeps it unrendered in the lock", async () => {
+    packagesFile(`git: "{{ env_var('TOOLS_REPO') }}"\n    revision: v1.0.0\n    subdirectory: pkgs/git_pkg`);
+    const run = async (env: Record<string, string>) => {
+      const r = await runCliAsync(['deps', '--project-dir', dir], { env: { DBT_PACKAGE_HUB_URL: hub.url, ...env } });
+      return { ...r, stdout: r.stdout.replace(/^\d\d:\d\d:\d\d {2}/gm, '') };
+    };
+    const r = await run({ TOOLS_REPO: world.repo.url });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(gitMacro()).toContain("'1.0.0'");
+    expect(lockOf()[0]).toMatchObject({ git: "{{ env_var('TOOLS_REPO') }}", revision: world.repo.tagSha });
+    expect(r.stdout).toContain("Installing {{ env_var('TOOLS_REPO') }}/pkgs/git_pkg");
+    expect(r.stdout).not.toContain(world.repo.url);
+    const again = await run({ TOOLS_REPO: world.repo.url });
+    expect(again.code).toBe(0);
+    expect(again.stdout).not.toContain('Updating lock file');
+    const missing = await runCliAsync(['deps', '--project-dir', dir]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("Error: packages.yml:2: package entry 1: 'git': Env var required but not provided: 'TOOLS_REPO'");
+  });
+
   it('two revisions of one git package are refused with dbt\'s message', async () => {
     mkdirSync(join(dir, 'vendor/pins_git'), { recursive: true });
     writeFileSync(join(dir, 'vendor/pins_git/dbt_project.yml'), 'name: pins_git\n');
