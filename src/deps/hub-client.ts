@@ -8,6 +8,8 @@ export interface HubVersion {
   /** Its own dependencies: packages.yml entries. */
   readonly packages: readonly unknown[];
   readonly tarball: string;
+  /** The dbt versions it works with (`require_dbt_version`: specifiers), when the hub says. */
+  readonly requireDbtVersion: readonly string[];
 }
 
 /** dbt's hub, or DBT_PACKAGE_HUB_URL (read as dbt reads it). */
@@ -71,11 +73,13 @@ function readVersions(body: unknown, url: string): ReadonlyMap<string, HubVersio
   if (versions === null || typeof versions !== 'object' || Array.isArray(versions)) throw unreachable(url, "the response has no 'versions' mapping");
   const out = new Map<string, HubVersion>();
   for (const [version, info] of Object.entries(versions as Record<string, unknown>)) {
-    const v = info as { name?: unknown; packages?: unknown; downloads?: { tarball?: unknown } } | null;
+    const v = info as { name?: unknown; packages?: unknown; downloads?: { tarball?: unknown }; require_dbt_version?: unknown } | null;
     if (typeof v?.name !== 'string' || typeof v.downloads?.tarball !== 'string') {
       throw unreachable(url, `version ${version} lacks its name or downloads.tarball`);
     }
-    out.set(version, { name: v.name, version, packages: Array.isArray(v.packages) ? v.packages : [], tarball: v.downloads.tarball });
+    const required = v.require_dbt_version;
+    const requireDbtVersion = (Array.isArray(required) ? required : required ? [required] : []).map(String);
+    out.set(version, { name: v.name, version, packages: Array.isArray(v.packages) ? v.packages : [], tarball: v.downloads.tarball, requireDbtVersion });
   }
   return out;
 }

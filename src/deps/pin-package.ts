@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ProjectError } from '../errors/project-error.js';
+import { DBT_VERSION } from '../invocation/tool-version.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import { warnUser } from '../errors/user-warning.js';
 import { gitCheckout } from './git-checkout.js';
@@ -40,11 +41,15 @@ export async function pinHub(reqs: readonly HubSpec[], ctx: PinContext): Promise
   }
   const versions = await ctx.hub.versions(name);
   const prerelease = reqs.some((r) => r.installPrerelease || r.versions.some((v) => parseVersionSpecifier(v).prerelease));
-  const installable = [...versions.keys()].filter((v) => isVersion(v) && (prerelease || !isPrerelease(v))).sort(compareVersions);
+  // As dbt: only versions whose require_dbt_version admits the dbt version (unless the check is off).
+  const versionCheck = !/^(false|0|no)$/i.test(process.env.DBT_VERSION_CHECK ?? '');
+  const compatible = [...versions.values()].filter((v) => !versionCheck || worksWithDbt(v.requireDbtVersion)).map((v) => v.version);
+  const installable = compatible.filter((v) => isVersion(v) && (prerelease || !isPrerelease(v))).sort(compareVersions);
   const target = installable.filter((v) => inRange(v, range)).at(-1);
   if (!target) {
     throw new ProjectError(
-      `Could not find a matching compatible version for package ${name}\n  Requested range: ${rangeText(range)}\n  Compatible versions: ${pythonList(installable)}`,
+      `Could not find a matching compatible version for package ${name}\n  Requested range: ${rangeText(range)}\n  Compatible versions: ${pythonList(installable)}` +
+        (versionCheck ? `\n  Not shown: package versions incompatible with the dbt version mini-dbt behaves as (${DBT_VERSION})\n  To include them, set DBT_VERSION_CHECK=false (dbt's --no-version-check)` : ''),
       { location: { file: first.file, line: first.line }, hint: `pick a version range that includes one of the versions the hub lists for ${name}` },
     );
   }
@@ -59,6 +64,16 @@ export async function pinHub(reqs: readonly HubSpec[], ctx: PinContext): Promise
     tarball: info.tarball,
     deps: parsePackageEntries(info.packages, { label }),
   };
+}
+
+/** A hub version's require_dbt_version admits the dbt version mini-dbt behaves as (unreadable specifiers admit it). */
+function worksWithDbt(required: readonly string[]): boolean {
+  if (required.length === 0) return true;
+  try {
+    return reduceSpecifiers([DBT_VERSION, ...required]) !== undefined;
+  } catch {
+    return true;
+  }
 }
 
 let checkouts = 0;

@@ -146,6 +146,19 @@ describe('mini-dbt deps: hub, git and local packages, the lock file, --upgrade',
     expect(installedVersion('base')).toBe('2.1.0-rc1');
   });
 
+  it("skips hub versions whose require_dbt_version excludes the dbt version mini-dbt behaves as, unless DBT_VERSION_CHECK=false", async () => {
+    writeFileSync(join(dir, 'dependencies.yml'), packagesYml('package: acme/modern\n    version: ">=1.0.0"'));
+    expect((await deps()).code).toBe(0);
+    expect(installedVersion('modern')).toBe('1.0.0');
+    writeFileSync(join(dir, 'dependencies.yml'), packagesYml('package: acme/modern\n    version: "2.0.0"'));
+    const refused = await deps();
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("Compatible versions: ['1.0.0']\n  Not shown: package versions incompatible with the dbt version mini-dbt behaves as");
+    const unchecked = await runCliAsync(['deps', '--project-dir', dir], { env: { DBT_PACKAGE_HUB_URL: hub.url, DBT_VERSION_CHECK: 'false' } });
+    expect(unchecked.code).toBe(0);
+    expect(installedVersion('modern')).toBe('2.0.0');
+  });
+
   it('packages-install-path names the install folder', async () => {
     writeFileSync(join(dir, 'dbt_project.yml'), 'name: shop\npackages-install-path: vendored\n');
     writeFileSync(join(dir, 'dependencies.yml'), packagesYml('local: vendor/local_pkg'));

@@ -9,7 +9,7 @@ import { startHubServer } from './deps-hub-server.mjs';
 /** One hub package: its project name and, per version, the packages that version declares. */
 export interface HubPackage {
   readonly name: string;
-  readonly versions: Readonly<Record<string, { readonly packages?: readonly unknown[]; readonly files?: Readonly<Record<string, string>> }>>;
+  readonly versions: Readonly<Record<string, { readonly packages?: readonly unknown[]; readonly files?: Readonly<Record<string, string>>; readonly requireDbtVersion?: readonly string[] }>>;
 }
 
 export interface HubServer {
@@ -55,6 +55,7 @@ export function writeHub(dir: string, packages: Readonly<Record<string, HubPacka
         published_at: '2024-01-01T00:00:00Z',
         packages: spec.packages ?? [],
         works_with: [],
+        ...(spec.requireDbtVersion ? { require_dbt_version: spec.requireDbtVersion } : {}),
         _source: { type: 'github', url: `https://github.com/${full}/tree/${version}/`, readme: '' },
         downloads: { tarball: `{{BASE}}tarballs/${org}/${name}-${version}.tar.gz`, format: 'tgz', sha1: '' },
       };

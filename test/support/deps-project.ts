@@ -10,6 +10,8 @@ export function hubPackages(extraOrders: readonly string[] = []): Record<string,
     'acme/base': { name: 'base', versions: { '1.0.0': {}, '1.1.0': {}, '2.0.0': {}, '2.1.0-rc1': {} } },
     'acme/orders': { name: 'orders', versions: Object.fromEntries(['1.0.0', '1.2.0', ...extraOrders].map((v) => [v, needsBase])) },
     'acme/legacy': { name: 'legacy', versions: { '0.9.0': { packages: [{ package: 'acme/base', version: '<1.1.0' }] } } },
+    // 2.0.0 needs a dbt newer than the one mini-dbt behaves as.
+    'acme/modern': { name: 'modern', versions: { '1.0.0': { requireDbtVersion: ['>=1.0.0', '<3.0.0'] }, '2.0.0': { requireDbtVersion: ['>=9.0.0'] } } },
   };
 }
 
