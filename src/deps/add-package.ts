@@ -53,5 +53,5 @@ export function addPackage(projectRoot: string, given: string, source: PackageSo
   seq.items.push(doc.createNode(entry));
   if (seq.flow) seq.flow = false;
   writeFileSync(path, doc.toString());
-  log(`Added new package ${name}@${version ?? ''} to ${path}`);
+  log(`Added new package ${version ? `${name}@${version}` : name} to ${path}`);
 }

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { niceVersionName, pinnedName, type PinnedPackage } from './pinned-package.js';
 import { downloadAndUnpack } from './tarball.js';
@@ -14,9 +14,26 @@ export interface Staging {
   readonly packages: string;
 }
 
+/** Whether process `pid` is running (on this machine). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export function createStaging(installDir: string): Staging {
-  mkdirSync(dirname(installDir), { recursive: true });
-  const dir = mkdtempSync(join(dirname(installDir), `.${basename(installDir)}.installing-`));
+  const parent = dirname(installDir);
+  const prefix = `.${basename(installDir)}.installing-`;
+  mkdirSync(parent, { recursive: true });
+  // The temporary folders of a deps that was killed (its process is gone) are removed.
+  for (const entry of readdirSync(parent)) {
+    const pid = entry.startsWith(prefix) ? Number(/^(\d+)-/.exec(entry.slice(prefix.length))?.[1]) : NaN;
+    if (Number.isInteger(pid) && pid !== process.pid && !alive(pid)) rmSync(join(parent, entry), { recursive: true, force: true });
+  }
+  const dir = mkdtempSync(join(parent, `${prefix}${process.pid}-`));
   const staging = { dir, downloads: join(dir, 'downloads'), packages: join(dir, 'packages') };
   mkdirSync(staging.downloads);
   mkdirSync(staging.packages);

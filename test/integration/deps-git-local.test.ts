@@ -105,6 +105,17 @@ describe('mini-dbt deps: git revisions and what git and local packages declare',
     expect(existsSync(join(dir, 'dbt_packages/pkg_a'))).toBe(true);
   });
 
+  it("removes the temporary folder a killed deps left behind (its process is gone), not a running one's", async () => {
+    const dead = join(dir, '.dbt_packages.installing-999999-abc');
+    const running = join(dir, `.dbt_packages.installing-${process.pid}-abc`);
+    mkdirSync(join(dead, 'packages'), { recursive: true });
+    mkdirSync(running);
+    packagesFile('local: vendor/a');
+    expect((await deps()).code).toBe(0);
+    expect(existsSync(dead)).toBe(false);
+    expect(existsSync(running)).toBe(true);
+  });
+
   it('no packages: a warning, and an empty install path (as dbt leaves it)', async () => {
     writeFileSync(join(dir, 'packages.yml'), 'packages: []\n');
     const r = await deps();
