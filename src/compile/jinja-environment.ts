@@ -15,6 +15,8 @@ import { internals, nunjucksLib } from './jinja/nunjucks-internals.js';
 import { preprocessTemplate } from './jinja/preprocess-template.js';
 import { parseSimpleTemplate, renderSimpleTemplate, type SimpleTemplate } from './jinja/simple-template.js';
 import { installTrailingCommas } from './jinja/trailing-commas.js';
+import { installPrivateMacroExports } from './jinja/export-private-macros.js';
+import { installClassMethodsFirst } from './jinja/class-methods-first.js';
 import type { MacroLookup } from './jinja/adapter-context.js';
 import { GLOBAL_PROJECT, MacroNamespaces } from './macro-namespaces.js';
 
@@ -59,6 +61,8 @@ export class JinjaEnvironment {
       installTrailingCommas();
       nunjucks.installJinjaCompat();
       installPythonStringMethods();
+      installPrivateMacroExports();
+      installClassMethodsFirst();
       compatInstalled = true;
     }
     this.env = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: false });

@@ -45,6 +45,31 @@ export class Relation {
     const text = [schema ? quoteIdentifier(this.schema) : undefined, identifier ? quoteIdentifier(this.identifier) : undefined].filter((p) => p !== undefined).join('.');
     return new Relation(this.identifier, this.type, text, this.schema);
   }
+  /**
+   * dbt's relations are mappings too (FakeAPIObject): packages test
+   * `relation.get('metadata', {}).get('type', '').endswith('Relation')`
+   * (dbt_utils' _is_relation) and read `path`, `type` and the policies.
+   */
+  get(key: unknown, fallback: unknown = null): unknown {
+    const dict: Record<string, unknown> = {
+      metadata: { type: 'SQLiteRelation' },
+      path: { database: this.database, schema: this.schema, identifier: this.identifier },
+      type: this.type,
+      quote_policy: { database: true, schema: true, identifier: true },
+      include_policy: { database: false, schema: true, identifier: true },
+    };
+    return Object.prototype.hasOwnProperty.call(dict, String(key)) ? dict[String(key)] : fallback;
+  }
+  /** dbt's `relation.quote(...)`, `relation.incorporate(...)`: this relation (mini-dbt always quotes; the type is kept). */
+  quote(): Relation {
+    return this;
+  }
+  incorporate(...args: unknown[]): Relation {
+    const { keywords } = splitKeywordArgs(args);
+    const type = keywords.type === 'table' || keywords.type === 'view' ? keywords.type : this.type;
+    const path = (keywords.path ?? {}) as { schema?: unknown; identifier?: unknown };
+    return new Relation(path.identifier === undefined ? this.identifier : String(path.identifier), type, undefined, path.schema === undefined ? this.schema : String(path.schema));
+  }
   toString(): string {
     return this.rendered ?? this.render();
   }
