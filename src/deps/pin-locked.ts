@@ -2,7 +2,8 @@ import { ProjectError } from '../errors/project-error.js';
 import { gitCheckout } from './git-checkout.js';
 import type { LockFile } from './lock-file.js';
 import { packageProjectName } from './packages-file.js';
-import { pinLocal, type PinContext } from './pin-package.js';
+import type { PinContext } from './pin-context.js';
+import { pinLocal } from './pin-local.js';
 import type { PinnedPackage } from './pinned-package.js';
 import { compareVersions, isPrerelease, isVersion } from './version-specifier.js';
 

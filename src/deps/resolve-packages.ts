@@ -1,7 +1,10 @@
 import { ProjectError } from '../errors/project-error.js';
 import type { PackageSpec } from './package-spec.js';
 import type { PinnedPackage } from './pinned-package.js';
-import { pinGit, pinHub, pinLocal, type PinContext } from './pin-package.js';
+import type { PinContext } from './pin-context.js';
+import { pinGit } from './pin-git.js';
+import { pinHub } from './pin-hub.js';
+import { pinLocal } from './pin-local.js';
 
 /** The package a spec names, whatever asks for it: the hub name, the git URL (with or without .git) and subdirectory, the path. */
 function packageKey(spec: PackageSpec): string {

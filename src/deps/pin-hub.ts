@@ -1,23 +1,11 @@
-import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
 import { ProjectError } from '../errors/project-error.js';
-import { DBT_VERSION } from '../invocation/tool-version.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
-import { warnUser } from '../errors/user-warning.js';
-import { gitCheckout } from './git-checkout.js';
-import type { HubClient } from './hub-client.js';
-import { parsePackageEntries, type GitSpec, type HubSpec, type LocalSpec } from './package-spec.js';
-import { packageProjectName, readDeclaredPackages } from './packages-file.js';
+import { DBT_VERSION } from '../invocation/tool-version.js';
+import { parsePackageEntries, type HubSpec } from './package-spec.js';
+import type { PinContext } from './pin-context.js';
 import type { PinnedPackage } from './pinned-package.js';
 import { inRange, pythonList, rangeText, reduceSpecifiers } from './version-range.js';
 import { compareVersions, isPrerelease, isVersion, parseVersionSpecifier, specifierText } from './version-specifier.js';
-
-export interface PinContext {
-  readonly projectRoot: string;
-  /** Where git packages are cloned (inside the install's temporary folder). */
-  readonly downloads: string;
-  readonly hub: HubClient;
-}
 
 /** A hub package with every requirement on it so far (dbt's incorporate: the version lists add up). */
 export async function pinHub(reqs: readonly HubSpec[], ctx: PinContext): Promise<PinnedPackage> {
@@ -74,47 +62,4 @@ function worksWithDbt(required: readonly string[]): boolean {
   } catch {
     return true;
   }
-}
-
-let checkouts = 0;
-
-/** A git package at its one revision, cloned into the downloads folder. */
-export function pinGit(reqs: readonly GitSpec[], ctx: PinContext): PinnedPackage {
-  const spec = reqs[0]!;
-  const revisions = [...new Set(reqs.flatMap((r) => (r.revision === undefined ? [] : [r.revision])))];
-  const shown = spec.subdirectory ? `${spec.git}/${spec.subdirectory}` : spec.git;
-  if (revisions.length > 1) {
-    throw new ProjectError(`git dependencies should contain exactly one version. ${shown} contains: {${revisions.map((r) => `'${r}'`).join(', ')}}`, {
-      hint: `the package is required at ${reqs.filter((r) => r.revision).map((r) => `${r.revision} by ${r.requiredBy.label}`).join(' and at ')}`,
-    });
-  }
-  const revision = revisions[0] ?? 'HEAD';
-  if ((revision === 'HEAD' || revision === 'main' || revision === 'master') && reqs.every((r) => r.warnUnpinned)) {
-    const how = revision === 'HEAD' ? 'not pinned, using HEAD (default branch)' : `pinned to the "${revision}" branch`;
-    warnUser(`The git package "${spec.git}" is ${how}. This can introduce breaking changes into your project without warning! Pin a tag or a commit in revision: (or set warn-unpinned: false)`, 'DepsUnpinned');
-  }
-  const checkout = gitCheckout(spec.cloneUrl, revisions[0], spec.subdirectory, join(ctx.downloads, `git-${++checkouts}`), spec.git);
-  const where = `${shown}@${checkout.sha.slice(0, 7)}`;
-  return {
-    kind: 'git',
-    name: packageProjectName(checkout.root, where),
-    git: spec.git,
-    revision: checkout.sha,
-    requested: revision,
-    subdirectory: spec.subdirectory,
-    root: checkout.root,
-    deps: readDeclaredPackages(checkout.root, where, where).specs,
-  };
-}
-
-/** A local package: a folder relative to the root project (as dbt resolves every local path). */
-export function pinLocal(spec: LocalSpec, ctx: PinContext): PinnedPackage {
-  const path = isAbsolute(spec.local) ? spec.local : resolve(ctx.projectRoot, spec.local);
-  if (!existsSync(path) || !statSync(path).isDirectory()) {
-    throw new ProjectError(`local package '${spec.local}' does not exist: no folder ${path}`, {
-      location: { file: spec.requiredBy.file, line: spec.requiredBy.line },
-      hint: 'local: is a folder path relative to the project folder',
-    });
-  }
-  return { kind: 'local', name: packageProjectName(path, spec.local), local: spec.local, path, deps: readDeclaredPackages(path, spec.local, spec.local).specs };
 }
