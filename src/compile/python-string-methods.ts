@@ -1,4 +1,5 @@
 import nunjucks from 'nunjucks';
+import { tuple } from './jinja/python-repr.js';
 import { checkTextLength } from './jinja/resource-limits.js';
 
 type Fn = (this: string, ...args: unknown[]) => unknown;
@@ -70,6 +71,60 @@ export const STRING_METHODS: Readonly<Record<string, Fn>> = {
   count(sub) { return String(sub) === '' ? this.length + 1 : this.split(String(sub)).length - 1; },
   isdigit() { return /^\d+$/.test(this); },
   isalpha() { return /^[A-Za-z]+$/.test(this); },
+  rsplit(sep, maxsplit) {
+    const limit = typeof maxsplit === 'number' && maxsplit >= 0 ? maxsplit : Infinity;
+    if (limit === Infinity || sep === undefined || sep === null) return splitPython(this, sep, limit === Infinity ? undefined : maxsplit);
+    const all = this.split(String(sep));
+    if (all.length <= limit + 1) return all;
+    return [all.slice(0, all.length - limit).join(String(sep)), ...all.slice(all.length - limit)];
+  },
+  splitlines() { return this.split(/\r\n|\r|\n/).filter((line, i, lines) => i < lines.length - 1 || line !== ''); },
+  swapcase() { return [...this].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join(''); },
+  casefold() { return this.toLowerCase(); },
+  index(sub) {
+    const i = this.indexOf(String(sub));
+    if (i < 0) throw new Error('ValueError: substring not found');
+    return i;
+  },
+  rindex(sub) {
+    const i = this.lastIndexOf(String(sub));
+    if (i < 0) throw new Error('ValueError: substring not found');
+    return i;
+  },
+  rfind(sub) { return this.lastIndexOf(String(sub)); },
+  center(width, fill = ' ') {
+    const w = Number(width);
+    checkTextLength(w, 'center()');
+    const total = Math.max(0, w - this.length);
+    // Python's split of an odd padding: the extra space goes left when the width is odd.
+    const left = Math.floor(total / 2) + (total & w & 1);
+    return String(fill).repeat(left) + this + String(fill).repeat(total - left);
+  },
+  ljust(width, fill = ' ') {
+    checkTextLength(Number(width), 'ljust()');
+    return this.padEnd(Number(width), String(fill));
+  },
+  rjust(width, fill = ' ') {
+    checkTextLength(Number(width), 'rjust()');
+    return this.padStart(Number(width), String(fill));
+  },
+  partition(sep) {
+    const i = this.indexOf(String(sep));
+    return tuple(i < 0 ? [this.toString(), '', ''] : [this.slice(0, i), String(sep), this.slice(i + String(sep).length)]);
+  },
+  rpartition(sep) {
+    const i = this.lastIndexOf(String(sep));
+    return tuple(i < 0 ? ['', '', this.toString()] : [this.slice(0, i), String(sep), this.slice(i + String(sep).length)]);
+  },
+  removeprefix(prefix) { return this.startsWith(String(prefix)) ? this.slice(String(prefix).length) : this.toString(); },
+  removesuffix(suffix) { return String(suffix) !== '' && this.endsWith(String(suffix)) ? this.slice(0, -String(suffix).length) : this.toString(); },
+  isalnum() { return /^[\p{L}\p{N}]+$/u.test(this); },
+  isupper() { return /\p{Lu}/u.test(this) && !/\p{Ll}/u.test(this); },
+  islower() { return /\p{Ll}/u.test(this) && !/\p{Lu}/u.test(this); },
+  isspace() { return /^\s+$/.test(this); },
+  isnumeric() { return /^\p{N}+$/u.test(this); },
+  isdecimal() { return /^\d+$/.test(this); },
+  istitle() { return /\p{L}/u.test(this) && this.toString() === STRING_METHODS.title!.call(this); },
   zfill(width) {
     checkTextLength(Number(width), 'zfill()');
     return this.padStart(Number(width), '0');

@@ -18,8 +18,10 @@ export function installClassMethodsFirst(): void {
   runtime.memberLookup = function classMethodLookup(this: unknown, obj: unknown, val: unknown, ...rest: unknown[]): unknown {
     if (typeof val === 'string' && obj !== null && typeof obj === 'object' && !Array.isArray(obj)) {
       const proto = Object.getPrototypeOf(obj) as object | null;
-      if (proto !== null && proto !== Object.prototype && typeof (proto as Record<string, unknown>)[val] === 'function' && Object.prototype.hasOwnProperty.call(proto, val)) {
-        const method = (proto as Record<string, (...a: unknown[]) => unknown>)[val]!;
+      // A method's descriptor only: reading a getter (a date's `year`, a loop's `length`) on the prototype itself would run it without its object.
+      const descriptor = proto !== null && proto !== Object.prototype ? Object.getOwnPropertyDescriptor(proto, val) : undefined;
+      if (descriptor && typeof descriptor.value === 'function') {
+        const method = descriptor.value as (...a: unknown[]) => unknown;
         return (...args: unknown[]) => method.apply(obj, args);
       }
     }

@@ -4,6 +4,8 @@ import { installCallSpreading } from './call-spreading.js';
 import { installCallableNamespaces } from './callable-namespaces.js';
 import { installMacroBinding } from './macro-binding.js';
 import { installNestedBraces } from './nested-braces.js';
+import { installForLoops } from './for-loops.js';
+import { installPythonCollectionMethods } from './python-collection-methods.js';
 import { installTestArguments } from './test-arguments.js';
 import { installPythonTruth } from './python-truth.js';
 import { installDoTag } from './do-tag.js';
@@ -71,6 +73,8 @@ export function installJinjaExtensions(env: nunjucks.Environment): void {
   installPythonTruth();
   installNestedBraces();
   installTestArguments();
+  installForLoops();
+  installPythonCollectionMethods();
   installPythonOperators();
   installPythonOutput();
   installCallableNamespaces();
