@@ -15,7 +15,7 @@ export function cleanCommand(flags: CleanFlags): number {
   runClean({
     projectRoot: flags.projectDir ?? process.cwd(),
     projectFilesOnly: flags.cleanProjectFilesOnly ?? envSays ?? true,
-    log: (text) => line(text),
+    log: (text, event) => line(text, { name: event }),
   });
   return 0;
 }

@@ -20,7 +20,7 @@ export async function depsCommand(flags: DepsFlags): Promise<number> {
     lockOnly: flags.lock,
     addPackage: flags.addPackage,
     source: flags.source,
-    log: (text) => line(text),
+    log: (text, event) => line(text, { name: event }),
   });
   return 0;
 }

@@ -24,7 +24,7 @@ function namesSame(identifier: string, name: string): boolean {
  * dbt 1.8's `deps --add-package NAME@VERSION`: add the entry to the packages file (creating
  * packages.yml when there is none), replacing an entry for the same package.
  */
-export function addPackage(projectRoot: string, given: string, source: PackageSource, log: (text: string) => void): void {
+export function addPackage(projectRoot: string, given: string, source: PackageSource, log: (text: string, event?: string) => void): void {
   const at = given.lastIndexOf('@');
   const name = at > 0 ? given.slice(0, at) : given;
   const version = at > 0 ? given.slice(at + 1) : undefined;
@@ -45,7 +45,7 @@ export function addPackage(projectRoot: string, given: string, source: PackageSo
     const entry = (isNode(item) ? item.toJSON() : item) as Record<string, unknown> | null;
     const id = entry?.package ?? entry?.git ?? entry?.local;
     const same = typeof id === 'string' && namesSame(id, name);
-    if (same) log(`Found duplicate package in ${file}, removing: ${JSON.stringify(entry)}`);
+    if (same) log(`Found duplicate package in ${file}, removing: ${JSON.stringify(entry)}`, 'DepsFoundDuplicatePackage');
     return !same;
   });
   const versionValue = version?.includes(',') ? version.split(',') : version;
@@ -53,5 +53,5 @@ export function addPackage(projectRoot: string, given: string, source: PackageSo
   seq.items.push(doc.createNode(entry));
   if (seq.flow) seq.flow = false;
   writeFileSync(path, doc.toString());
-  log(`Added new package ${version ? `${name}@${version}` : name} to ${path}`);
+  log(`Added new package ${version ? `${name}@${version}` : name} to ${path}`, 'DepsAddPackage');
 }

@@ -8,7 +8,7 @@ export interface CleanOptions {
   readonly projectRoot: string;
   /** --clean-project-files-only (dbt's default): refuse folders outside the project. */
   readonly projectFilesOnly: boolean;
-  readonly log: (text: string) => void;
+  readonly log: (text: string, event?: string) => void;
 }
 
 /** The folders dbt will not clean: every source path (models, seeds, snapshots, analyses, macros, tests). */
@@ -54,9 +54,9 @@ export function runClean(options: CleanOptions): void {
     });
   }
   for (const path of targets) {
-    options.log(`Checking ${path}/*`);
+    options.log(`Checking ${path}/*`, 'CheckCleanPath');
     if (existsSync(path)) rmSync(path, { recursive: true, force: true });
-    options.log(`Cleaned ${path}/*`);
+    options.log(`Cleaned ${path}/*`, 'ConfirmCleanPath');
   }
-  options.log('Finished cleaning all paths.');
+  options.log('Finished cleaning all paths.', 'FinishedCleanPaths');
 }

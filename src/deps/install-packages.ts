@@ -4,6 +4,9 @@ import { niceVersionName, pinnedName, type PinnedPackage } from './pinned-packag
 import { downloadAndUnpack } from './tarball.js';
 import { pythonList } from './version-range.js';
 
+/** A line of deps' output, with dbt's name of the event (--log-format json). */
+export type DepsLog = (text: string, event?: string) => void;
+
 /**
  * The temporary folder of one `deps`, next to the install path: downloads and the new install
  * path are built in it, and only a complete install is renamed into place.
@@ -46,11 +49,11 @@ export function removeStaging(staging: Staging): void {
 }
 
 /** Install every pinned package into the staging folder, printing dbt's lines for each. */
-export async function installPinned(packages: readonly PinnedPackage[], staging: Staging, log: (text: string) => void): Promise<void> {
+export async function installPinned(packages: readonly PinnedPackage[], staging: Staging, log: DepsLog): Promise<void> {
   const upgrades: string[] = [];
   let n = 0;
   for (const p of packages) {
-    log(`Installing ${pinnedName(p)}`);
+    log(`Installing ${pinnedName(p)}`, 'DepsStartPackageInstall');
     const dest = join(staging.packages, p.name);
     if (p.kind === 'hub') {
       renameSync(await downloadAndUnpack(p.tarball, join(staging.downloads, `hub-${++n}`)), dest);
@@ -64,20 +67,20 @@ export async function installPinned(packages: readonly PinnedPackage[], staging:
         cpSync(p.path, dest, { recursive: true });
       }
     }
-    log(`Installed from ${niceVersionName(p)}`);
+    log(`Installed from ${niceVersionName(p)}`, 'DepsInstallInfo');
     if (p.kind === 'hub') {
       if (p.latest !== p.version) {
         upgrades.push(p.package);
-        log(`Updated version available: ${p.latest}`);
+        log(`Updated version available: ${p.latest}`, 'DepsUpdateAvailable');
       } else {
-        log('Up to date!');
+        log('Up to date!', 'DepsUpToDate');
       }
     }
-    if (p.kind === 'git' && p.subdirectory) log(`and subdirectory ${p.subdirectory}`);
+    if (p.kind === 'git' && p.subdirectory) log(`and subdirectory ${p.subdirectory}`, 'DepsListSubdirectory');
   }
   if (upgrades.length > 0) {
     log('');
-    log(`Updates available for packages: ${pythonList(upgrades)}\nUpdate your versions in packages.yml, then run mini-dbt deps`);
+    log(`Updates available for packages: ${pythonList(upgrades)}\nUpdate your versions in packages.yml, then run mini-dbt deps`, 'DepsNotifyUpdatesAvailable');
   }
 }
 

@@ -3,7 +3,7 @@ import { loadProjectFile } from '../project/load-project-file.js';
 import { addPackage, type PackageSource } from './add-package.js';
 import { HubClient } from './hub-client.js';
 import { installPath } from './install-path.js';
-import { createStaging, installPinned, removeStaging, swapInstall } from './install-packages.js';
+import { createStaging, installPinned, removeStaging, swapInstall, type DepsLog } from './install-packages.js';
 import { packagesHash, readLockFile, writeLockFile } from './lock-file.js';
 import { readDeclaredPackages } from './packages-file.js';
 import { pinLocked } from './pin-locked.js';
@@ -19,7 +19,7 @@ export interface DepsOptions {
   /** --add-package NAME@VERSION and --source. */
   readonly addPackage?: string;
   readonly source?: PackageSource;
-  readonly log: (text: string) => void;
+  readonly log: DepsLog;
 }
 
 /**
@@ -41,7 +41,7 @@ export async function runDeps(options: DepsOptions): Promise<void> {
     let pinned: PinnedPackage[];
     let relocked = false;
     if (declared.specs.length === 0) {
-      options.log(`Warning: No packages were found in ${declared.file ?? 'packages.yml'}`);
+      options.log(`Warning: No packages were found in ${declared.file ?? 'packages.yml'}`, 'DepsNoPackagesFound');
       pinned = [];
     } else if (!lock || options.upgrade || lock.hash !== hash) {
       pinned = await resolvePackages(declared.specs, ctx, project.config.name);
@@ -53,7 +53,7 @@ export async function runDeps(options: DepsOptions): Promise<void> {
     }
     // The lock is written once the packages are in place (with --lock, at once): a failed
     // install leaves both the install path and the lock as they were.
-    const writeLock = () => options.log(`Updating lock file in file path: ${writeLockFile(root, pinned, hash)}`);
+    const writeLock = () => options.log(`Updating lock file in file path: ${writeLockFile(root, pinned, hash)}`, 'DepsLockUpdating');
     if (options.lockOnly) {
       if (relocked) writeLock();
       return;
