@@ -4,6 +4,9 @@ import { ProjectError } from '../errors/project-error.js';
 import { readYamlFile, type YamlFile } from '../project/read-yaml-file.js';
 import { parsePackageEntries, type PackageSpec } from './package-spec.js';
 
+/** A file of a package as messages name it: under its path, URL or hub name ('' for the root project). */
+const shownPath = (shown: string, file: string) => (shown === '' ? file : `${shown}/${file}`);
+
 export const PACKAGES_FILES = ['packages.yml', 'dependencies.yml'] as const;
 
 /** A project's declared packages: from packages.yml or dependencies.yml (dbt 1.6+), never both. */
@@ -23,7 +26,7 @@ export function readDeclaredPackages(dir: string, shown = '', requirer?: string)
   const read = new Map<string, YamlFile>();
   for (const name of PACKAGES_FILES) {
     const path = join(dir, name);
-    if (existsSync(path)) read.set(name, readYamlFile(path, join(shown, name)));
+    if (existsSync(path)) read.set(name, readYamlFile(path, shownPath(shown, name)));
   }
   const hasPackages = (name: string) => {
     const value = read.get(name)?.value;
@@ -31,7 +34,7 @@ export function readDeclaredPackages(dir: string, shown = '', requirer?: string)
   };
   if (hasPackages('packages.yml') && hasPackages('dependencies.yml')) {
     throw new ProjectError("The 'packages' key cannot be specified in both packages.yml and dependencies.yml", {
-      location: { file: join(shown, 'dependencies.yml') },
+      location: { file: shownPath(shown, 'dependencies.yml') },
       hint: 'keep the packages in one of the two files (dbt 1.6+ reads dependencies.yml first)',
     });
   }
@@ -56,7 +59,7 @@ export function readDeclaredPackages(dir: string, shown = '', requirer?: string)
 export function packageProjectName(dir: string, shown: string): string {
   const file = ['dbt_project.yml', 'project.yml'].find((f) => existsSync(join(dir, f)));
   if (!file) throw new ProjectError(`${shown} is not a dbt project: it has no dbt_project.yml`, { hint: 'a package is a dbt project; for a git package in a folder of its repository, set subdirectory:' });
-  const yaml = readYamlFile(join(dir, file), join(shown, file));
+  const yaml = readYamlFile(join(dir, file), shownPath(shown, file));
   const name = (yaml.value as { name?: unknown } | null)?.name;
   if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
     throw new ProjectError(`${file} of ${shown} has no valid 'name:' (letters, digits and underscores)`, { location: { file: yaml.displayPath, line: yaml.lineOf(['name']) ?? 1 } });
