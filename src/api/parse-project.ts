@@ -13,6 +13,8 @@ import { loadSession, type Session, type SessionOptions } from './session.js';
 export function parseProject(options: SessionOptions = {}): { readonly session: Session; readonly manifestPath: string } {
   const session = loadSession(options);
   const { project, manifest, graph } = session;
+  // Packages' macro files compile on first use elsewhere; parse checks every one, as dbt's does.
+  manifest.jinja.compileAllMacros();
   const manifestPath = join(project.root, project.paths.target, 'manifest.json');
   writeArtifact(project.root, manifestPath, `${JSON.stringify(manifestJson(manifest, graph, randomUUID()), null, 2)}\n`);
   return { session, manifestPath };

@@ -19,6 +19,7 @@ import { installPrivateMacroExports } from './jinja/export-private-macros.js';
 import { installClassMethodsFirst } from './jinja/class-methods-first.js';
 import type { MacroLookup } from './jinja/adapter-context.js';
 import { GLOBAL_PROJECT, MacroNamespaces } from './macro-namespaces.js';
+import { declaredMacroNames } from './declared-macro-names.js';
 
 let compatInstalled = false;
 
@@ -51,6 +52,8 @@ export class JinjaEnvironment {
 
   /** The macros of every package (dbt's global project, the root project, installed packages). */
   readonly namespaces: MacroNamespaces;
+  /** The compile-on-first-call files (dbt's own, installed packages'), each compiling once. */
+  private readonly lazyFiles: (() => unknown)[] = [];
   /** The node being rendered (its package's macros come first unqualified). */
   private currentState?: RenderState;
 
@@ -81,7 +84,14 @@ export class JinjaEnvironment {
     this.loadMacros([...GLOBAL_PROJECT_FILES, ...macros]);
   }
 
-  /** Compile every macro file into its package's namespace, then expose the names (see exposeMacros). */
+  /**
+   * Every macro file into its package's namespace, then the names exposed
+   * (see exposeMacros). The root project's files are compiled now, so a
+   * syntax error stops the load; dbt's own and installed packages' files
+   * (dbt_utils is some 100 KB of templates) are compiled the first time one
+   * of their macros is called: each name stands for a function that
+   * compiles its file then.
+   */
   private loadMacros(macros: readonly MacroFile[]): void {
     const origin = new Map<string, string>();
     const globals = (this.env as unknown as { globals: Record<string, unknown> }).globals;
@@ -89,19 +99,10 @@ export class JinjaEnvironment {
     const root = this.namespaces.rootPackage;
     for (const file of macros) {
       const pkg = GLOBAL_PROJECT_FILES.includes(file) ? GLOBAL_PROJECT : file.package ?? root;
-      let template: nunjucks.Template;
-      try {
-        template = new nunjucks.Template(preprocessTemplate(file.source), this.env, file.path, true);
-      } catch (err) {
-        throw templateError(err, file.path);
-      }
-      let exported: Record<string, unknown> = {};
-      (template as unknown as { getExported(ctx: object, frame: null, cb: (err: Error | null, exp: Record<string, unknown>) => void): void })
-        .getExported({}, null, (err, exp) => {
-          if (err) throw templateError(err, file.path);
-          exported = exp;
-        });
+      const declared = pkg === root ? undefined : declaredMacroNames(file.source);
+      const exported: Record<string, unknown> = declared ? this.lazyExports(file, declared) : this.compileExports(file);
       for (const [name, fn] of Object.entries(exported)) {
+        if (typeof fn !== 'function') continue; // a top-level {% set %} is no macro
         const key = `${pkg}\u0000${name}`;
         if (!this.namespaces.add(pkg, name, fn as (...args: unknown[]) => unknown)) {
           // Two packages may share a name (each has its namespace); one package may not define it twice.
@@ -119,6 +120,44 @@ export class JinjaEnvironment {
       }
     }
     this.exposeMacros(globals, builtins);
+  }
+
+  /** Compile a macro file and return what it exports (its macros by name). */
+  private compileExports(file: MacroFile): Record<string, unknown> {
+    let template: nunjucks.Template;
+    try {
+      template = new nunjucks.Template(preprocessTemplate(file.source), this.env, file.path, true);
+    } catch (err) {
+      throw templateError(err, file.path);
+    }
+    let exported: Record<string, unknown> = {};
+    (template as unknown as { getExported(ctx: object, frame: null, cb: (err: Error | null, exp: Record<string, unknown>) => void): void })
+      .getExported({}, null, (err, exp) => {
+        if (err) throw templateError(err, file.path);
+        exported = exp;
+      });
+    return exported;
+  }
+
+  /** Stand-ins for a file's macros that compile it on the first call (once for all of them). */
+  private lazyExports(file: MacroFile, names: readonly string[]): Record<string, unknown> {
+    let compiled: Record<string, unknown> | undefined;
+    const compile = (): Record<string, unknown> => (compiled ??= this.compileExports(file));
+    this.lazyFiles.push(compile);
+    const out: Record<string, unknown> = {};
+    for (const name of names) {
+      out[name] = function compileOnFirstCall(this: unknown, ...args: unknown[]): unknown {
+        const macro = compile()[name];
+        if (typeof macro !== 'function') throw new Error(`macro '${name}' of ${file.path} is not defined at the top level of its file`);
+        return (macro as (...a: unknown[]) => unknown).apply(this, args);
+      };
+    }
+    return out;
+  }
+
+  /** Compile every package's macro file not compiled yet (`mini-dbt parse` checks them all, as dbt's parse does). */
+  compileAllMacros(): void {
+    for (const compile of this.lazyFiles) compile();
   }
 
   /**

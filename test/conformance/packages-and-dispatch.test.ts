@@ -176,6 +176,15 @@ describe('packages: macros, dispatch, models, vars and configs (dbt-core functio
     expect(parse.stderr).toContain("macro 'shared_name' is defined twice: in dbt_packages/pkg_b/macros/again.sql and dbt_packages/pkg_b/macros/shim.sql");
   });
 
+  it("a package's macro file compiles when first used; parse checks every one and names the file and line of a syntax error", () => {
+    const p = project.copy();
+    p.write('dbt_packages/pkg_b/macros/broken.sql', "{% macro unused() %}\n{{ 1 + }}\n{% endmacro %}\n");
+    expect(p.dbt(['run', '-s', 'calls']).code).toBe(0);
+    const parse = p.dbt(['parse']);
+    expect(parse.code).toBe(2);
+    expect(parse.stderr).toMatch(/dbt_packages\/pkg_b\/macros\/broken\.sql:2/);
+  });
+
   it("ref('package', 'model') to the wrong package fails that model, naming the package", () => {
     const p = project.copy();
     p.write('models/wrong_package.sql', "select * from {{ ref('pkg_b', 'pkg_model') }}\n");

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEPS_BAD_INPUTS } from './deps-bad-inputs.js';
 
 /**
  * The bad inputs of docs/errors.md, each as a runnable case on a copy of
@@ -231,4 +232,5 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E171', args: ['backfill', 'daily_revenue', '--keys', '99999999', '--key-column', 'order_id', '--reason', 'x'] },
   { id: 'E172', args: ['backfill', 'daily_revenue', '--stale', '--keys', '1', '--reason', 'x'] },
   { id: 'E173', args: ['backfill', 'daily_revenue', '--start', '2026-09-03', '--end', '2026-09-04', '--key-column', 'order_id', '--reason', 'x'] },
+  ...DEPS_BAD_INPUTS,
 ];
