@@ -37,7 +37,6 @@ const TEST_WARNING_EVENT = 'LogTestResult';
 
 /** The flags dbt accepts that have nothing to act on in mini-dbt: accepted and documented (README, Compatibility with dbt). */
 const ACCEPTED_WITHOUT_EFFECT: readonly { flags: string; negatable?: boolean; why: string }[] = [
-  { flags: '--version-check', negatable: true, why: 'mini-dbt checks no version requirement' },
   { flags: '--send-anonymous-usage-stats', negatable: true, why: 'mini-dbt sends nothing' },
   { flags: '--write-json', negatable: true, why: 'target/ artifacts are always written' },
   { flags: '--log-path <path>', why: 'mini-dbt writes no log file' },
@@ -117,6 +116,8 @@ export function withGlobalFlags(program: Command): Command {
     .option('--no-partial-parse', 'parse every file again, neither reading nor writing target/partial_parse.json')
     .addOption(new Option('--printer-width <n>', 'width of the progress lines (default 80)').argParser(positiveInteger('--printer-width')))
     .option('--warn-error', 'warnings are failures: a test that would WARN fails (exit 1), a warn-severity audit stops its publish')
+    .option('--version-check', "check require-dbt-version of the project and its packages against the dbt version mini-dbt behaves as (the default)")
+    .option('--no-version-check', 'skip that check (also DBT_VERSION_CHECK=false)')
     .addOption(new Option('--warn-error-options <yaml>', "'{include: all}' is --warn-error; '{include: [LogTestResult], exclude: [...]}' names dbt events (only LogTestResult acts in mini-dbt)").argParser(parseWarnErrorOptions));
   for (const { flags, negatable, why } of ACCEPTED_WITHOUT_EFFECT) {
     program.addOption(new Option(flags, `accepted for dbt compatibility; no effect (${why})`).hideHelp());
@@ -147,6 +148,9 @@ Accepted for dbt compatibility, without effect: ${ACCEPTED_WITHOUT_EFFECT.map((f
     if (g.failFast) action.setOptionValue('failFast', true);
     if (g.partialParse === false) action.setOptionValue('partialParse', false);
     if (debug) action.setOptionValue('debug', true);
+    // dbt's DBT_VERSION_CHECK: the flag sets it for the project loader (and deps) of this process.
+    const versionCheck = (program.opts() as { versionCheck?: boolean }).versionCheck;
+    if (versionCheck !== undefined) process.env.DBT_VERSION_CHECK = String(versionCheck);
   });
   return program;
 }

@@ -200,6 +200,8 @@ describe('packages: macros, dispatch, models, vars and configs (dbt-core functio
     expect(parse.code).toBe(2);
     expect(parse.stderr).toContain("Version error for package pkg_a: This version of dbt is not supported with the 'pkg_a' package.");
     expect(parse.stderr).toContain("Required version of dbt for 'pkg_a': ['>=1.3.0', '<1.5.0']");
+    // dbt's --no-version-check (or DBT_VERSION_CHECK=false) skips the check.
+    expect(p.dbt(['parse', '--no-version-check']).code).toBe(0);
   });
 
   it('run-operation calls a package macro by its qualified name; an unknown one is exit 2 with the closest name', () => {

@@ -163,7 +163,8 @@ describe('--threads', () => {
     expect(runCli(['run', '--help']).stdout).toContain('one node at a time');
     const help = runCli(['--help']).stdout.replace(/\s+/g, ' ');
     expect(help).toContain('work before or after the command');
-    expect(help).toContain('--[no-]version-check, --[no-]send-anonymous-usage-stats');
+    expect(help).toContain('without effect: --[no-]send-anonymous-usage-stats, --[no-]write-json');
+    expect(help).toContain('--no-version-check skip that check');
   });
 });
 
