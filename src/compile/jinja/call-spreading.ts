@@ -83,14 +83,15 @@ export function installCallSpreading(): void {
     this._compileExpression(node.value, frame);
     this._emit(')');
   };
-  const compileFunCall = proto.compileFunCall as (this: Compiler, node: unknown, frame: unknown) => void;
+  // nunjucks' own compileFunCall writes the callee's name into a JavaScript string unescaped (a string
+  // literal with a newline in `'a\nb'.split()` broke the compiled code); the name is JSON here.
   proto.compileFunCall = function compileSpreadingCall(this: Compiler, node: { name: unknown; args: { children: { children?: unknown[] }[] }; lineno: number; colno: number }, frame: unknown): void {
     const spreads = node.args.children.some((child) => isStar(child) || (child.children ?? []).some(isStar));
-    if (!spreads) return compileFunCall.call(this, node, frame);
     this._emit(`(lineno = ${node.lineno}, colno = ${node.colno}, runtime.callWrap(`);
     this._compileExpression(node.name, frame);
-    this._emit(`, ${JSON.stringify(this._getNodeName(node.name))}, context, runtime.miniDbtCallArgs(`);
+    this._emit(`, ${JSON.stringify(this._getNodeName(node.name))}, context, `);
+    if (spreads) this._emit('runtime.miniDbtCallArgs(');
     this._compileAggregate(node.args, frame, '[', ']');
-    this._emit(')))');
+    this._emit(spreads ? ')))' : '))');
   };
 }

@@ -2,12 +2,14 @@ import { DBT_VERSION } from '../../invocation/tool-version.js';
 import type { RenderState } from '../render-state.js';
 import { adapterContext } from './adapter-context.js';
 import { datetimeModule, toPyDateTime } from './py-datetime.js';
+import { itertoolsModule } from './python-itertools-module.js';
+import { pytzModule } from './python-pytz-module.js';
 import { reModule } from './python-re-module.js';
 import { statementFunctions } from './statement-call.js';
 
 /**
  * The parts of dbt's Jinja context that need the warehouse or Python's
- * modules: run_query, statement/load_result, adapter, api, modules.datetime
+ * modules: run_query, statement/load_result, adapter, api, modules (datetime, re, itertools, pytz)
  * and run_started_at as a datetime (dbt's own macros, `dbt.type_string()`, are the global project's).
  * Added on top of contextFunctions().
  */
@@ -15,7 +17,7 @@ export function dbtRuntimeContext(state: RenderState, lookupGlobal: (name: strin
   return {
     ...statementFunctions(state),
     ...adapterContext(state, lookupGlobal),
-    modules: { datetime: datetimeModule(), re: reModule() },
+    modules: { datetime: datetimeModule(), re: reModule(), itertools: itertoolsModule(), pytz: pytzModule() },
     run_started_at: toPyDateTime(state.run.startedAt),
     dbt_version: DBT_VERSION,
     thread_id: 'Thread-1',

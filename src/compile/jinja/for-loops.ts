@@ -33,7 +33,8 @@ let patched = false;
  * Jinja's for loop: `loop` with cycle(), changed(), previtem, nextitem,
  * depth (loop-context.ts); a filter `{% for x in xs if x.on %}` (loop
  * counters count the kept items); `recursive` loops whose body calls
- * `loop(children)`; a dict walks its keys and a string its characters.
+ * `loop(children)`; a dict walks its keys and a string its characters;
+ * a `{% set %}` in the body stays in the loop, as in Jinja.
  * The loop compiles to a JavaScript function (called again for each
  * `loop(...)` of a recursive loop) that returns the text it renders.
  */
@@ -87,7 +88,8 @@ export function installForLoops(): void {
     this._emitLine(`var ${fn} = function (${items}, ${depth}) {`);
     const bodyBuffer = this._pushBuffer();
     this._emitLine('');
-    this._emitLine('frame = frame.push();');
+    // As Jinja scopes a loop: a `{% set %}` inside it does not change the variable outside (namespace() does).
+    this._emitLine('frame = frame.push(true);');
     if (names.length === 2) {
       this._emitLine(`${items} = runtime.miniDbtPairs(${items});`);
     } else {

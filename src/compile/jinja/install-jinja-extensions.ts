@@ -1,10 +1,12 @@
 import type nunjucks from 'nunjucks';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { parse as parseYaml, stringify as stringifyYaml, type Tags } from 'yaml';
 import { installCallSpreading } from './call-spreading.js';
 import { installCallableNamespaces } from './callable-namespaces.js';
 import { installMacroBinding } from './macro-binding.js';
 import { installNestedBraces } from './nested-braces.js';
 import { installForLoops } from './for-loops.js';
+import { installSetBlock } from './set-block.js';
+import { installWithBlock } from './with-block.js';
 import { installPythonCollectionMethods } from './python-collection-methods.js';
 import { installTestArguments } from './test-arguments.js';
 import { installPythonTruth } from './python-truth.js';
@@ -43,11 +45,20 @@ const GLOBALS: Readonly<Record<string, unknown>> = {
   print: () => '',
 };
 
+/** YAML 1.1's booleans as PyYAML reads them: yes/no/on/off/true/false, never a lone y or n. */
+function pyyamlBooleans(tags: Tags): Tags {
+  return tags.map((tag) => {
+    if (typeof tag !== 'object' || tag.tag !== 'tag:yaml.org,2002:bool' || !(tag.test instanceof RegExp)) return tag;
+    const truthy = tag.test.test('true');
+    return { ...tag, test: truthy ? /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/ : /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/ };
+  }) as Tags;
+}
+
 /** dbt's fromyaml(text, default=none): YAML 1.1 as PyYAML reads it, alias expansion limited as in every other YAML the tool reads. */
 function fromyaml(text: unknown, ...args: unknown[]): unknown {
   const { positional, keywords } = splitKeywordArgs(args);
   try {
-    return parseYaml(String(text), { maxAliasCount: MAX_YAML_ALIAS_COUNT, version: '1.1' }) as unknown;
+    return parseYaml(String(text), { maxAliasCount: MAX_YAML_ALIAS_COUNT, version: '1.1', customTags: pyyamlBooleans }) as unknown;
   } catch (err) {
     if (isAliasLimitError(err)) throw new Error(`fromyaml(): ${aliasLimitMessage()}`);
     return keywords.default ?? positional[0] ?? null;
@@ -74,12 +85,14 @@ export function installJinjaExtensions(env: nunjucks.Environment): void {
   installNestedBraces();
   installTestArguments();
   installForLoops();
+  installSetBlock();
   installPythonCollectionMethods();
   installPythonOperators();
   installPythonOutput();
   installCallableNamespaces();
   installDoTag(env);
   installLoopControls(env);
+  installWithBlock(env);
   installJinjaTests(env);
   for (const filters of [COLLECTION_FILTERS, GROUPING_FILTERS, SORTING_FILTERS, NUMBER_FILTERS, TEXT_FILTERS]) {
     for (const [name, filter] of Object.entries(filters)) env.addFilter(name, filter as (...args: unknown[]) => unknown);

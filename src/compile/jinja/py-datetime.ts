@@ -1,6 +1,7 @@
 import { now } from '../../clock.js';
 import { splitKeywordArgs } from '../keyword-args.js';
 import { callableNamespace } from './callable-namespaces.js';
+import { PyZone } from './py-timezone.js';
 
 const DAY = 86_400_000;
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -61,10 +62,20 @@ export class PyTimedelta {
   get [Symbol.toStringTag](): string { return 'timedelta'; }
 }
 
-/** Python's date and datetime (UTC, millisecond precision); `aware` prints a +00:00 offset. */
+/** `+HH:MM` (or `-HH:MM`) of an offset in milliseconds; `colon` false gives `+HHMM`. */
+function offsetText(offsetMs: number, colon: boolean): string {
+  const sign = offsetMs < 0 ? '-' : '+';
+  const minutes = Math.round(Math.abs(offsetMs) / 60_000);
+  return `${sign}${pad(Math.floor(minutes / 60))}${colon ? ':' : ''}${pad(minutes % 60)}`;
+}
+
+/**
+ * Python's date and datetime (millisecond precision). `ms` is the wall-clock
+ * time (as if in UTC); an `aware` one is in `tz` (UTC when none: +00:00).
+ */
 export class PyDateTime {
   private readonly d: Date;
-  constructor(readonly ms: number, readonly isDate = false, readonly aware = false) {
+  constructor(readonly ms: number, readonly isDate = false, readonly aware = false, readonly tz?: PyZone) {
     if (!(ms >= MIN_MS && ms <= MAX_MS)) throw new Error('date value out of range');
     this.d = new Date(ms);
   }
@@ -79,12 +90,24 @@ export class PyDateTime {
   isoweekday(): number { return this.weekday() + 1; }
   timestamp(): number { return this.ms / 1000; }
   date(): PyDateTime { return new PyDateTime(Math.floor(this.ms / DAY) * DAY, true); }
-  astimezone(): PyDateTime { return this; }
+  /** The offset from UTC in milliseconds (undefined for a naive datetime). */
+  offsetMs(): number | undefined { return this.aware ? (this.tz ? this.tz.offsetOfWallTime(this.ms) : 0) : undefined; }
+  /** The UTC instant of an aware datetime (a naive one is read as UTC). */
+  instantMs(): number { return this.ms - (this.offsetMs() ?? 0); }
+  utcoffset(): PyTimedelta | null { const o = this.offsetMs(); return o === undefined ? null : new PyTimedelta(o); }
+  get tzinfo(): unknown { return this.aware ? (this.tz ?? 'UTC') : null; }
+  /** The same instant in another zone (pytz's timezone or utc); without one, itself. */
+  astimezone(zone?: unknown): PyDateTime {
+    if (!(zone instanceof PyZone)) return this;
+    const instant = this.instantMs();
+    return new PyDateTime(instant + zone.offsetAt(instant), false, true, zone);
+  }
   replace(...args: unknown[]): PyDateTime {
     const { keywords } = splitKeywordArgs(args);
     const get = (k: string, v: number): unknown => (keywords[k] !== undefined ? keywords[k] : v);
     const ms = checkedMs([get('year', this.year), get('month', this.month), get('day', this.day), get('hour', this.hour), get('minute', this.minute), get('second', this.second), get('microsecond', this.microsecond)]);
-    return new PyDateTime(ms, this.isDate, keywords.tzinfo === null ? false : this.aware);
+    if (keywords.tzinfo instanceof PyZone) return new PyDateTime(ms, this.isDate, true, keywords.tzinfo);
+    return new PyDateTime(ms, this.isDate, keywords.tzinfo === null ? false : this.aware, keywords.tzinfo === null ? undefined : this.tz);
   }
   strftime(format: unknown): string {
     const hour12 = this.hour % 12 === 0 ? 12 : this.hour % 12;
@@ -94,14 +117,18 @@ export class PyDateTime {
       M: pad(this.minute), S: pad(this.second), f: pad(this.microsecond, 6), p: this.hour < 12 ? 'AM' : 'PM',
       j: pad(Math.floor((utcMs(this.year, this.month, this.day) - start) / DAY) + 1, 3),
       a: DAYS[this.weekday()]!.slice(0, 3), A: DAYS[this.weekday()]!, b: MONTHS[this.month - 1]!.slice(0, 3), B: MONTHS[this.month - 1]!,
-      z: this.aware ? '+0000' : '', Z: this.aware ? 'UTC' : '', '%': '%',
+      z: this.aware ? offsetText(this.offsetMs()!, false) : '', Z: this.aware ? this.zoneAbbreviation() : '', '%': '%',
     };
     return String(format).replace(/%([A-Za-z%])/g, (m, c: string) => codes[c] ?? m);
   }
   isoformat(sep: unknown = 'T'): string {
     if (this.isDate) return this.strftime('%Y-%m-%d');
     const frac = this.microsecond ? `.${pad(this.microsecond, 6)}` : '';
-    return `${this.strftime('%Y-%m-%d')}${String(sep)}${this.strftime('%H:%M:%S')}${frac}${this.aware ? '+00:00' : ''}`;
+    return `${this.strftime('%Y-%m-%d')}${String(sep)}${this.strftime('%H:%M:%S')}${frac}${this.aware ? offsetText(this.offsetMs()!, true) : ''}`;
+  }
+  private zoneAbbreviation(): string {
+    if (!this.tz || this.tz.zone === 'UTC') return 'UTC';
+    return this.tz.abbreviationAt(this.instantMs());
   }
   toString(): string { return this.isoformat(' '); }
   /** In JSON (manifest.json's config, a `begin=modules.datetime.datetime(...)`) as dbt writes it: `2020-01-01T00:00:00`. */
@@ -149,7 +176,8 @@ function construct(isDate: boolean) {
     const { positional, keywords } = splitKeywordArgs(args);
     const names = ['year', 'month', 'day', 'hour', 'minute', 'second', 'microsecond'];
     const v = names.map((k, i) => keywords[k] ?? positional[i] ?? (i < 3 ? undefined : 0));
-    return new PyDateTime(checkedMs(v), isDate, keywords.tzinfo !== undefined && keywords.tzinfo !== null);
+    const tz = keywords.tzinfo ?? positional[7];
+    return new PyDateTime(checkedMs(v), isDate, tz !== undefined && tz !== null, tz instanceof PyZone ? tz : undefined);
   };
 }
 
@@ -177,9 +205,9 @@ export function datetimeModule(): Record<string, unknown> {
 
 /** `a + b` / `a - b` when one side is a date, datetime or timedelta; undefined otherwise. */
 export function dateArithmetic(op: '+' | '-', a: unknown, b: unknown): unknown {
-  if (a instanceof PyDateTime && b instanceof PyTimedelta) return new PyDateTime(a.ms + (op === '+' ? b.ms : -b.ms), a.isDate, a.aware);
-  if (op === '+' && a instanceof PyTimedelta && b instanceof PyDateTime) return new PyDateTime(b.ms + a.ms, b.isDate, b.aware);
+  if (a instanceof PyDateTime && b instanceof PyTimedelta) return new PyDateTime(a.ms + (op === '+' ? b.ms : -b.ms), a.isDate, a.aware, a.tz);
+  if (op === '+' && a instanceof PyTimedelta && b instanceof PyDateTime) return new PyDateTime(b.ms + a.ms, b.isDate, b.aware, b.tz);
   if (a instanceof PyTimedelta && b instanceof PyTimedelta) return new PyTimedelta(op === '+' ? a.ms + b.ms : a.ms - b.ms);
-  if (op === '-' && a instanceof PyDateTime && b instanceof PyDateTime) return new PyTimedelta(a.ms - b.ms);
+  if (op === '-' && a instanceof PyDateTime && b instanceof PyDateTime) return new PyTimedelta(a.aware && b.aware ? a.instantMs() - b.instantMs() : a.ms - b.ms);
   return undefined;
 }
