@@ -1,4 +1,4 @@
-import semver from 'semver';
+import { semverLib } from './semver-lib.js';
 import { parseVersionSpecifier, specifierText, type VersionSpecifier } from './version-specifier.js';
 
 interface Bound {
@@ -12,7 +12,7 @@ export interface VersionRange {
   readonly upper?: Bound;
 }
 
-const cmp = (a: Bound, b: Bound) => semver.compare(a.spec.version, b.spec.version);
+const cmp = (a: Bound, b: Bound) => semverLib().compare(a.spec.version, b.spec.version);
 
 /**
  * Intersect specifiers as dbt's reduce_versions does; undefined when they allow no version at all
@@ -43,11 +43,11 @@ export function reduceSpecifiers(texts: readonly string[]): VersionRange | undef
 export function inRange(version: string, range: VersionRange): boolean {
   const v = parseVersionSpecifier(version).version;
   if (range.lower) {
-    const c = semver.compare(v, range.lower.spec.version);
+    const c = semverLib().compare(v, range.lower.spec.version);
     if (c < 0 || (c === 0 && !range.lower.inclusive)) return false;
   }
   if (range.upper) {
-    const c = semver.compare(v, range.upper.spec.version);
+    const c = semverLib().compare(v, range.upper.spec.version);
     if (c > 0 || (c === 0 && !range.upper.inclusive)) return false;
   }
   return true;

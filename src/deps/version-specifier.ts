@@ -1,4 +1,4 @@
-import semver from 'semver';
+import { semverLib } from './semver-lib.js';
 
 export type Matcher = '>=' | '>' | '<=' | '<' | '=';
 
@@ -37,7 +37,7 @@ export function isVersion(text: string): boolean {
 
 /** Versions by semver precedence (build metadata ignored). */
 export function compareVersions(a: string, b: string): number {
-  return semver.compare(parseVersionSpecifier(a).version, parseVersionSpecifier(b).version);
+  return semverLib().compare(parseVersionSpecifier(a).version, parseVersionSpecifier(b).version);
 }
 
 /** A version is a prerelease (`1.0.0-b1`, `1.0.0rc1`). */

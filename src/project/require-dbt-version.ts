@@ -1,4 +1,4 @@
-import semver from 'semver';
+import { createRequire } from 'node:module';
 import { ProjectError } from '../errors/project-error.js';
 import { DBT_VERSION } from '../invocation/tool-version.js';
 
@@ -10,6 +10,8 @@ import { DBT_VERSION } from '../invocation/tool-version.js';
  */
 export function checkRequiredDbtVersion(projectName: string, required: readonly string[] | undefined, file: string, isRoot: boolean): void {
   if (!required || required.length === 0 || /^(false|0|no)$/i.test(process.env.DBT_VERSION_CHECK ?? '')) return;
+  // Loaded only for a project or package that states a requirement (most commands of most projects never need it).
+  const semver = createRequire(import.meta.url)('semver') as typeof import('semver');
   const range = required.map((r) => String(r).trim().replace(/^=(?!=)/, '')).join(' ');
   if (semver.validRange(range) === null) {
     throw new ProjectError(`require-dbt-version of '${projectName}' is not a version range: ${JSON.stringify(required)}`, { location: { file } });
