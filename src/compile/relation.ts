@@ -32,16 +32,36 @@ export class Relation {
   get is_view(): boolean {
     return this.type === 'view';
   }
-  /** The relation without any filtering wrapper (dbt's `.render()`). */
+  get is_cte(): boolean {
+    return this.type === 'ephemeral';
+  }
+  get is_materialized_view(): boolean {
+    return false;
+  }
+  /** dbt's path: the parts a relation names (database is never rendered by dbt-sqlite). */
+  get path(): Record<string, string | null> {
+    return { database: this.database, schema: this.schema, identifier: this.identifier === '' ? null : this.identifier };
+  }
+  get quote_policy(): Record<string, boolean> {
+    return { database: true, schema: true, identifier: true };
+  }
+  get include_policy(): Record<string, boolean> {
+    return { database: false, schema: true, identifier: true };
+  }
+  /** The relation without any filtering wrapper (dbt's `.render()`); a schema-only relation renders its schema. */
   render(): string {
-    return `${quoteIdentifier(this.schema)}.${quoteIdentifier(this.identifier)}`;
+    return this.identifier === '' ? quoteIdentifier(this.schema) : `${quoteIdentifier(this.schema)}.${quoteIdentifier(this.identifier)}`;
+  }
+  /** dbt's `.without_identifier()`: the relation's schema, as a relation. */
+  without_identifier(): Relation {
+    return new Relation('', null, undefined, this.schema);
   }
   /** dbt's `.include(schema=False)` etc.: the same relation rendered with fewer parts (database is never rendered, as in dbt-sqlite). */
   include(...args: unknown[]): Relation | string {
     const { positional, keywords } = splitKeywordArgs(args);
     // include(database, schema, identifier), positionally or by keyword.
     const schema = (keywords.schema ?? positional[1]) !== false;
-    const identifier = (keywords.identifier ?? positional[2]) !== false;
+    const identifier = (keywords.identifier ?? positional[2]) !== false && this.identifier !== '';
     const text = [schema ? quoteIdentifier(this.schema) : undefined, identifier ? quoteIdentifier(this.identifier) : undefined].filter((p) => p !== undefined).join('.');
     return new Relation(this.identifier, this.type, text, this.schema);
   }
@@ -53,14 +73,14 @@ export class Relation {
   get(key: unknown, fallback: unknown = null): unknown {
     const dict: Record<string, unknown> = {
       metadata: { type: 'SQLiteRelation' },
-      path: { database: this.database, schema: this.schema, identifier: this.identifier },
+      path: this.path,
       type: this.type,
-      quote_policy: { database: true, schema: true, identifier: true },
-      include_policy: { database: false, schema: true, identifier: true },
+      quote_policy: this.quote_policy,
+      include_policy: this.include_policy,
     };
     return Object.prototype.hasOwnProperty.call(dict, String(key)) ? dict[String(key)] : fallback;
   }
-  /** dbt's `relation.quote(...)`, `relation.incorporate(...)`: this relation (mini-dbt always quotes; the type is kept). */
+  /** dbt's `relation.quote(...)`, `relation.incorporate(path=..., type=...)`: mini-dbt always quotes; incorporate gives a new relation. */
   quote(): Relation {
     return this;
   }
@@ -69,6 +89,11 @@ export class Relation {
     const type = keywords.type === 'table' || keywords.type === 'view' ? keywords.type : this.type;
     const path = (keywords.path ?? {}) as { schema?: unknown; identifier?: unknown };
     return new Relation(path.identifier === undefined ? this.identifier : String(path.identifier), type, undefined, path.schema === undefined ? this.schema : String(path.schema));
+  }
+  /** dbt's `.replace_path(schema=..., identifier=...)`. */
+  replace_path(...args: unknown[]): Relation {
+    const { keywords } = splitKeywordArgs(args);
+    return this.incorporate({ __keywords: true, path: keywords });
   }
   toString(): string {
     return this.rendered ?? this.render();

@@ -1,18 +1,16 @@
 import { engine } from '../../engine/current-engine.js';
 import { quoteIdentifier } from '../../engine/quote-identifier.js';
 import { relationColumns, relationKind } from '../../engine/relation-kind.js';
+import { contextFunctions } from '../context-functions.js';
 import { splitKeywordArgs } from '../keyword-args.js';
-import { Relation } from '../relation.js';
+import { Relation, type RelationType } from '../relation.js';
 import type { RenderState } from '../render-state.js';
+import { behaviorFlags } from './adapter-behavior.js';
+import { AdapterColumn, columnApi, sqliteColumn } from './adapter-column.js';
+import { moreExceptions } from './adapter-exceptions.js';
+import { dropRelation, listSchemas, locate, relationsInSchema, renameRelation, schemaExists, type Located } from './adapter-relations.js';
 
-/** A column as adapter.get_columns_in_relation returns it. */
-export interface AdapterColumn {
-  readonly name: string;
-  readonly column: string;
-  readonly data_type: string;
-  readonly dtype: string;
-  readonly quoted: string;
-}
+export { AdapterColumn };
 
 /**
  * How a render finds macros: an unqualified name (as the node sees it), and
@@ -22,30 +20,23 @@ export type MacroLookup = ((name: string) => unknown) & {
   readonly dispatch?: (name: string, namespace: string | undefined, prefixes: readonly string[]) => unknown;
 };
 
-interface Located {
-  readonly schema: string;
-  readonly identifier: string;
-}
+/** The project's `flags:` when the render state carries them (dbt's behaviour flags). */
+type WithProjectFlags = RenderState & { readonly projectFlags?: Readonly<Record<string, unknown>> };
 
-const unquote = (part: string): string => part.replace(/^"|"$/g, '').replace(/""/g, '"');
-
-/** Where a relation (a Relation, or its rendered text `"schema"."name"` / `"name"`) lives. */
-function locate(relation: unknown): Located {
-  if (relation instanceof Relation) return { schema: relation.schema, identifier: relation.identifier };
-  const text = String(relation);
-  const qualified = /^("(?:[^"]|"")*"|[^".]+)\.("(?:[^"]|"")*"|[^".]+)$/.exec(text);
-  return qualified ? { schema: unquote(qualified[1]!), identifier: unquote(qualified[2]!) } : { schema: 'main', identifier: unquote(text) };
-}
+const RELATION_TYPES = new Set(['table', 'view', 'ephemeral']);
+const blank = (value: unknown): boolean => value === undefined || value === null || value === '';
 
 /**
- * dbt's `adapter` object (the parts projects use), `load_relation` and
- * `api.Relation.create`, answered from the SQLite warehouse. Without a
- * warehouse (the capture pass) relations are absent and have no columns.
+ * dbt's `adapter` object (the parts projects and packages use),
+ * `load_relation`, `api.Relation` and `api.Column`, answered from the
+ * SQLite warehouse as dbt-sqlite answers them. Without a warehouse (the
+ * capture pass) relations are absent, have no columns, and the methods
+ * that change the warehouse do nothing.
  */
 export function adapterContext(state: RenderState, lookupGlobal: MacroLookup): Record<string, unknown> {
-  const attached = (schema: string): boolean => Boolean(state.db?.attachedSchemas().some((s) => s.toLowerCase() === schema.toLowerCase()));
+  const schemaOr = (schema: unknown): string => (blank(schema) ? state.target.schema : String(schema));
   const find = (at: Located): Relation | null => {
-    if (!state.db || !attached(at.schema)) return null;
+    if (!state.db || !schemaExists(state.db, at.schema)) return null;
     const kind = relationKind(state.db, at.identifier, at.schema);
     return kind ? new Relation(at.identifier, kind, undefined, at.schema) : null;
   };
@@ -53,25 +44,43 @@ export function adapterContext(state: RenderState, lookupGlobal: MacroLookup): R
   const getRelation = (...args: unknown[]): Relation | null => {
     const { positional, keywords } = splitKeywordArgs(args);
     const identifier = String(keywords.identifier ?? positional[2] ?? positional[0]);
-    const schema = keywords.schema ?? positional[1];
-    return find({ schema: schema === undefined || schema === null || schema === '' ? state.target.schema : String(schema), identifier });
+    return find({ schema: schemaOr(keywords.schema ?? positional[1]), identifier });
   };
   const columns = (relation: unknown): AdapterColumn[] => {
     if (!state.db || relation === null || relation === undefined) return [];
-    const at = locate(relation);
-    if (!attached(at.schema)) return [];
-    return relationColumns(state.db, at.identifier, { schema: at.schema }).map((c) => ({ name: c.name, column: c.name, data_type: c.type, dtype: c.type, quoted: quoteIdentifier(c.name) }));
+    const at = locate(relation, state.target.schema);
+    if (!schemaExists(state.db, at.schema)) return [];
+    return relationColumns(state.db, at.identifier, { schema: at.schema }).map((c) => sqliteColumn(c.name, c.type));
+  };
+  // Methods that change the warehouse run only while executing, as dbt's do (parsing has no connection).
+  const whenExecuting = (fn: () => void): string => {
+    if (state.execute && state.db) fn();
+    return '';
   };
   const adapter = {
     type: () => engine.name,
+    behavior: behaviorFlags((state as WithProjectFlags).projectFlags),
     get_relation: getRelation,
     get_columns_in_relation: columns,
     get_missing_columns: (from: unknown, to: unknown) => {
       const have = new Set(columns(to).map((c) => c.name));
       return columns(from).filter((c) => !have.has(c.name));
     },
+    // SQLite columns take any value: there is nothing to widen (dbt-sqlite does nothing either).
+    expand_target_column_types: () => '',
+    list_relations_without_caching: (schemaRelation: unknown) => relationsInSchema(state.db, schemaOf(schemaRelation, state.target.schema)),
+    list_schemas: () => listSchemas(state.db),
+    check_schema_exists: (...args: unknown[]) => {
+      const { positional, keywords } = splitKeywordArgs(args);
+      return schemaExists(state.db, String(keywords.schema ?? positional[1]));
+    },
+    drop_relation: (relation: unknown) => whenExecuting(() => dropRelation(state.db, locate(relation, state.target.schema))),
+    rename_relation: (from: unknown, to: unknown) => whenExecuting(() => renameRelation(state.db, locate(from, state.target.schema), locate(to, state.target.schema))),
     quote: (name: unknown) => quoteIdentifier(String(name)),
-    already_exists: (schema: unknown, name: unknown) => find({ schema: schema === undefined || schema === null || schema === '' ? state.target.schema : String(schema), identifier: String(name) }) !== null,
+    // dbt-sqlite's quote policy quotes database, schema and identifier; any other key leaves the name as it is.
+    quote_as_configured: (identifier: unknown, quoteKey: unknown) =>
+      ['database', 'schema', 'identifier'].includes(String(quoteKey)) ? quoteIdentifier(String(identifier)) : String(identifier),
+    already_exists: (schema: unknown, name: unknown) => find({ schema: schemaOr(schema), identifier: String(name) }) !== null,
     // adapter.dispatch(macro_name, macro_namespace): `<engine>__name`, then `default__name`, in each package searched.
     dispatch: (...args: unknown[]) => {
       const { positional, keywords } = splitKeywordArgs(args);
@@ -90,18 +99,30 @@ export function adapterContext(state: RenderState, lookupGlobal: MacroLookup): R
     // Parsing (no warehouse, execute false) lets any adapter method through as a call that renders nothing, as
     // dbt's parse does: the project loads, and an unknown method fails its model when it really runs.
     adapter: state.execute || state.db ? adapter : parseTimeAdapter(adapter),
-    load_relation: (relation: unknown) => find(locate(relation)),
+    load_relation: (relation: unknown) => find(locate(relation, state.target.schema)),
     api: {
-      Relation: {
-        create: (...args: unknown[]) => {
-          const { positional, keywords } = splitKeywordArgs(args);
-          const schema = keywords.schema ?? positional[1];
-          return new Relation(String(keywords.identifier ?? positional[2]), (keywords.type as 'table' | 'view' | undefined) ?? null, undefined,
-            schema === undefined || schema === null || schema === '' ? state.target.schema : String(schema));
-        },
-      },
+      Relation: { create: (...args: unknown[]) => createRelation(args, state.target.schema) },
+      Column: columnApi(),
     },
+    // context-functions' exceptions (raise_compiler_error, warn) and the rest of dbt's namespace.
+    exceptions: { ...(contextFunctions(state).exceptions as Record<string, unknown>), ...moreExceptions(state) },
   };
+}
+
+/** The schema a relation (or a schema-only relation, `api.Relation.create(schema='x')`) names. */
+function schemaOf(relation: unknown, fallback: string): string {
+  if (relation instanceof Relation) return relation.schema;
+  if (blank(relation)) return fallback;
+  return locate(relation, fallback).schema;
+}
+
+/** api.Relation.create(database, schema, identifier, type): a schema-only relation when there is no identifier. */
+function createRelation(args: readonly unknown[], defaultSchema: string): Relation {
+  const { positional, keywords } = splitKeywordArgs(args);
+  const schema = keywords.schema ?? positional[1];
+  const identifier = keywords.identifier ?? positional[2];
+  const type = String(keywords.type ?? '');
+  return new Relation(blank(identifier) ? '' : String(identifier), RELATION_TYPES.has(type) ? (type as RelationType) : null, undefined, blank(schema) ? defaultSchema : String(schema));
 }
 
 const PARSE_PLACEHOLDER = (): string => '';

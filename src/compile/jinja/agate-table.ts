@@ -1,3 +1,7 @@
+import { splitKeywordArgs } from '../keyword-args.js';
+import { formatTable } from './adapter-print-table.js';
+import { tuple } from './python-repr.js';
+
 /** One column of a query result, as agate's Column: `.name`, `.values()`. */
 export class AgateColumn {
   constructor(
@@ -22,8 +26,37 @@ export class AgateColumn {
   }
 }
 
+const METHOD_NAMES = { keys: 1, values: 1, items: 1, get: 1, dict: 1 };
+
 /** A row: indexable by position (`row[0]`) and by column name (`row['amount']`, `row.amount`). */
 export type AgateRow = unknown[] & Record<string, unknown>;
+
+/**
+ * agate's MappedSequence methods on a list whose items also have names (a
+ * table's `columns`, a row): `keys()`, `values()`, `items()`, `get(key,
+ * default)`, `dict()`. Own, non-enumerable members, so they win over the
+ * Array methods of the same name and are not items.
+ */
+function mapped<T>(list: T[], names: readonly string[]): T[] {
+  const at = (key: unknown): number => (typeof key === 'number' ? key : names.indexOf(String(key)));
+  const methods: Record<string, (...args: unknown[]) => unknown> = {
+    keys: () => [...names],
+    values: () => [...list],
+    items: () => names.map((name, i) => pairOf(name, list[i])),
+    get: (key: unknown, fallback: unknown = null) => {
+      const i = at(key);
+      return i >= 0 && i < list.length ? list[i] : fallback;
+    },
+    dict: () => Object.fromEntries(names.map((name, i) => [name, list[i]])),
+  };
+  for (const [name, fn] of Object.entries(methods)) Object.defineProperty(list, name, { value: fn, enumerable: false });
+  return list;
+}
+
+/** A (name, value) pair as Python's tuple unpacks in `for name, value in x.items()`. */
+function pairOf(name: string, value: unknown): unknown[] {
+  return tuple([name, value]);
+}
 
 /**
  * What `run_query` and `load_result(...).table` return, shaped after the
@@ -34,19 +67,21 @@ export class AgateTable {
   readonly column_names: readonly string[];
   readonly columns: AgateColumn[] & Record<string, AgateColumn>;
   readonly rows: AgateRow[];
+  readonly #printer: ((text: string) => void) | undefined;
 
-  constructor(columnNames: readonly string[], rows: readonly unknown[][]) {
+  constructor(columnNames: readonly string[], rows: readonly unknown[][], printer?: (text: string) => void) {
+    this.#printer = printer;
     this.column_names = columnNames;
     this.rows = rows.map((values) => {
-      const row = [...values] as AgateRow;
+      const row = mapped([...values], columnNames) as AgateRow;
       columnNames.forEach((name, i) => {
-        if (!(name in Array.prototype) && !/^\d+$/.test(name)) row[name] = values[i];
+        if (!(name in Array.prototype) && !(name in METHOD_NAMES) && !/^\d+$/.test(name)) row[name] = values[i];
       });
       return row;
     });
-    const columns = columnNames.map((name, i) => new AgateColumn(name, rows.map((r) => r[i]))) as AgateTable['columns'];
+    const columns = mapped(columnNames.map((name, i) => new AgateColumn(name, rows.map((r) => r[i]))), columnNames) as AgateTable['columns'];
     for (const column of [...columns]) {
-      if (!(column.name in Array.prototype) && !/^\d+$/.test(column.name)) columns[column.name] = column;
+      if (!(column.name in Array.prototype) && !(column.name in METHOD_NAMES) && !/^\d+$/.test(column.name)) columns[column.name] = column;
     }
     this.columns = columns;
   }
@@ -55,7 +90,11 @@ export class AgateTable {
     return this.rows.length;
   }
 
-  print_table(): string {
+  /** agate's print_table(max_rows=20, max_columns=6): the table as text, to the log when the table was given one. */
+  print_table(...args: unknown[]): string {
+    const { positional, keywords } = splitKeywordArgs(args);
+    const limit = (value: unknown, fallback: number): number => (value === undefined || value === null ? fallback : Number(value));
+    this.#printer?.(formatTable(this, limit(positional[0] ?? keywords.max_rows, 20), limit(positional[1] ?? keywords.max_columns, 6)));
     return '';
   }
 

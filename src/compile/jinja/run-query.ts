@@ -7,8 +7,8 @@ export interface QueryResult {
   readonly table: AgateTable;
 }
 
-/** Run one statement synchronously on the warehouse; rows as an agate-like table. */
-export function executeQuery(db: Warehouse, sql: string): QueryResult {
+/** Run one statement synchronously on the warehouse; rows as an agate-like table (its print_table writes to `printer`). */
+export function executeQuery(db: Warehouse, sql: string, printer?: (text: string) => void): QueryResult {
   const statement = db.prepare(sql);
   if (!statement.returnsRows) {
     const info = statement.run();
@@ -17,5 +17,5 @@ export function executeQuery(db: Warehouse, sql: string): QueryResult {
   }
   const names = statement.columnNames();
   const data = statement.rows();
-  return { response: { _message: `SELECT ${data.length}`, code: 'SELECT', rows_affected: data.length }, data, table: new AgateTable(names, data) };
+  return { response: { _message: `SELECT ${data.length}`, code: 'SELECT', rows_affected: data.length }, data, table: new AgateTable(names, data, printer) };
 }

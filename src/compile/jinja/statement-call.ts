@@ -12,7 +12,7 @@ export function statementFunctions(state: RenderState): Record<string, unknown> 
   const results = new Map<string, QueryResult | null>();
   const run = (sql: string): QueryResult | null => {
     if (!state.execute || !state.db) return null;
-    return executeQuery(state.db, sql);
+    return executeQuery(state.db, sql, (text) => state.log(text));
   };
   return {
     run_query: (sql: unknown) => run(String(sql))?.table ?? null,

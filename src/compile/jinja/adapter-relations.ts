@@ -1,0 +1,65 @@
+import type { Warehouse } from '../../engine/open-warehouse.js';
+import { quoteIdentifier } from '../../engine/quote-identifier.js';
+import { Relation } from '../relation.js';
+
+/** Where a relation lives: its schema and name. */
+export interface Located {
+  readonly schema: string;
+  readonly identifier: string;
+}
+
+const unquote = (part: string): string => part.replace(/^"|"$/g, '').replace(/""/g, '"');
+
+/** Where a relation (a Relation, or its rendered text `"schema"."name"` / `"name"`) lives. */
+export function locate(relation: unknown, defaultSchema = 'main'): Located {
+  if (relation instanceof Relation) return { schema: relation.schema, identifier: relation.identifier };
+  const text = String(relation);
+  const qualified = /^("(?:[^"]|"")*"|[^".]+)\.("(?:[^"]|"")*"|[^".]+)$/.exec(text);
+  return qualified ? { schema: unquote(qualified[1]!), identifier: unquote(qualified[2]!) } : { schema: defaultSchema, identifier: unquote(text) };
+}
+
+/** dbt-sqlite's list_schemas: the attached databases (PRAGMA database_list), main first. */
+export function listSchemas(db: Warehouse | undefined): string[] {
+  return db ? db.attachedSchemas() : [];
+}
+
+/** Whether `schema` is attached (SQLite compares schema names case-insensitively). */
+export function schemaExists(db: Warehouse | undefined, schema: string): boolean {
+  return listSchemas(db).some((s) => s.toLowerCase() === schema.toLowerCase());
+}
+
+/** The tables and views of one schema, as relations (dbt-sqlite reads `<schema>.sqlite_master`). */
+export function relationsInSchema(db: Warehouse | undefined, schema: string): Relation[] {
+  if (!db || !schemaExists(db, schema)) return [];
+  const rows = db.prepare(`select name, type from ${quoteIdentifier(schema)}.sqlite_master where type in ('table', 'view') and name not like 'sqlite\\_%' escape '\\' order by name`).rows() as unknown[][];
+  return rows.map((row) => new Relation(String(row[0]), row[1] === 'view' ? 'view' : 'table', undefined, schema));
+}
+
+/** adapter.drop_relation: `drop table|view if exists`, as its kind in the warehouse says. */
+export function dropRelation(db: Warehouse | undefined, at: Located): void {
+  if (!db || !schemaExists(db, at.schema)) return;
+  const kind = db.relationKind(at.identifier, at.schema);
+  if (kind) db.exec(`drop ${kind} if exists ${quoteIdentifier(at.schema)}.${quoteIdentifier(at.identifier)}`);
+}
+
+/**
+ * adapter.rename_relation: a table by `alter table ... rename to` (SQLite
+ * renames within the schema); a view is dropped and created again under
+ * the new name from its own `select`, as dbt-sqlite does.
+ */
+export function renameRelation(db: Warehouse | undefined, from: Located, to: Located): void {
+  if (!db) return;
+  const kind = db.relationKind(from.identifier, from.schema);
+  const source = `${quoteIdentifier(from.schema)}.${quoteIdentifier(from.identifier)}`;
+  if (kind === 'table') {
+    db.exec(`alter table ${source} rename to ${quoteIdentifier(to.identifier)}`);
+  } else if (kind === 'view') {
+    const row = db.prepare(`select sql from ${quoteIdentifier(from.schema)}.sqlite_master where type = 'view' and name = ?`).rows(from.identifier) as unknown[][];
+    const body = /\bas\b([\s\S]*)$/i.exec(String(row[0]?.[0] ?? ''))?.[1];
+    if (body === undefined) throw new Error(`rename_relation: cannot read the definition of view ${source}`);
+    db.exec(`drop view ${source}`);
+    db.exec(`create view ${quoteIdentifier(to.schema)}.${quoteIdentifier(to.identifier)} as${body}`);
+  } else {
+    throw new Error(`rename_relation: ${source} does not exist`);
+  }
+}
