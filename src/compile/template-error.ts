@@ -32,6 +32,10 @@ export function templateError(err: unknown, file: string, cause?: NeedleError, s
       hint: 'macros in the macro paths are available in every model without an import',
     });
   }
+  // JavaScript's own SyntaxError (compiling what the parser accepted) is never shown bare.
+  if (/^SyntaxError: /.test(raw.replace(UNLOCATED, ''))) {
+    return new ProjectError(`template syntax error: the template could not be compiled (${raw.replace(UNLOCATED, '').replace(/^SyntaxError: /, '')})`, { location: { file } });
+  }
   const reworded = rewordJavaScript(raw, file, cause, source);
   if (reworded) return reworded;
   const match = LOCATED.exec(raw);

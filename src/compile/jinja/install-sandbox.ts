@@ -62,7 +62,9 @@ export function installSandbox(): void {
   const proto = internals.compiler.Compiler.prototype;
   // An attribute read records its position, as a call does, so a refused attribute is reported on its own line.
   // (A slice's key compiles to three arguments, so it is left as it is: slices read only indexes.)
-  proto.compileLookupVal = function compileLocatedLookup(this: CompilerInstance & { _compileExpression(node: unknown, frame: unknown): void }, node: { target: unknown; val: { typename?: string }; lineno: number; colno: number }, frame: unknown): void {
+  proto.compileLookupVal = function compileLocatedLookup(this: CompilerInstance & { _compileExpression(node: unknown, frame: unknown): void }, node: { target: unknown; val: { typename?: string } | null; lineno: number; colno: number }, frame: unknown): void {
+    // `x[]`: nothing to look up (nunjucks would fail compiling it with a JavaScript TypeError).
+    if (!node.val) (this as unknown as { fail(m: string, l: number, c: number): never }).fail("expected an expression, got ']'", node.lineno, node.colno);
     const slice = node.val.typename === 'Slice';
     this._emit('runtime.memberLookup((');
     this._compileExpression(node.target, frame);

@@ -117,6 +117,10 @@ export function installMacroBinding(): void {
   const proto = internals.compiler.Compiler.prototype;
   proto._compileMacro = function compileMacro(this: Compiler, node: MacroNode, frame?: CompileFrame): string {
     const keepFrame = frame !== undefined;
+    const nameNode = node.name as unknown as AstNode;
+    if (node.typename !== 'Caller' && nameNode.typename !== 'Symbol') {
+      (this as unknown as { fail(m: string, l: number, c: number): never }).fail(`expected token 'name', got '${String(nameNode.value)}'`, nameNode.lineno, nameNode.colno);
+    }
     const positional: AstNode[] = [];
     let defaults: { children: { key: AstNode; value: unknown }[] } | undefined;
     node.args.children.forEach((arg, i) => {

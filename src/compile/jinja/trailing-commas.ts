@@ -80,7 +80,10 @@ function parseAggregate(this: Parser): AstNode | null {
       break;
     }
     if (node.children.length > 0) {
-      if (!this.skip(COMMA)) this.fail('parseAggregate: expected comma after expression', tok.lineno, tok.colno);
+      if (!this.skip(COMMA)) {
+        const got = this.peekToken();
+        this.fail(`expected token ',', got '${got.value}'`, got.lineno, got.colno);
+      }
       if (CLOSERS.has(this.peekToken().type)) {
         this.nextToken();
         trailingComma = true;
@@ -90,7 +93,10 @@ function parseAggregate(this: Parser): AstNode | null {
     if (kind === 'Dict') {
       // Jinja's dict key is any expression: `{k: 1}` uses k's value, `{k ~ '_2': 2}` computes one.
       const key = this.parseExpression();
-      if (!this.skip(lexer.TOKEN_COLON!)) this.fail('parseAggregate: expected colon after dict key', tok.lineno, tok.colno);
+      if (!this.skip(lexer.TOKEN_COLON!)) {
+        const got = this.peekToken();
+        this.fail(`expected token ':', got '${got.value}'`, got.lineno, got.colno);
+      }
       const value = this.parseExpression();
       node.addChild(Object.assign(new nodes.Pair!(key.lineno, key.colno, key, value), { miniDbtComputedKey: true }));
     } else {
@@ -114,6 +120,7 @@ function parseSignature(this: Parser, tolerant: boolean | null, noParens: boolea
   const args = new nodes.NodeList!(tok.lineno, tok.colno);
   const kwargs = new nodes.KeywordArgs!(tok.lineno, tok.colno);
   let checkComma = false;
+  const seen = { keyword: false, star: false, doubleStar: false };
   for (;;) {
     tok = this.peekToken();
     if (!noParens && tok.type === RIGHT_PAREN) {
@@ -130,17 +137,28 @@ function parseSignature(this: Parser, tolerant: boolean | null, noParens: boolea
       }
     }
     const star = this.peekToken();
+    // Jinja's order: positional arguments, `*args`, keyword arguments, `**kwargs` (each spread once).
+    const misplaced = () => this.fail(parameterList ? 'non-default argument follows default argument' : 'invalid syntax for function call expression', star.lineno, star.colno);
     if (!parameterList && star.type === OPERATOR && (star.value === '*' || star.value === '**')) {
       // `f(*args)`, `f(**kwargs)` (call-spreading.ts).
+      if (seen.doubleStar || (star.value === '*' && seen.star)) misplaced();
       this.nextToken();
       const value = this.parseExpression();
       (star.value === '*' ? args : kwargs).addChild(starNode(star.value === '**', star.lineno, star.colno, value) as unknown as AstNode);
+      if (star.value === '*') seen.star = true;
+      else seen.doubleStar = true;
       checkComma = true;
       continue;
     }
     const arg = this.parseExpression();
-    if (this.skipValue(OPERATOR, '=')) kwargs.addChild(new nodes.Pair!(arg.lineno, arg.colno, arg, this.parseExpression()));
-    else args.addChild(arg);
+    if (this.skipValue(OPERATOR, '=')) {
+      if (seen.doubleStar) misplaced();
+      kwargs.addChild(new nodes.Pair!(arg.lineno, arg.colno, arg, this.parseExpression()));
+      seen.keyword = true;
+    } else {
+      if (seen.keyword || seen.star || seen.doubleStar) misplaced();
+      args.addChild(arg);
+    }
     checkComma = true;
   }
   if (kwargs.children.length > 0) args.addChild(kwargs);
