@@ -6,7 +6,7 @@
 export const DBT_UTILS_SHIMS = String.raw`
 {#- The tables and views whose schema and name match the LIKE patterns, from
     each attached database's sqlite_master (SQLite has no information_schema).
-    SQLite's LIKE ignores ASCII case, as ilike does. -#}
+    SQLite's LIKE ignores ASCII case, as ilike does. mini-dbt's ledger tables are left out. -#}
 {% macro sqlite__get_tables_by_pattern_sql(schema_pattern, table_pattern, exclude='', database=target.database) %}
   {%- set schemas = adapter.list_schemas(database) -%}
   {%- if schemas | length == 0 %}
@@ -20,6 +20,7 @@ export const DBT_UTILS_SHIMS = String.raw`
     from {{ adapter.quote(schema) }}.sqlite_master
     where type in ('table', 'view')
       and name not like 'sqlite\_%' escape '\'
+      and name not like '\_mini\_dbt\_%' escape '\'
       and '{{ schema }}' like '{{ schema_pattern }}'
       and name like '{{ table_pattern }}'
       and name not like '{{ exclude }}'

@@ -31,10 +31,11 @@ export class BehaviorFlag {
 const PROBED = new Set(['then', 'toString', 'valueOf', 'toJSON', 'inspect', 'length', 'constructor', '__keywords']);
 
 /**
- * `adapter.behavior`: the registered flags, each a BehaviorFlag; reading a
- * flag nobody registered fails, as dbt's does.
+ * `adapter.behavior`: the registered flags, each a BehaviorFlag. Reading a
+ * flag nobody registered fails the node, as dbt's does, when it runs
+ * (`strict`); while parsing it is a false flag, so the project still loads.
  */
-export function behaviorFlags(projectFlags: Readonly<Record<string, unknown>> | undefined): Record<string, BehaviorFlag> {
+export function behaviorFlags(projectFlags: Readonly<Record<string, unknown>> | undefined, strict: boolean): Record<string, BehaviorFlag> {
   const flags: Record<string, BehaviorFlag> = Object.create(null) as Record<string, BehaviorFlag>;
   for (const [name, fallback] of Object.entries(BASE_FLAGS)) {
     const set = projectFlags?.[name];
@@ -44,6 +45,7 @@ export function behaviorFlags(projectFlags: Readonly<Record<string, unknown>> | 
   return new Proxy(flags, {
     get: (target, key) => {
       if (typeof key !== 'string' || key in target || PROBED.has(key) || !/^[A-Za-z][A-Za-z0-9_]*$/.test(key)) return Reflect.get(target, key);
+      if (!strict) return new BehaviorFlag(key, false);
       throw new Error(`The flag ${key} has not be registered.`);
     },
   });

@@ -1,4 +1,5 @@
 import { splitKeywordArgs } from '../keyword-args.js';
+import { callableNamespace } from './callable-namespaces.js';
 
 const STRING_TYPES = ['text', 'character varying', 'character', 'varchar'];
 const FLOAT_TYPES = ['real', 'float4', 'float', 'double precision', 'float8', 'double'];
@@ -117,7 +118,7 @@ export function columnApi(): (...args: unknown[]) => AdapterColumn {
     const at = (i: number, key: string): unknown => positional[i] ?? keywords[key];
     return new AdapterColumn(String(at(0, 'column')), String(at(1, 'dtype')), toSize(at(2, 'char_size')), toSize(at(3, 'numeric_precision')), toSize(at(4, 'numeric_scale')));
   };
-  return Object.assign(build, {
+  return callableNamespace(build, {
     create: (name: unknown, labelOrDtype: unknown) => new AdapterColumn(String(name), translateType(labelOrDtype)),
     translate_type: translateType,
     string_type: columnString,

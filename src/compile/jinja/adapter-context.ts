@@ -59,7 +59,7 @@ export function adapterContext(state: RenderState, lookupGlobal: MacroLookup): R
   };
   const adapter = {
     type: () => engine.name,
-    behavior: behaviorFlags((state as WithProjectFlags).projectFlags),
+    behavior: behaviorFlags((state as WithProjectFlags).projectFlags, state.execute),
     get_relation: getRelation,
     get_columns_in_relation: columns,
     get_missing_columns: (from: unknown, to: unknown) => {

@@ -1,5 +1,6 @@
 import type { Warehouse } from '../../engine/open-warehouse.js';
 import { quoteIdentifier } from '../../engine/quote-identifier.js';
+import { RESERVED_PREFIX } from '../../project/reserved-names.js';
 import { Relation } from '../relation.js';
 
 /** Where a relation lives: its schema and name. */
@@ -28,10 +29,13 @@ export function schemaExists(db: Warehouse | undefined, schema: string): boolean
   return listSchemas(db).some((s) => s.toLowerCase() === schema.toLowerCase());
 }
 
-/** The tables and views of one schema, as relations (dbt-sqlite reads `<schema>.sqlite_master`). */
+/** SQLite's own tables and mini-dbt's ledger (RESERVED_PREFIX): no project's relations. */
+const INTERNAL = `name not like 'sqlite\\_%' escape '\\' and name not like '${RESERVED_PREFIX.replace(/_/g, '\\_')}%' escape '\\'`;
+
+/** The tables and views of one schema, as relations (dbt-sqlite reads `<schema>.sqlite_master`; mini-dbt's ledger is left out). */
 export function relationsInSchema(db: Warehouse | undefined, schema: string): Relation[] {
   if (!db || !schemaExists(db, schema)) return [];
-  const rows = db.prepare(`select name, type from ${quoteIdentifier(schema)}.sqlite_master where type in ('table', 'view') and name not like 'sqlite\\_%' escape '\\' order by name`).rows() as unknown[][];
+  const rows = db.prepare(`select name, type from ${quoteIdentifier(schema)}.sqlite_master where type in ('table', 'view') and ${INTERNAL} order by name`).rows() as unknown[][];
   return rows.map((row) => new Relation(String(row[0]), row[1] === 'view' ? 'view' : 'table', undefined, schema));
 }
 
