@@ -56,7 +56,8 @@ export function bindMacro(name: string, params: readonly string[], shape: MacroS
     const keywordsGiven = last !== null && typeof last === 'object' && hasOwn(last, '__keywords');
     const positional = keywordsGiven ? callArgs.slice(0, -1) : callArgs;
     const keywords: Record<string, unknown> = {};
-    if (keywordsGiven) for (const key of Object.keys(last)) if (key !== '__keywords') keywords[key] = last[key];
+    // Defined, not assigned: a keyword named __proto__ is an item of kwargs, never its prototype.
+    if (keywordsGiven) for (const key of Object.keys(last)) if (key !== '__keywords') Object.defineProperty(keywords, key, { value: last[key], writable: true, enumerable: true, configurable: true });
     const values: unknown[] = params.map((_p, i) => (i < positional.length ? positional[i] : MISSING));
     let foundCaller = shape.explicitCaller;
     if (positional.length < params.length) {
