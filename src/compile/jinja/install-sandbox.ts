@@ -64,12 +64,13 @@ export function installSandbox(): void {
   // (A slice's key compiles to three arguments, so it is left as it is: slices read only indexes.)
   proto.compileLookupVal = function compileLocatedLookup(this: CompilerInstance & { _compileExpression(node: unknown, frame: unknown): void }, node: { target: unknown; val: { typename?: string } | null; lineno: number; colno: number }, frame: unknown): void {
     // `x[]`: nothing to look up (nunjucks would fail compiling it with a JavaScript TypeError).
-    if (!node.val) (this as unknown as { fail(m: string, l: number, c: number): never }).fail("expected an expression, got ']'", node.lineno, node.colno);
-    const slice = node.val.typename === 'Slice';
+    const val = node.val;
+    if (!val) return (this as unknown as { fail(m: string, l: number, c: number): never }).fail("expected an expression, got ']'", node.lineno, node.colno);
+    const slice = val.typename === 'Slice';
     this._emit('runtime.memberLookup((');
     this._compileExpression(node.target, frame);
     this._emit(slice ? '),' : `),(lineno = ${node.lineno}, colno = ${node.colno}, `);
-    this._compileExpression(node.val, frame);
+    this._compileExpression(val, frame);
     this._emit(slice ? ')' : '))');
   };
   const compilePair = proto.compilePair as (this: unknown, node: unknown, frame: unknown) => void;
