@@ -39,6 +39,24 @@ export const DBT_UTILS_SHIMS = String.raw`
   {{ return(modules.re.sub('\\)\\s*union all\\s*\\(', ') union all select * from (', opened)) }}
 {% endmacro %}
 
+{#- One row per partition, as PostgreSQL's distinct on gives: the package's
+    default joins the numbered rows back with a natural join, which drops every
+    row holding a NULL (NULL never equals NULL). A relation's columns are
+    listed so the row number stays out; anything else (a CTE's name) keeps the
+    package's default. -#}
+{% macro sqlite__deduplicate(relation, partition_by, order_by) -%}
+  {%- set columns = adapter.get_columns_in_relation(relation) if relation is not string else [] -%}
+  {%- if columns | length == 0 -%}
+    {{ return(dbt_utils.default__deduplicate(relation, partition_by, order_by)) }}
+  {%- endif %}
+    select {% for column in columns %}{{ column.quoted }}{% if not loop.last %}, {% endif %}{% endfor %}
+    from (
+        select _inner.*, row_number() over (partition by {{ partition_by }} order by {{ order_by }}) as dbt_utils_deduplicate_rn
+        from {{ relation }} as _inner
+    ) as numbered
+    where dbt_utils_deduplicate_rn = 1
+{%- endmacro %}
+
 {#- width_bucket with SQLite's two-argument min() for least(). -#}
 {% macro sqlite__width_bucket(expr, min_value, max_value, num_buckets) -%}
   {%- set bucket_width = '((' ~ max_value ~ ' - ' ~ min_value ~ ') / ' ~ num_buckets ~ ')' -%}
