@@ -1,6 +1,9 @@
 /** dbt's name of its own macro package (the global project). */
 export const GLOBAL_PROJECT = 'dbt';
 
+/** mini-dbt's engine shims of package macros (`sqlite__get_tables_by_pattern_sql` for dbt_utils...): `mini_dbt_<engine>`. */
+export const shimPackage = (engineName: string): string => `mini_dbt_${engineName}`;
+
 import type { DispatchOrder } from '../project/project.js';
 
 type Macro = (...args: unknown[]) => unknown;
@@ -91,15 +94,22 @@ export class MacroNamespaces {
   /**
    * adapter.dispatch: for each package searched, `<engine>__name` then
    * `default__name`; the error lists every name tried, in dbt's words.
+   * mini-dbt's engine shim stands in for the package that owns the
+   * namespace: when that package has no `<engine>__name` of its own, the
+   * shim's is tried before its `default__name` (as if the package shipped
+   * it), so a project's own override, searched first, still wins.
    */
   dispatch(name: string, namespace: string | undefined, prefixes: readonly string[], localPackage?: string): Macro {
     const attempts: string[] = [];
+    const shim = prefixes[0] === undefined ? undefined : this.packages.get(shimPackage(prefixes[0]));
     for (const pkg of this.searchPackages(namespace)) {
       for (const prefix of prefixes) {
         const candidate = `${prefix}__${name}`;
         const found = this.fromPackage(pkg, candidate, localPackage);
         attempts.push(pkg === null ? candidate : `${pkg}.${candidate}`);
         if (found) return found;
+        const shimmed = pkg !== null && pkg === namespace && prefix === prefixes[0] ? shim?.get(candidate) : undefined;
+        if (shimmed) return shimmed;
       }
     }
     throw new Error(

@@ -15,6 +15,8 @@ export interface TestRenderOptions {
   /** The invocation (PARSE_CONTEXT when absent). */
   readonly run?: RunContext;
   readonly log?: (message: string) => void;
+  /** Receives the config() calls the test's SQL makes (a generic test macro's `config(fail_calc=...)`). */
+  readonly capturedConfig?: Record<string, unknown>;
 }
 
 type Captured = { refs: string[]; sources: [string, string][]; config: Record<string, unknown> };
@@ -46,7 +48,7 @@ function baseState(input: StateInput): RenderState {
     self: new Relation(input.name),
     isIncremental: () => false,
     config: input.config,
-    captured: { refs: [], sources: [], config: input.captured?.config ?? {} },
+    captured: { refs: [], sources: [], config: input.captured?.config ?? input.options?.capturedConfig ?? {} },
     db: input.options?.db,
     run: input.options?.run ?? PARSE_CONTEXT,
     target: input.target,

@@ -30,8 +30,10 @@ export function failuresTable(test: TestNode): string {
  * its failing rows in one transaction.
  */
 export function runTest(db: Warehouse, manifest: Manifest, test: TestNode, options: TestRenderOptions): TestRun {
-  const thresholds = testThresholds(test.name, test.config);
-  const sql = renderTest(manifest, test, options);
+  // config() in the test's own SQL (dbt_utils' equal_rowcount sets fail_calc) yields to the yml and project configs, as in dbt.
+  const macroConfig: Record<string, unknown> = {};
+  const sql = renderTest(manifest, test, { ...options, capturedConfig: macroConfig });
+  const thresholds = testThresholds(test.name, { ...macroConfig, ...test.config });
   const row = db.prepare(testQuery(sql, thresholds)).get() as { failures: unknown; should_warn: unknown; should_error: unknown };
   const outcome = testStatus(row, thresholds, options.run?.warnError);
   const store = test.config.store_failures ?? options.run?.storeFailures ?? false;

@@ -134,6 +134,32 @@ describe('packages: macros, dispatch, models, vars and configs (dbt-core functio
     expect(failing.code).toBe(1);
   });
 
+  it("config() inside a generic test macro sets its fail_calc (dbt_utils' equal_rowcount), and the yml's config wins over it", () => {
+    const p = project.copy();
+    p.write('dbt_packages/pkg_a/macros/gap.sql', `{% test row_gap(model, compare_model) %}
+{{ config(fail_calc = 'sum(coalesce(gap, 0))') }}
+select abs((select count(*) from {{ model }}) - (select count(*) from {{ compare_model }})) as gap
+{% endtest %}
+`);
+    p.write('models/gap.yml', `version: 2
+models:
+  - name: calls
+    data_tests:
+      - pkg_a.row_gap:
+          compare_model: ref('calls')
+      - pkg_a.row_gap:
+          name: gap_counted_as_rows
+          compare_model: ref('calls')
+          config:
+            fail_calc: count(*)
+`);
+    const run = p.dbt(['test', '-s', 'calls']);
+    const byName = Object.fromEntries(run.results.map((r) => [r.unique_id.split('.')[2], r]));
+    // One row with gap 0: the macro's fail_calc sums it (0 failures); counting rows gives 1.
+    expect(byName['pkg_a_row_gap_calls_ref_calls_']).toMatchObject({ status: 'pass', failures: 0 });
+    expect(byName.gap_counted_as_rows).toMatchObject({ status: 'fail', failures: 1 });
+  });
+
   it("dispatch searches the root project first: its default__ wins over the package's sqlite__", () => {
     const p = project.copy();
     p.write('macros/override.sql', '{% macro default__greet(x) %}root default {{ x }}{% endmacro %}\n');
