@@ -26,11 +26,13 @@ const RECORDER = join(ROOT, 'scripts', 'record-jinja-cases.py');
 const cases = JSON.parse(readFileSync(CASES_PATH, 'utf8')) as Case[];
 const expected = (JSON.parse(readFileSync(EXPECTED_PATH, 'utf8')) as { cases: Record<string, Expected> }).cases;
 const env = new JinjaEnvironment([], { simple: false });
+/** The default environment: a template in the simple subset takes the fast path (simple-template.ts). */
+const fast = new JinjaEnvironment([]);
 
 /** The render, or the error's message. */
-function render(c: Case): { output: string } | { error: string } {
+function render(c: Case, through = env): { output: string } | { error: string } {
   try {
-    return { output: env.render('models/case.sql', c.template, stubState(false), structuredClone(c.context ?? {})) };
+    return { output: through.render('models/case.sql', c.template, stubState(false), structuredClone(c.context ?? {})) };
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }
@@ -53,6 +55,7 @@ describe('Jinja differential cases (expected output recorded from Python Jinja2)
       expect((got as { error: string }).error, c.template).toContain(want.error.replace(/^\w+: /, ''));
     } else {
       expect(got, c.template).toEqual({ output: want.output });
+      expect(render(c, fast), `${c.template} (fast path)`).toEqual({ output: want.output });
     }
   });
 });

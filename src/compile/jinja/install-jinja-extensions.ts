@@ -6,6 +6,7 @@ import { installMacroBinding } from './macro-binding.js';
 import { installNestedBraces } from './nested-braces.js';
 import { installForLoops } from './for-loops.js';
 import { installSetBlock } from './set-block.js';
+import { installBlockParsers } from './block-parsers.js';
 import { installParseErrors } from './parse-errors.js';
 import { installWithBlock } from './with-block.js';
 import { installPythonCollectionMethods } from './python-collection-methods.js';
@@ -87,6 +88,7 @@ export function installJinjaExtensions(env: nunjucks.Environment): void {
   installTestArguments();
   installForLoops();
   installSetBlock();
+  installBlockParsers();
   installParseErrors();
   installPythonCollectionMethods();
   installPythonOperators();

@@ -1,5 +1,6 @@
 import type nunjucks from 'nunjucks';
 import { isSafeString } from './nunjucks-internals.js';
+import { pyContains } from './python-collection-methods.js';
 
 const isMapping = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v) && !isSafeString(v);
 
@@ -16,10 +17,11 @@ export const JINJA_TESTS: Readonly<Record<string, (value: unknown, other?: unkno
   float: (v) => typeof v === 'number' && !Number.isInteger(v),
   mapping: isMapping,
   in: (v, container) => {
-    if (Array.isArray(container)) return container.includes(v);
-    if (typeof container === 'string') return container.includes(String(v));
-    if (isMapping(container)) return Object.prototype.hasOwnProperty.call(container, String(v));
-    return false;
+    try {
+      return pyContains(container, v);
+    } catch {
+      return false;
+    }
   },
   '==': (a, b) => a === b,
   '!=': (a, b) => a !== b,

@@ -34,7 +34,8 @@ function specialNamesRead(body: unknown): Set<string> {
     if (node === null || typeof node !== 'object' || !('typename' in node)) return;
     const n = node as AstNode;
     if (n.typename === 'Symbol' && (n.value === 'varargs' || n.value === 'kwargs' || n.value === 'caller')) found.add(n.value);
-    for (const field of n.fields) visit((n as unknown as Record<string, unknown>)[field]);
+    // Every child, declared field or not (a set block's body is not one of Set's fields).
+    for (const child of Object.values(n)) if (child !== null && typeof child === 'object') visit(child);
   };
   visit(body);
   return found;

@@ -13,6 +13,9 @@ export function namespace(...args: unknown[]): Record<string, unknown> {
   return out;
 }
 
+/** Whether a value is a namespace(): its attributes are its items, whatever their names (`ns.items`). */
+export const isNamespace = (value: unknown): boolean => value !== null && typeof value === 'object' && NAMESPACES.has(value);
+
 export const SETATTR_GLOBAL = '__mini_dbt_setattr';
 
 /** What `{% set ns.attr = value %}` becomes. */

@@ -1,5 +1,6 @@
 import { splitKeywordArgs } from '../keyword-args.js';
 import { compareKeys } from './filters/sequence-items.js';
+import { isNamespace } from './namespace.js';
 import { internals, isSafeString } from './nunjucks-internals.js';
 import { isPlainDict, pythonRepr, tuple } from './python-repr.js';
 import { pyEquals } from './python-truth.js';
@@ -83,6 +84,15 @@ function negativeIndex(obj: unknown, key: unknown): unknown {
   return undefined;
 }
 
+/** Python's `x in container`: by value in a list, as a substring in text, as a key in a dict. */
+export function pyContains(container: unknown, item: unknown): boolean {
+  if (Array.isArray(container)) return container.some((c) => pyEquals(c, item));
+  if (typeof container === 'string' || isSafeString(container)) return String(container).includes(String(item));
+  if (container instanceof Map || container instanceof Set) return container.has(item);
+  if (container !== null && typeof container === 'object') return own(container, item);
+  throw new TypeError(`argument of type '${container === null || container === undefined ? 'NoneType' : typeof container}' is not iterable`);
+}
+
 let patched = false;
 
 /**
@@ -95,10 +105,12 @@ export function installPythonCollectionMethods(): void {
   if (patched) return;
   patched = true;
   const { runtime } = internals;
+  runtime.inOperator = (item: unknown, container: unknown) => pyContains(container, item);
   const previous = runtime.memberLookup as (this: unknown, obj: unknown, val: unknown, ...rest: unknown[]) => unknown;
   runtime.memberLookup = function memberLookup(this: unknown, obj: unknown, val: unknown, ...rest: unknown[]): unknown {
     if (rest.length < 2) {
       if (typeof val === 'string') {
+        if (isNamespace(obj) && own(obj as object, val)) return (obj as Record<string, unknown>)[val];
         if (Array.isArray(obj) && Object.prototype.hasOwnProperty.call(LIST_METHODS, val)) return LIST_METHODS[val]!.bind(obj);
         if (isPlainDict(obj) && !own(obj, val) && Object.prototype.hasOwnProperty.call(DICT_METHODS, val)) return DICT_METHODS[val]!.bind(obj);
       }

@@ -14,7 +14,8 @@ function unsupported(op: string, a: unknown, b: unknown): Error {
   return new TypeError(`unsupported operand type(s) for ${op}: '${pythonTypeName(a)}' and '${pythonTypeName(b)}'`);
 }
 
-function add(a: unknown, b: unknown): unknown {
+/** Python's `a + b`. */
+export function pyAdd(a: unknown, b: unknown): unknown {
   if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
   if (typeof a === 'object' || typeof b === 'object') {
     const dated = dateArithmetic('+', a, b);
@@ -91,7 +92,7 @@ export function installPythonOperators(): void {
   if (patched) return;
   patched = true;
   const { runtime } = internals;
-  Object.assign(runtime, { miniDbtAdd: add, miniDbtSub: subtract, miniDbtMul: multiply, miniDbtMod: modulo, miniDbtConcat: concat });
+  Object.assign(runtime, { miniDbtAdd: pyAdd, miniDbtSub: subtract, miniDbtMul: multiply, miniDbtMod: modulo, miniDbtConcat: concat });
   const proto = internals.compiler.Compiler.prototype;
   const emitCall = (helper: string) =>
     function compileOperator(this: CompilerInstance, node: { left: unknown; right: unknown }, frame: unknown): void {

@@ -1,5 +1,6 @@
 import { splitKeywordArgs } from '../../keyword-args.js';
 import { pythonStr, tuple } from '../python-repr.js';
+import { pyAdd } from '../python-operators.js';
 import { truthy } from '../python-truth.js';
 import { attributePath, comparisonKey } from './attribute-path.js';
 import { compareKeys, sequenceItems } from './sequence-items.js';
@@ -98,13 +99,17 @@ function sum(value: unknown, ...args: unknown[]): unknown {
   const { positional, keywords } = splitKeywordArgs(args);
   const attribute = keywords.attribute ?? positional[0];
   const start = keywords.start ?? positional[1] ?? 0;
-  let total = start as number;
-  for (const item of sequenceItems(value)) {
-    const v = attribute === undefined || attribute === null ? item : attributePath(item, attribute);
-    if (typeof v !== 'number' && typeof v !== 'boolean') throw new TypeError(`unsupported operand type(s) for +: 'int' and '${typeof v === 'string' ? 'str' : 'NoneType'}'`);
-    total += v as number;
-  }
+  let total: unknown = start;
+  for (const item of sequenceItems(value)) total = pyAdd(total, attribute === undefined || attribute === null ? item : attributePath(item, attribute));
   return total;
+}
+
+/** `default(value, default_value='', boolean=false)`: the default for an undefined value, or for any false one when boolean. */
+function defaultFilter(value: unknown, ...args: unknown[]): unknown {
+  const { positional, keywords } = splitKeywordArgs(args);
+  const fallback = keywords.default_value ?? positional[0] ?? '';
+  const boolean = Boolean(keywords.boolean ?? positional[1] ?? false);
+  return (boolean ? !truthy(value) : value === undefined) ? fallback : value;
 }
 
 /** `join(d='', attribute=none)`: each item as Python's str(). */
@@ -136,4 +141,6 @@ export const COLLECTION_FILTERS: Readonly<Record<string, (this: FilterContext, .
   sum,
   join,
   list,
+  default: defaultFilter,
+  d: defaultFilter,
 };
