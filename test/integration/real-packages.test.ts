@@ -2,7 +2,7 @@ import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ADAPTER_SHIM_MACROS } from '../../src/compile/adapter-shims/adapter-shim-macros.js';
+import { ADAPTER_SHIM_MACROS, SHIMMED_MACROS } from '../../src/compile/adapter-shims/adapter-shim-macros.js';
 import { writeProject } from '../support/example-project.js';
 import { runCli } from '../support/run-cli.js';
 import { tableRows } from '../support/warehouse-rows.js';
@@ -210,3 +210,17 @@ if (!present) {
     it.skip(reason, () => undefined);
   });
 }
+
+(present ? describe : describe.skip)("mini-dbt's shims match the packages' macros", () => {
+  it('each shim replaces a dispatched package macro that has a default__ of its own', () => {
+    const sources: Record<string, string> = {
+      dbt_utils: execSync(`git --git-dir=${JSON.stringify(UTILS)} grep -h "macro " HEAD -- macros`, { encoding: 'utf8' }),
+      dbt_date: execSync(`git --git-dir=${JSON.stringify(DATE)} grep -h "macro " HEAD -- macros`, { encoding: 'utf8' }),
+    };
+    expect(Object.keys(SHIMMED_MACROS).sort()).toEqual(['dbt_date', 'dbt_utils']);
+    for (const [namespace, names] of Object.entries(SHIMMED_MACROS)) {
+      expect(names.length).toBeGreaterThan(0);
+      for (const name of names) expect(sources[namespace], `${namespace}.default__${name}`).toMatch(new RegExp(`macro\\s+default__${name}\\s*\\(`));
+    }
+  });
+});
