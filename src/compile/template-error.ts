@@ -18,6 +18,13 @@ const UNLOCATED = /^\([^)]*\)\n?\s*/;
  * (jinja-error-wording.ts), never as JavaScript.
  */
 export function templateError(err: unknown, file: string, cause?: NeedleError, source?: string, callables: readonly string[] = []): ProjectError {
+  const error = locatedTemplateError(err, file, cause, source, callables);
+  // A statement the warehouse refused while rendering (run_query, statement): dbt's "Database Error", not the driver's class name.
+  if (!/^SqliteError: /.test(error.message)) return error;
+  return new ProjectError(error.message.replace(/^SqliteError: /, 'Database Error: '), { location: error.location, hint: error.hint, exitCode: error.exitCode });
+}
+
+function locatedTemplateError(err: unknown, file: string, cause?: NeedleError, source?: string, callables: readonly string[] = []): ProjectError {
   // An error located in another file (an ephemeral model rendered for this one) keeps its own place.
   if (cause instanceof ProjectError && cause.location.file !== undefined && cause.location.file !== file) return cause;
   const raw = err instanceof Error ? err.message : String(err);
