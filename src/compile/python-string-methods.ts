@@ -1,5 +1,7 @@
 import nunjucks from 'nunjucks';
-import { tuple } from './jinja/python-repr.js';
+import { convertField, formatWithSpec } from './jinja/python-format-spec.js';
+import { pythonStr, tuple } from './jinja/python-repr.js';
+import { readAttribute } from './jinja/sandbox-policy.js';
 import { checkTextLength } from './jinja/resource-limits.js';
 
 type Fn = (this: string, ...args: unknown[]) => unknown;
@@ -32,18 +34,29 @@ const splitPython = (s: string, sep: unknown, maxsplit: unknown): string[] => {
 const matchesAny = (s: string, arg: unknown, test: (s: string, p: string) => boolean): boolean =>
   Array.isArray(arg) ? arg.some((p) => test(s, String(p))) : test(s, String(arg));
 
-/** str.format with {} / {0} / {name} fields (keyword args arrive as a trailing object). */
+/** A field name's value: `0`, `name`, then `[key]` and `.attr` steps (`{0[a]}`, `{row.id}`). */
+function fieldValue(name: string, next: () => unknown, args: readonly unknown[], keywords: Record<string, unknown>): unknown {
+  const m = /^([^.[]*)(.*)$/.exec(name)!;
+  const head = m[1]!;
+  let value = head === '' ? next() : /^\d+$/.test(head) ? args[Number(head)] : Object.prototype.hasOwnProperty.call(keywords, head) ? keywords[head] : undefined;
+  for (const step of m[2]!.matchAll(/\.([^.[]+)|\[([^\]]+)\]/g)) {
+    const key = step[1] ?? (/^\d+$/.test(step[2]!) ? Number(step[2]) : step[2]!);
+    value = readAttribute(value, key);
+  }
+  return value;
+}
+
+/** str.format: `{}`, `{0}`, `{name}`, `{0[key]}`, `{!r}` and format specs (`{:>8}`, `{:,.2f}`); keyword args arrive as a trailing object. */
 function formatPython(this: string, ...args: unknown[]): string {
   const last = args[args.length - 1];
   const keywords = typeof last === 'object' && last !== null && (last as { __keywords?: boolean }).__keywords ? (args.pop() as Record<string, unknown>) : {};
   let auto = 0;
-  return this.replace(/\{\{|\}\}|\{([^{}]*)\}/g, (m, field: string | undefined) => {
+  const next = () => args[auto++];
+  return this.replace(/\{\{|\}\}|\{([^{}!:]*)(?:!([rsa]))?(?::([^{}]*))?\}/g, (m, field: string | undefined, conversion: string | undefined, spec: string | undefined) => {
     if (m === '{{') return '{';
     if (m === '}}') return '}';
-    const key = field ?? '';
-    if (key === '') return String(args[auto++]);
-    if (/^\d+$/.test(key)) return String(args[Number(key)]);
-    return String(Object.prototype.hasOwnProperty.call(keywords, key) ? keywords[key] : undefined);
+    const value = convertField(fieldValue(field ?? '', next, args, keywords), conversion);
+    return spec ? formatWithSpec(value, spec) : pythonStr(value);
   });
 }
 

@@ -7,6 +7,7 @@ const isMapping = (v: unknown): boolean => v !== null && typeof v === 'object' &
 /** Jinja tests nunjucks lacks: `is none`, `is sequence`, `is boolean`, `is in`, and the operator aliases. */
 export const JINJA_TESTS: Readonly<Record<string, (value: unknown, other?: unknown) => boolean>> = {
   none: (v) => v === null || v === undefined,
+  iterable: (v) => typeof v === 'string' || isSafeString(v) || (v !== null && typeof v === 'object' && (Symbol.iterator in v || isMapping(v))),
   // Jinja's sequence is anything with a length and items: lists, strings and dicts.
   sequence: (v) => Array.isArray(v) || typeof v === 'string' || isSafeString(v) || isMapping(v),
   list: (v) => Array.isArray(v),
@@ -32,6 +33,9 @@ export const JINJA_TESTS: Readonly<Record<string, (value: unknown, other?: unkno
 };
 
 export function installJinjaTests(env: nunjucks.Environment): void {
-  const target = env as unknown as { addTest(name: string, test: (...args: never[]) => boolean): void };
+  const target = env as unknown as { addTest(name: string, test: (...args: never[]) => boolean): void; filters: object; tests: object };
   for (const [name, test] of Object.entries(JINJA_TESTS)) target.addTest(name, test);
+  // `'upper' is filter`, `'odd' is test`: whether the environment has one of that name.
+  target.addTest('filter', (name: unknown) => Object.prototype.hasOwnProperty.call(target.filters, String(name)));
+  target.addTest('test', (name: unknown) => Object.prototype.hasOwnProperty.call(target.tests, String(name)));
 }

@@ -1,7 +1,7 @@
 import { now } from '../../clock.js';
 import { splitKeywordArgs } from '../keyword-args.js';
 import { callableNamespace } from './callable-namespaces.js';
-import { PyZone } from './py-timezone.js';
+import { PyZone, UTC_ZONE } from './py-timezone.js';
 
 const DAY = 86_400_000;
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -189,7 +189,8 @@ export function toPyDateTime(date: Date): PyDateTime {
 /** `modules.datetime`: datetime, date, timedelta and timezone.utc. */
 export function datetimeModule(): Record<string, unknown> {
   const datetime = callableNamespace(construct(false), {
-    now: () => new PyDateTime(now().getTime()),
+    // now(tz): the same clock reading, as an aware datetime in that zone.
+    now: (tz?: unknown) => (tz instanceof PyZone ? new PyDateTime(now().getTime(), false, true).astimezone(tz) : new PyDateTime(now().getTime())),
     utcnow: () => new PyDateTime(now().getTime()),
     today: () => new PyDateTime(now().getTime()),
     strptime,
@@ -200,7 +201,7 @@ export function datetimeModule(): Record<string, unknown> {
     today: () => new PyDateTime(Math.floor(now().getTime() / DAY) * DAY, true),
     fromisoformat: (text: unknown) => parseIso(String(text), true),
   });
-  return { datetime, date, timedelta, timezone: { utc: 'UTC' } };
+  return { datetime, date, timedelta, timezone: { utc: UTC_ZONE } };
 }
 
 /** `a + b` / `a - b` when one side is a date, datetime or timedelta; undefined otherwise. */
