@@ -42,8 +42,9 @@ export function pythonJsonDumps(value: unknown, options: DumpOptions, depth = 0)
     if (options.sortKeys) entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return open(entries.map(([k, v]) => `${jsonString(k)}: ${pythonJsonDumps(v, options, depth + 1)}`), '{', '}');
   }
-  // A relation, a date: its text (Python's json.dumps would refuse it).
-  return jsonString(String(value));
+  // A date (its ISO text, as before), a relation (its text): Python's json.dumps would refuse them.
+  const toJSON = (value as { toJSON?: () => unknown }).toJSON;
+  return jsonString(String(typeof toJSON === 'function' ? toJSON.call(value) : value));
 }
 
 const indentOf = (indent: unknown): string | undefined =>
