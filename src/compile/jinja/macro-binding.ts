@@ -1,5 +1,5 @@
 import { internals, type CompilerInstance } from './nunjucks-internals.js';
-import { tuple } from './python-repr.js';
+import { functionNames, tuple } from './python-repr.js';
 import { withinMacroDepth } from './resource-limits.js';
 
 /** What a parameter holds when the call gave it no value (its default applies, or it is undefined). */
@@ -52,7 +52,7 @@ const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnPro
  * varargs, kwargs and caller.
  */
 export function bindMacro(name: string, params: readonly string[], shape: MacroShape, body: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
-  return function macro(this: unknown, ...callArgs: unknown[]): unknown {
+  const macro = function macro(this: unknown, ...callArgs: unknown[]): unknown {
     const last = callArgs[callArgs.length - 1] as Record<string, unknown> | undefined;
     const keywordsGiven = last !== null && typeof last === 'object' && hasOwn(last, '__keywords');
     const positional = keywordsGiven ? callArgs.slice(0, -1) : callArgs;
@@ -86,7 +86,14 @@ export function bindMacro(name: string, params: readonly string[], shape: MacroS
     const varargs = tuple(positional.slice(params.length));
     return withinMacroDepth(() => body.call(this, ...values, varargs, keywords, caller));
   };
+  MACRO_NAMES.set(macro, name);
+  return macro;
 }
+
+const MACRO_NAMES = new WeakMap<object, string>();
+
+/** The name of a macro made by bindMacro (undefined for any other function). */
+export const macroName = (fn: unknown): string | undefined => (typeof fn === 'function' ? MACRO_NAMES.get(fn) : undefined);
 
 type Compiler = CompilerInstance & {
   _tmpid(): string;
@@ -114,6 +121,7 @@ export function installMacroBinding(): void {
   patched = true;
   const { runtime, nodes } = internals;
   Object.assign(runtime, { miniDbtBindMacro: bindMacro, miniDbtMissing: MISSING });
+  functionNames.macro = macroName;
   const Frame = (runtime as unknown as { Frame: new () => CompileFrame }).Frame;
   const { Dict, Symbol: SymbolNode } = nodes as unknown as { Dict: new () => object; Symbol: new () => object };
   const proto = internals.compiler.Compiler.prototype;

@@ -11,7 +11,7 @@ import { isPlainDict, pythonStr } from './python-repr.js';
  */
 export function jinjaOutputText(value: unknown): unknown {
   if (value === undefined) return '';
-  if (value === null || typeof value === 'boolean' || typeof value === 'number' || Array.isArray(value) || value instanceof Map || isPlainDict(value)) return pythonStr(value);
+  if (value === null || typeof value === 'boolean' || typeof value === 'number' || typeof value === 'function' || Array.isArray(value) || value instanceof Map || isPlainDict(value)) return pythonStr(value);
   return value;
 }
 

@@ -59,6 +59,9 @@ export function pythonStringRepr(text: string): string {
   return out + quote;
 }
 
+/** Set by macro-binding.ts (which imports this file): the macro name of a function, if it is a macro. */
+export const functionNames: { macro: (fn: unknown) => string | undefined } = { macro: () => undefined };
+
 /** Python's str() of a value. */
 export function pythonStr(value: unknown): string {
   if (value === null || value === undefined) return 'None';
@@ -74,6 +77,11 @@ export function pythonStr(value: unknown): string {
   }
   if (value instanceof Map) return `{${[...value.entries()].map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(', ')}}`;
   if (isPlainDict(value)) return `{${Object.keys(value).map((k) => `${pythonRepr(k)}: ${pythonRepr(value[k])}`).join(', ')}}`;
+  // A function prints as Python names one, never as its JavaScript source.
+  if (typeof value === 'function') {
+    const macro = functionNames.macro(value);
+    return macro !== undefined ? `<Macro '${macro}'>` : `<function ${value.name || '<lambda>'}>`;
+  }
   return String(value);
 }
 
