@@ -58,6 +58,10 @@ describe('the adapter API from a package (test/fixtures/projects/adapter-api)', 
     expect(build.stdout).toMatch(/\| customer \| amount \|\n\| -------- \| ------ \|\n\| ann      \|   10\.5 \|\n\| bob      \|     20 \|/);
   });
 
+  it('a return() inside a statement block returns from the macro around it, and the statement does not run', () => {
+    expect(row('api_adapter').returned_in_call).toBe('d1,d2');
+  });
+
   it('rename_relation and drop_relation change the warehouse while the model runs', () => {
     expect(row('api_ddl').ddl).toBe('True|True|True');
   });

@@ -56,6 +56,7 @@ const UTILS_MODELS: Record<string, string> = {
   u_haversine_distance: "select {{ dbt_utils.haversine_distance(51.5, -0.12, 48.85, 2.35, unit='km') }} as km",
   u_nullcheck_table: "{{ dbt_utils.nullcheck_table(ref('events')) }}",
   u_get_column_values: "select '{{ dbt_utils.get_column_values(ref('events'), 'event', order_by='event') | join(',') }}' as vals",
+  u_get_column_values_default: "select '{{ dbt_utils.get_column_values(api.Relation.create(identifier='no_such_table'), 'x', default=['d1', 'd2']) | join(',') }}' as vals",
   u_get_filtered_columns_in_relation: "select '{{ dbt_utils.get_filtered_columns_in_relation(ref('events'), except=['url']) | join(',') }}' as cols",
   u_get_relations_by_pattern: "{{ dbt_utils.union_relations(dbt_utils.get_relations_by_pattern('main', 'people_%')) }}",
   u_get_relations_by_prefix: "{{ dbt_utils.union_relations(dbt_utils.get_relations_by_prefix('main', 'people_')) }}",
@@ -170,6 +171,7 @@ suite('dbt_utils and dbt_date from the mirrors, on SQLite', () => {
 
   it('introspective macros: get_column_values, get_filtered_columns_in_relation, get_relations_by_pattern/prefix (shim), get_query_results_as_dict, get_single_value', () => {
     expect(rows('u_get_column_values')[0]!.vals).toBe('purchase,signup');
+    expect(rows('u_get_column_values_default')[0]!.vals).toBe('d1,d2'); // its return(default) inside a statement block
     expect(rows('u_get_filtered_columns_in_relation')[0]!.cols).toBe('id,user_id,event,event_at,amount,lat,lon');
     expect(rows('u_get_relations_by_pattern')).toEqual(rows('u_union_relations'));
     expect(rows('u_get_relations_by_prefix')).toEqual(rows('u_union_relations'));

@@ -1,6 +1,8 @@
 import { splitKeywordArgs } from '../keyword-args.js';
 import type { RenderState } from '../render-state.js';
 import { AgateTable } from './agate-table.js';
+import { isSafeString } from './nunjucks-internals.js';
+import { macroReturn } from './return-value.js';
 import { executeQuery, type QueryResult } from './run-query.js';
 
 /**
@@ -22,7 +24,10 @@ export function statementFunctions(state: RenderState): Record<string, unknown> 
       const fetch = Boolean(positional[1] ?? keywords.fetch_result ?? false);
       const caller = keywords.caller as (() => unknown) | undefined;
       if (!state.execute || !caller) return '';
-      const result = run(String(caller()));
+      const body = caller();
+      // A return() inside the block ends the macro around the call, as in dbt (the caller's own function caught it).
+      if (!isSafeString(body)) macroReturn(body);
+      const result = run(String(body));
       // Without fetch_result dbt keeps only the response.
       results.set(name, result && (fetch ? result : { ...result, data: [], table: new AgateTable([], []) }));
       return '';
