@@ -76,9 +76,20 @@ function parseInlineIf(this: Parser & { parseInlineIf(): AstNode }): AstNode {
   return node;
 }
 
+/** `'a' 'b'`: adjacent string literals are one string, as in Jinja (and Python). */
+function withAdjacentStrings(parsePrimary: (this: Parser, noPostfix?: boolean) => AstNode & { typename?: string; value?: unknown }) {
+  return function parsePrimaryJoined(this: Parser & { nextToken(): Token }, noPostfix?: boolean): AstNode {
+    const node = parsePrimary.call(this, noPostfix);
+    if (node && node.typename === 'Literal' && typeof node.value === 'string') {
+      while (this.peekToken()?.type === lexer.TOKEN_STRING) node.value += this.nextToken().value;
+    }
+    return node;
+  };
+}
+
 let patched = false;
 
-/** Jinja's raw blocks, filter blocks and inline-if chains where nunjucks' parser differs. */
+/** Jinja's raw blocks, filter blocks, inline-if chains and adjacent string literals, where nunjucks' parser differs. */
 export function installBlockParsers(): void {
   if (patched) return;
   patched = true;
@@ -86,4 +97,5 @@ export function installBlockParsers(): void {
   proto.parseRaw = parseRaw;
   proto.parseFilterStatement = parseFilterStatement;
   proto.parseInlineIf = parseInlineIf;
+  proto.parsePrimary = withAdjacentStrings(proto.parsePrimary as Parameters<typeof withAdjacentStrings>[0]);
 }
