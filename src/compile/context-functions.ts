@@ -136,6 +136,8 @@ export function contextFunctions(state: RenderState): Record<string, unknown> {
     },
     model: {
       name: state.modelName,
+      // The node's package (dbt_utils' messages say `{{ model.package_name }}.{{ model.name }}`).
+      package_name: state.packageName ?? state.projectName ?? null,
       original_file_path: state.modelPath,
       config: state.config,
       // dbt's batch id (`20240917`); outside a batch None, so `model.batch.id` renders empty.

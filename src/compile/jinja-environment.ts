@@ -8,7 +8,7 @@ import type { RenderState } from './render-state.js';
 import { templateError } from './template-error.js';
 import { BUILTIN_GENERIC_TESTS } from './jinja/builtin-generic-tests.js';
 import { GLOBAL_PROJECT_MACROS } from './global-project/global-project-macros.js';
-import { ADAPTER_SHIM_MACROS } from './adapter-shims/adapter-shim-macros.js';
+import { ADAPTER_SHIM_MACROS, SHIMMED_MACROS } from './adapter-shims/adapter-shim-macros.js';
 import { installJinjaExtensions } from './jinja/install-jinja-extensions.js';
 import { installSandbox, installSandboxGlobals } from './jinja/install-sandbox.js';
 import { guardName } from './jinja/sandbox-policy.js';
@@ -80,7 +80,7 @@ export class JinjaEnvironment {
         configurable: true,
       });
     }
-    this.namespaces = new MacroNamespaces(options.rootPackage ?? '', options.dispatch);
+    this.namespaces = new MacroNamespaces(options.rootPackage ?? '', options.dispatch, SHIMMED_MACROS);
     for (const pkg of options.packages ?? []) this.namespaces.declare(pkg);
     this.loadMacros([...GLOBAL_PROJECT_FILES, ...ADAPTER_SHIM_MACROS, ...macros]);
   }

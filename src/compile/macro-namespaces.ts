@@ -21,6 +21,8 @@ export class MacroNamespaces {
   constructor(
     readonly rootPackage: string,
     private readonly dispatchOrders: readonly DispatchOrder[] = [],
+    /** For each namespace, the macro names the engine shim serves (`dbt_utils: [union_relations, ...]`). */
+    private readonly shimmed: Readonly<Record<string, readonly string[]>> = {},
   ) {
     this.declare(rootPackage);
     this.declare(GLOBAL_PROJECT);
@@ -108,7 +110,8 @@ export class MacroNamespaces {
         const found = this.fromPackage(pkg, candidate, localPackage);
         attempts.push(pkg === null ? candidate : `${pkg}.${candidate}`);
         if (found) return found;
-        const shimmed = pkg !== null && pkg === namespace && prefix === prefixes[0] ? shim?.get(candidate) : undefined;
+        const served = pkg !== null && pkg === namespace && prefix === prefixes[0] && (this.shimmed[pkg] ?? []).includes(name);
+        const shimmed = served ? shim?.get(candidate) : undefined;
         if (shimmed) return shimmed;
       }
     }

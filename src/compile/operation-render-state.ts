@@ -63,6 +63,8 @@ export function operationRenderState(manifest: Manifest, options: OperationRende
     db: options.db,
     run,
     target: manifest.project.target,
+    projectFlags: manifest.project.flags,
+    projectName: manifest.project.name,
     databasePath: manifest.project.databasePath,
     log: options.log ?? (() => undefined),
   };

@@ -82,6 +82,8 @@ export function modelRenderState(
     db: options.db,
     run: options.run ?? PARSE_CONTEXT,
     target: manifest.project.target,
+    projectFlags: manifest.project.flags,
+    projectName: manifest.project.name,
     databasePath: manifest.project.databasePath,
     log: options.log ?? (() => undefined),
     batch: options.batch,

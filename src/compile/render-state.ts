@@ -37,6 +37,10 @@ export interface RenderState {
   readonly run: RunContext;
   /** The profile's target (`target` in templates). */
   readonly target: Target;
+  /** The root project's name (`model.package_name` of its own nodes). */
+  readonly projectName?: string;
+  /** The project file's `flags:` (dbt's behaviour flags, read by `adapter.behavior`). */
+  readonly projectFlags?: Readonly<Record<string, unknown>>;
   readonly databasePath: string;
   readonly log: (message: string) => void;
   /** The microbatch batch being rendered (`model.batch` in templates). */

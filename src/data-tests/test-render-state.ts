@@ -33,6 +33,8 @@ interface StateInput {
   readonly source: (s: string, t: string) => Relation;
   readonly captured?: Captured;
   readonly options?: TestRenderOptions;
+  readonly projectFlags?: Readonly<Record<string, unknown>>;
+  readonly projectName?: string;
 }
 
 function baseState(input: StateInput): RenderState {
@@ -54,6 +56,8 @@ function baseState(input: StateInput): RenderState {
     target: input.target,
     databasePath: input.databasePath,
     log: input.options?.log ?? (() => undefined),
+    projectFlags: input.projectFlags,
+    projectName: input.projectName,
   };
 }
 
@@ -83,7 +87,7 @@ export function runtimeTestState(manifest: Manifest, test: TestNode, options: Te
     return options.run?.empty ? new Relation(node.alias, type, emptySubquery(bare.render()), node.schema) : bare;
   };
   return baseState({
-    name: test.name, path: test.path, config: { ...test.config }, vars: manifest.vars, databasePath: manifest.project.databasePath, target: manifest.project.target, execute: true, options,
+    name: test.name, path: test.path, config: { ...test.config }, vars: manifest.vars, databasePath: manifest.project.databasePath, target: manifest.project.target, execute: true, options, projectFlags: manifest.project.flags, projectName: manifest.project.name,
     ref: (name, pkg) => {
       const target = manifest.models.get(name) ?? manifest.seeds.get(name);
       if (pkg !== undefined && (target?.fqn[0] ?? manifest.project.name) !== pkg) throw new ProjectError(`ref('${pkg}', '${name}'): package '${pkg}' has no node named '${name}'`);

@@ -26,6 +26,8 @@ export interface CaptureContext {
   readonly sourceAlias: (sourceName: string, tableName: string) => string;
   readonly databasePath: string;
   readonly target: Target;
+  /** The root project's name (`model.package_name`). */
+  readonly projectName?: string;
 }
 
 /** A model's config before rendering: its folder configs (merged once per folder in `folders`), then its yml. */
@@ -81,6 +83,7 @@ export function captureModel(file: ModelFile, base: Readonly<Record<string, unkn
       captured: { refs: [], sources: [], config: record.config },
       run: PARSE_CONTEXT,
       target: context.target,
+      projectName: context.projectName,
       databasePath: context.databasePath,
       log: () => undefined,
     };

@@ -121,10 +121,6 @@ function surveyProject(): string {
   });
   install(UTILS, join(dir, 'dbt_packages/dbt_utils'));
   install(DATE, join(dir, 'dbt_packages/dbt_date'));
-  // Until adapter.dispatch looks in mini-dbt's shims itself, the root project carries them: a root project's
-  // sqlite__ macro is what dispatch finds first. Remove this once the shims are wired into dispatch.
-  mkdirSync(join(dir, 'macros'), { recursive: true });
-  for (const file of ADAPTER_SHIM_MACROS) writeFileSync(join(dir, 'macros', file.path.split('/').pop()!), file.source);
   return dir;
 }
 

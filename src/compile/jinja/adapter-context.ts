@@ -21,7 +21,6 @@ export type MacroLookup = ((name: string) => unknown) & {
 };
 
 /** The project's `flags:` when the render state carries them (dbt's behaviour flags). */
-type WithProjectFlags = RenderState & { readonly projectFlags?: Readonly<Record<string, unknown>> };
 
 const RELATION_TYPES = new Set(['table', 'view', 'ephemeral']);
 const blank = (value: unknown): boolean => value === undefined || value === null || value === '';
@@ -59,7 +58,7 @@ export function adapterContext(state: RenderState, lookupGlobal: MacroLookup): R
   };
   const adapter = {
     type: () => engine.name,
-    behavior: behaviorFlags((state as WithProjectFlags).projectFlags, state.execute),
+    behavior: behaviorFlags(state.projectFlags, state.execute),
     get_relation: getRelation,
     get_columns_in_relation: columns,
     get_missing_columns: (from: unknown, to: unknown) => {

@@ -5,7 +5,7 @@ const macro = (label: string) => Object.assign(() => label, { label });
 const labelOf = (m: unknown) => (m as { label: string } | undefined)?.label;
 
 function namespaces(dispatch: ConstructorParameters<typeof MacroNamespaces>[1] = []): MacroNamespaces {
-  const ns = new MacroNamespaces('root', dispatch);
+  const ns = new MacroNamespaces('root', dispatch, { utils: ['tables'] });
   ns.add('dbt', 'dateadd', macro('dbt.dateadd'));
   ns.add('dbt', 'default__dateadd', macro('dbt.default__dateadd'));
   ns.add('utils', 'star', macro('utils.star'));
@@ -38,6 +38,9 @@ describe("MacroNamespaces: dbt's macro namespace and dispatch search", () => {
   it("the engine shim stands in for the namespace's own engine macro, before its default__, never before the root's", () => {
     const ns = namespaces();
     expect(labelOf(ns.dispatch('tables', 'utils', ['sqlite', 'default']))).toBe('shim.sqlite__tables');
+    // Only for the names it serves in that namespace.
+    ns.add('other', 'default__tables', macro('other.default__tables'));
+    expect(labelOf(ns.dispatch('tables', 'other', ['sqlite', 'default']))).toBe('other.default__tables');
     expect(labelOf(ns.dispatch('tables', 'utils', ['postgres', 'default']))).toBe('utils.default__tables');
     ns.add('root', 'default__tables', macro('root.default__tables'));
     expect(labelOf(ns.dispatch('tables', 'utils', ['sqlite', 'default']))).toBe('root.default__tables');

@@ -127,7 +127,7 @@ describe('Jinja features nunjucks lacks', () => {
       "{{ load_relation(api.Relation.create(identifier='payments')) is not none }}",
     ].join(' ');
     const out = render(sql, { macros, warehouse: (db) => db.exec('create table payments (method text, amount int)') });
-    expect(out).toBe('"main"."payments" True True method,amount TEXT hello you True');
+    expect(out).toBe('"main"."payments" True True method,amount character varying(256) hello you True');
   });
 
   it('modules.datetime, run_started_at, invocation_id, target, log', () => {
