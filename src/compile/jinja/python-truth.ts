@@ -13,12 +13,13 @@ export function truthy(value: unknown): boolean {
 const text = (v: unknown): unknown => (isSafeString(v) ? String(v) : v);
 const numeric = (v: unknown): boolean => typeof v === 'number' || typeof v === 'boolean';
 
-/** Python's `a == b`: by value for lists, tuples and dicts; 1 == True; a string never equals a number. */
+/** Python's `a == b`: by value for lists, tuples and dicts; 1 == True; a string never equals a number; none == undefined. */
 export function pyEquals(left: unknown, right: unknown): boolean {
   const a = text(left);
   const b = text(right);
   if (a === b) return true;
-  if (a === undefined || b === undefined || a === null || b === null) return false;
+  // JavaScript context functions give undefined where dbt's give None (config.get('missing')): the two are equal.
+  if (a === undefined || b === undefined || a === null || b === null) return (a === undefined || a === null) && (b === undefined || b === null);
   if (numeric(a) && numeric(b)) return Number(a) === Number(b);
   if (typeof a === 'string' || typeof b === 'string' || numeric(a) || numeric(b)) {
     // A relation or a date compares with its text, as it always has.
