@@ -85,7 +85,7 @@ describe('jinja-shop: the Jinja dbt projects rely on', () => {
   it('run_query + return(), namespace(), break/continue, format and %, selectattr, statement, adapter, modules.datetime, tojson', () => {
     expect(tableRows(dir, 'kind_totals')).toEqual([{
       card_total: 17, cash_total: 5, gift_total: 3, n_kinds: 3, active_channels: 'web,store', event_columns: 4, max_amount: 100,
-      next_day: '2024-02-01', kinds_json: '["card","cash","gift"]',
+      next_day: '2024-02-01', kinds_json: '["card", "cash", "gift"]', // Jinja's tojson: json.dumps with its default separators
     }]);
     expect(tableRows(dir, 'daily_amounts')).toEqual([
       { day: '2024-01-01', amount: 15, events: 2 },
