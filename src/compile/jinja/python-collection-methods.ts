@@ -2,7 +2,7 @@ import { splitKeywordArgs } from '../keyword-args.js';
 import { compareKeys } from './filters/sequence-items.js';
 import { isNamespace } from './namespace.js';
 import { internals, isSafeString } from './nunjucks-internals.js';
-import { isPlainDict, pythonRepr, tuple } from './python-repr.js';
+import { dictView, isPlainDict, pythonRepr, tuple } from './python-repr.js';
 import { pyEquals } from './python-truth.js';
 
 type Method<T> = (this: T, ...args: unknown[]) => unknown;
@@ -49,9 +49,9 @@ const put = (dict: Record<string, unknown>, key: unknown, value: unknown) =>
 
 /** Python's dict methods on a plain dict. */
 const DICT_METHODS: Readonly<Record<string, Method<Record<string, unknown>>>> = {
-  items() { return Object.entries(this).map((e) => tuple(e)); },
-  keys() { return Object.keys(this); },
-  values() { return Object.values(this); },
+  items() { return dictView('dict_items', Object.entries(this).map((e) => tuple(e))); },
+  keys() { return dictView('dict_keys', Object.keys(this)); },
+  values() { return dictView('dict_values', Object.values(this)); },
   update(...args) {
     const { positional, keywords } = splitKeywordArgs(args);
     const other = positional[0];

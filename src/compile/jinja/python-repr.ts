@@ -25,6 +25,14 @@ export function pySet<T>(items: T[]): T[] {
 
 export const isPySet = (value: unknown): boolean => Array.isArray(value) && SETS.has(value);
 
+const VIEWS = new WeakMap<object, string>();
+
+/** Mark a list as a dict view (`dict_items([...])`, `dict_keys([...])`, `dict_values([...])` when printed). */
+export function dictView<T>(kind: 'dict_items' | 'dict_keys' | 'dict_values', items: T[]): T[] {
+  VIEWS.set(items, kind);
+  return items;
+}
+
 /** A plain dict: an object literal or parsed data (not a relation, a date or a function). */
 export function isPlainDict(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || isSafeString(value)) return false;
@@ -73,7 +81,8 @@ export function pythonStr(value: unknown): string {
     const items = value.map(pythonRepr);
     if (SETS.has(value)) return items.length === 0 ? 'set()' : `{${items.join(', ')}}`;
     if (TUPLES.has(value)) return items.length === 1 ? `(${items[0]},)` : `(${items.join(', ')})`;
-    return `[${items.join(', ')}]`;
+    const view = VIEWS.get(value);
+    return view ? `${view}([${items.join(', ')}])` : `[${items.join(', ')}]`;
   }
   if (value instanceof Map) return `{${[...value.entries()].map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(', ')}}`;
   if (isPlainDict(value)) return `{${Object.keys(value).map((k) => `${pythonRepr(k)}: ${pythonRepr(value[k])}`).join(', ')}}`;
