@@ -1,3 +1,4 @@
+import { isNamespace } from './namespace.js';
 import { isSafeString } from './nunjucks-internals.js';
 
 /**
@@ -85,7 +86,10 @@ export function pythonStr(value: unknown): string {
     return view ? `${view}([${items.join(', ')}])` : `[${items.join(', ')}]`;
   }
   if (value instanceof Map) return `{${[...value.entries()].map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(', ')}}`;
-  if (isPlainDict(value)) return `{${Object.keys(value).map((k) => `${pythonRepr(k)}: ${pythonRepr(value[k])}`).join(', ')}}`;
+  if (isPlainDict(value)) {
+    const dict = `{${Object.keys(value).map((k) => `${pythonRepr(k)}: ${pythonRepr(value[k])}`).join(', ')}}`;
+    return isNamespace(value) ? `<Namespace ${dict}>` : dict;
+  }
   // A function prints as Python names one, never as its JavaScript source.
   if (typeof value === 'function') {
     const macro = functionNames.macro(value);
