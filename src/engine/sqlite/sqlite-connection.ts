@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { rewriteDateCasts } from './sqlite-date-casts.js';
 import { MultipleStatementsError, type BindParameters, type Connection, type OpenOptions, type PreparedStatement, type RunResult } from '../connection.js';
 
 type Driver = typeof Database;
@@ -14,7 +15,7 @@ function loadDriver(): Driver {
 /** better-sqlite3 refuses a text holding a second statement with this RangeError. */
 function prepareOne(db: Database.Database, sql: string): Database.Statement {
   try {
-    return db.prepare(sql);
+    return db.prepare(rewriteDateCasts(sql));
   } catch (err) {
     if (err instanceof RangeError && /more than one statement/.test(err.message)) throw new MultipleStatementsError(err.message);
     throw err;
@@ -82,18 +83,19 @@ export class SqliteConnection implements Connection {
   }
 
   exec(sql: string): void {
-    this.db.exec(sql);
+    this.db.exec(rewriteDateCasts(sql));
   }
 
   runScript(sql: string): number {
     const changes = this.db.prepare('select total_changes()').pluck();
     const before = Number(changes.get());
-    this.db.exec(sql);
+    this.db.exec(rewriteDateCasts(sql));
     return Number(changes.get()) - before;
   }
 
   prepare<Row = unknown>(sql: string): PreparedStatement<Row> {
-    return new SqliteStatement<Row>(this.db, sql, prepareOne(this.db, sql));
+    const text = rewriteDateCasts(sql);
+    return new SqliteStatement<Row>(this.db, text, prepareOne(this.db, text));
   }
 
   run(sql: string, ...params: BindParameters): RunResult {

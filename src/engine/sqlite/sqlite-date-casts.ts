@@ -1,0 +1,112 @@
+/**
+ * `cast(x as date)` and `cast(x as timestamp)` as dbt users mean them, on
+ * SQLite: there DATE and TIMESTAMP are NUMERIC affinity, so a cast turns
+ * '2024-01-07' into 2024 without a word. dbt's packages (dbt_date writes
+ * `cast(... as date)` throughout) and most projects mean a date, so the
+ * SQLite engine reads `cast(x as date)` as `date(x)` and
+ * `cast(x as timestamp)` (or `datetime`, `timestamp without time zone`) as
+ * `datetime(x)`: ISO text, as dates are in SQLite. Any other cast, and text in
+ * string literals, quoted names and comments, is left as written.
+ */
+const QUICK = /\bas\s+(date|datetime|timestamp)\b/i;
+const DATE_TYPE = /^date$/i;
+const TIMESTAMP_TYPE = /^(timestamp|datetime)(\s+without\s+time\s+zone)?$/i;
+
+export function rewriteDateCasts(sql: string): string {
+  return QUICK.test(sql) ? rewrite(sql) : sql;
+}
+
+const isWordChar = (c: string | undefined): boolean => c !== undefined && /[A-Za-z0-9_$]/.test(c);
+
+/** The index just past a string literal, quoted name or comment starting at i, or i when none starts there. */
+function skipQuoted(sql: string, i: number): number {
+  const c = sql[i];
+  if (c === "'" || c === '"' || c === '`') {
+    let j = i + 1;
+    while (j < sql.length) {
+      if (sql[j] === c) {
+        if (sql[j + 1] === c) j += 2;
+        else return j + 1;
+      } else j++;
+    }
+    return sql.length;
+  }
+  if (c === '[') {
+    const end = sql.indexOf(']', i + 1);
+    return end < 0 ? sql.length : end + 1;
+  }
+  if (c === '-' && sql[i + 1] === '-') {
+    const end = sql.indexOf('\n', i);
+    return end < 0 ? sql.length : end;
+  }
+  if (c === '/' && sql[i + 1] === '*') {
+    const end = sql.indexOf('*/', i + 2);
+    return end < 0 ? sql.length : end + 2;
+  }
+  return i;
+}
+
+/** The index of the `)` closing the `(` at `open`, or -1. */
+function closingParen(sql: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < sql.length; ) {
+    const skipped = skipQuoted(sql, i);
+    if (skipped !== i) {
+      i = skipped;
+      continue;
+    }
+    if (sql[i] === '(') depth++;
+    else if (sql[i] === ')' && --depth === 0) return i;
+    i++;
+  }
+  return -1;
+}
+
+/** The index of the last top-level ` as ` keyword inside a cast's parentheses (open+1 .. close), or -1. */
+function lastTopLevelAs(sql: string, from: number, to: number): number {
+  let depth = 0;
+  let found = -1;
+  for (let i = from; i < to; ) {
+    const skipped = skipQuoted(sql, i);
+    if (skipped !== i) {
+      i = skipped;
+      continue;
+    }
+    const c = sql[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (depth === 0 && (c === 'a' || c === 'A') && (sql[i + 1] === 's' || sql[i + 1] === 'S') && !isWordChar(sql[i - 1]) && !isWordChar(sql[i + 2])) found = i;
+    i++;
+  }
+  return found;
+}
+
+function rewrite(sql: string): string {
+  let out = '';
+  let i = 0;
+  while (i < sql.length) {
+    const skipped = skipQuoted(sql, i);
+    if (skipped !== i) {
+      out += sql.slice(i, skipped);
+      i = skipped;
+      continue;
+    }
+    if (/^cast\b/i.test(sql.slice(i, i + 5)) && !isWordChar(sql[i - 1]) && !isWordChar(sql[i + 4])) {
+      let open = i + 4;
+      while (/\s/.test(sql[open] ?? '')) open++;
+      const close = sql[open] === '(' ? closingParen(sql, open) : -1;
+      const as = close < 0 ? -1 : lastTopLevelAs(sql, open + 1, close);
+      if (as >= 0) {
+        const type = sql.slice(as + 2, close).trim();
+        const expr = rewrite(sql.slice(open + 1, as).trim());
+        const fn = DATE_TYPE.test(type) ? 'date' : TIMESTAMP_TYPE.test(type) ? 'datetime' : undefined;
+        out += fn ? `${fn}(${expr})` : `${sql.slice(i, open + 1)}${expr} as ${type})`;
+        i = close + 1;
+        continue;
+      }
+    }
+    out += sql[i];
+    i++;
+  }
+  return out;
+}
