@@ -71,7 +71,8 @@ function fromyaml(text: unknown, ...args: unknown[]): unknown {
 function toyaml(value: unknown, ...args: unknown[]): string {
   const { positional, keywords } = splitKeywordArgs(args);
   const sortKeys = Boolean(keywords.sort_keys ?? positional[1] ?? false);
-  return stringifyYaml(value, { indentSeq: false, sortMapEntries: sortKeys, lineWidth: 0, nullStr: 'null' });
+  // YAML 1.1 with PyYAML's booleans and quoting: 'yes', 'on', '1.0' and '' single-quoted, multi-line text quoted too.
+  return stringifyYaml(value, { version: '1.1', customTags: pyyamlBooleans, indentSeq: false, sortMapEntries: sortKeys, lineWidth: 0, nullStr: 'null', singleQuote: true, blockQuote: false });
 }
 
 /**
