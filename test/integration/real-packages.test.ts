@@ -79,6 +79,9 @@ const DATE_MODELS: Record<string, string> = {
   ].join('\n'),
   d_unix: "select id, {{ dbt_date.from_unixtimestamp('epoch_s') }} as from_s, {{ dbt_date.to_unixtimestamp(dbt_date.from_unixtimestamp('epoch_s')) }} as back from {{ ref('epochs') }}",
   d_convert_timezone: "select {{ dbt_date.convert_timezone('event_at', 'America/New_York', 'UTC') }} as ny from {{ ref('events') }}",
+  // dbt_date casts to date throughout (cast(x as date)): the SQLite engine reads those as date(x).
+  d_dimension: "{{ dbt_date.get_date_dimension('2024-01-01', '2024-01-10') }}",
+  d_relative: "select {{ dbt_date.n_days_ago(3, \"'2024-01-10'\") }} as three_days_ago, {{ dbt_date.n_days_away(3, \"'2024-01-30'\") }} as three_days_away",
 };
 
 const TESTS_YML = `version: 2
@@ -190,6 +193,18 @@ suite('dbt_utils and dbt_date from the mirrors, on SQLite', () => {
     ]);
     expect(rows('d_unix')).toEqual([{ id: 1, from_s: '2024-01-01 00:00:00', back: 1704067200 }, { id: 2, from_s: '2024-06-10 06:13:20', back: 1718000000 }]);
     expect(build.stdout).toMatch(/ERROR creating sql table model main\.d_convert_timezone/);
+  });
+
+  it("dbt_date's date dimension and relative dates are dates, not years (cast(x as date) read as date(x))", () => {
+    const sunday = rows('d_dimension').find((r) => r.date_day === '2024-01-07');
+    // week_start is dbt_date's default__ (date_trunc('week'): Monday), as on every engine without its own variant.
+    expect(sunday).toMatchObject({
+      prior_date_day: '2024-01-06', next_date_day: '2024-01-08', day_of_week: 1, day_of_week_iso: 7, day_of_week_name: 'Sunday',
+      week_start_date: '2024-01-01', week_end_date: '2024-01-07', month_start_date: '2024-01-01', month_end_date: '2024-01-31',
+      quarter_end_date: '2024-03-31', year_end_date: '2024-12-31', year_number: 2024,
+    });
+    expect(rows('d_dimension')).toHaveLength(9);
+    expect(rows('d_relative')).toEqual([{ three_days_ago: '2024-01-07', three_days_away: '2024-02-02' }]);
   });
 });
 
