@@ -1,3 +1,4 @@
+import { PY_BOOL } from './python-truth.js';
 /** dbt-adapters' DEFAULT_BASE_BEHAVIOR_FLAGS (dbt-sqlite registers none of its own): name and default. */
 const BASE_FLAGS: Readonly<Record<string, boolean>> = {
   require_batched_execution_for_custom_microbatch_strategy: false,
@@ -17,6 +18,9 @@ export class BehaviorFlag {
     readonly setting: boolean,
   ) {}
   get no_warn(): boolean {
+    return this.setting;
+  }
+  [PY_BOOL](): boolean {
     return this.setting;
   }
   toString(): string {

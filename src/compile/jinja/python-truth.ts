@@ -1,9 +1,13 @@
 import { internals, isSafeString, type CompilerInstance } from './nunjucks-internals.js';
 import { isPlainDict, isTuple } from './python-repr.js';
 
+/** Python's __bool__ for a context object: `{% if adapter.behavior.flag %}` is the flag's setting, not "an object". */
+export const PY_BOOL: unique symbol = Symbol('__bool__');
+
 /** Python's truth of a value: empty lists, dicts and strings, 0, None and undefined are false. */
 export function truthy(value: unknown): boolean {
   if (Array.isArray(value)) return value.length > 0;
+  if (value !== null && typeof value === 'object' && PY_BOOL in value) return Boolean((value as { [PY_BOOL]: () => unknown })[PY_BOOL]());
   if (isSafeString(value)) return String(value).length > 0;
   if (value instanceof Map || value instanceof Set) return value.size > 0;
   if (isPlainDict(value)) return Object.keys(value).length > 0;

@@ -6,6 +6,7 @@ import { openWarehouse } from '../../../../src/engine/open-warehouse.js';
 import { PARSE_CONTEXT } from '../../../../src/invocation/run-context.js';
 import { writeProject } from '../../../support/example-project.js';
 import { AdapterColumn, columnFromDescription, sqliteColumn } from '../../../../src/compile/jinja/adapter-column.js';
+import { JinjaEnvironment } from '../../../../src/compile/jinja-environment.js';
 import { behaviorFlags } from '../../../../src/compile/jinja/adapter-behavior.js';
 import { AgateTable } from '../../../../src/compile/jinja/agate-table.js';
 
@@ -44,6 +45,15 @@ describe('adapter.behavior', () => {
     expect(flags.require_batched_execution_for_custom_microbatch_strategy!.setting).toBe(false);
     expect(() => flags.nope).toThrow('The flag nope has not be registered.');
     expect(behaviorFlags(undefined, false).nope!.no_warn).toBe(false);
+  });
+
+  it("a flag's Python truth is its setting: {% if adapter.behavior.flag %} (as dbt's __bool__)", () => {
+    const env = new JinjaEnvironment([]);
+    const on = behaviorFlags({ enable_truthy_nulls_equals_macro: true }, true);
+    const off = behaviorFlags({}, true);
+    const template = "{% if f %}on{% else %}off{% endif %} {{ 'yes' if f else 'no' }} {{ not f }}";
+    expect(env.env.renderString(template, { f: on.enable_truthy_nulls_equals_macro })).toBe('on yes False');
+    expect(env.env.renderString(template, { f: off.enable_truthy_nulls_equals_macro })).toBe('off no True');
   });
 });
 
