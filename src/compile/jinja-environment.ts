@@ -8,7 +8,7 @@ import type { RenderState } from './render-state.js';
 import { templateError } from './template-error.js';
 import { BUILTIN_GENERIC_TESTS } from './jinja/builtin-generic-tests.js';
 import { GLOBAL_PROJECT_MACROS } from './global-project/global-project-macros.js';
-import { ADAPTER_SHIM_MACROS, SHIMMED_MACROS } from './adapter-shims/adapter-shim-macros.js';
+import { ADAPTER_SHIM_MACROS, SHIM_PACKAGE, SHIMMED_MACROS } from './adapter-shims/adapter-shim-macros.js';
 import { installJinjaExtensions } from './jinja/install-jinja-extensions.js';
 import { installSandbox, installSandboxGlobals } from './jinja/install-sandbox.js';
 import { guardName } from './jinja/sandbox-policy.js';
@@ -53,8 +53,8 @@ export class JinjaEnvironment {
 
   /** The macros of every package (dbt's global project, the root project, installed packages). */
   readonly namespaces: MacroNamespaces;
-  /** The compile-on-first-call files (dbt's own, installed packages'), each compiling once. */
-  private readonly lazyFiles: (() => unknown)[] = [];
+  /** Installed packages' compile-on-first-call files, each compiling once (parse compiles them all). */
+  private readonly packageFiles: (() => unknown)[] = [];
   /** The node being rendered (its package's macros come first unqualified). */
   private currentState?: RenderState;
 
@@ -144,7 +144,7 @@ export class JinjaEnvironment {
   private lazyExports(file: MacroFile, names: readonly string[]): Record<string, unknown> {
     let compiled: Record<string, unknown> | undefined;
     const compile = (): Record<string, unknown> => (compiled ??= this.compileExports(file));
-    this.lazyFiles.push(compile);
+    if (file.package !== undefined && file.package !== SHIM_PACKAGE && !GLOBAL_PROJECT_FILES.includes(file)) this.packageFiles.push(compile);
     const out: Record<string, unknown> = {};
     for (const name of names) {
       out[name] = function compileOnFirstCall(this: unknown, ...args: unknown[]): unknown {
@@ -156,9 +156,9 @@ export class JinjaEnvironment {
     return out;
   }
 
-  /** Compile every package's macro file not compiled yet (`mini-dbt parse` checks them all, as dbt's parse does). */
+  /** Compile every installed package's macro file not compiled yet (`mini-dbt parse` checks them all, as dbt's parse does; mini-dbt's own are checked by its tests). */
   compileAllMacros(): void {
-    for (const compile of this.lazyFiles) compile();
+    for (const compile of this.packageFiles) compile();
   }
 
   /**

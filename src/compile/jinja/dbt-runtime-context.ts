@@ -17,10 +17,28 @@ export function dbtRuntimeContext(state: RenderState, lookupGlobal: (name: strin
   return {
     ...statementFunctions(state),
     ...adapterContext(state, lookupGlobal),
-    modules: { datetime: datetimeModule(), re: reModule(), itertools: itertoolsModule(), pytz: pytzModule() },
+    modules: pythonModules(),
     run_started_at: toPyDateTime(state.run.startedAt),
     dbt_version: DBT_VERSION,
     thread_id: 'Thread-1',
     should_store_failures: () => Boolean(state.config?.store_failures),
   };
+}
+
+let modules: Record<string, unknown> | undefined;
+
+/**
+ * dbt's `modules`, one object for the process, each module built the first
+ * time a template reads it (pytz lists every zone Intl knows: a render that
+ * never reads `modules.pytz` never pays for it).
+ */
+function pythonModules(): Record<string, unknown> {
+  if (modules) return modules;
+  const builders: Record<string, () => unknown> = { datetime: datetimeModule, re: reModule, itertools: itertoolsModule, pytz: pytzModule };
+  const out: Record<string, unknown> = {};
+  for (const [name, build] of Object.entries(builders)) {
+    let built: unknown;
+    Object.defineProperty(out, name, { get: () => (built ??= build()), enumerable: true });
+  }
+  return (modules = out);
 }
