@@ -1,7 +1,8 @@
-// Bundle the CLI and the library into dist/bundle/ (main.js: the bin, with
-// lazily loaded command chunks; index.js: the package's API, sharing the
-// chunks): a cold `mini-dbt ls`, or a script importing the package, then
-// loads a few files instead of ~275 ES modules.
+// Bundle the CLI and the library into dist/bundle/: index.js, the package's
+// API, as ES modules sharing chunks (a script importing the package loads a
+// few files instead of ~275 modules); cli.cjs, the whole CLI as one CommonJS
+// file (each command's modules still initialised only when it runs); main.js,
+// the bin, which runs cli.cjs through V8's code cache (src/cli/cli-loader.ts).
 // better-sqlite3 stays external (a native addon); chokidar and fsevents are
 // nunjucks' optional file watchers, never used here.
 import { build } from 'esbuild';
@@ -12,8 +13,9 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist', 'bundle');
 rmSync(outdir, { recursive: true, force: true });
+// The package's API (index.js), ES modules sharing chunks.
 await build({
-  entryPoints: { main: join(root, 'src', 'cli', 'main.ts'), index: join(root, 'src', 'index.ts') },
+  entryPoints: { index: join(root, 'src', 'index.ts') },
   outdir,
   bundle: true,
   splitting: true,
@@ -22,5 +24,30 @@ await build({
   target: 'node20',
   external: ['better-sqlite3', 'chokidar', 'fsevents'],
   banner: { js: "import { createRequire as __miniDbtCreateRequire } from 'node:module'; const require = __miniDbtCreateRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
+
+// The CLI as one CommonJS file, which the bin (main.js, src/cli/cli-loader.ts) runs through V8's code
+// cache: a start then skips parsing and compiling the bundle (ES modules have no code cache on Node 20).
+await build({
+  entryPoints: [join(root, 'src', 'cli', 'main.ts')],
+  outfile: join(outdir, 'cli.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external: ['better-sqlite3', 'chokidar', 'fsevents'],
+  define: { 'import.meta.url': '__miniDbtModuleUrl' },
+  banner: { js: "const __miniDbtModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: 'warning',
+});
+await build({
+  entryPoints: { main: join(root, 'src', 'cli', 'cli-loader.ts') },
+  outdir,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  banner: { js: '#!/usr/bin/env node' },
   logLevel: 'warning',
 });

@@ -200,13 +200,18 @@ withCommonOptions(program.command('clean').description("dbt's clean: remove the 
 
 refuseEmptyValues(program);
 
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
-  if (err instanceof CommanderError) {
-    const ok = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help';
-    process.exitCode = ok ? 0 : 2;
-  } else {
-    throw err;
+/** Parse the command line and run the command (no top-level await: the CLI also ships as one CommonJS file, see cli-loader.ts). */
+async function main(): Promise<void> {
+  try {
+    await program.parseAsync(process.argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      const ok = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help';
+      process.exitCode = ok ? 0 : 2;
+    } else {
+      throw err;
+    }
   }
 }
+
+void main();

@@ -210,7 +210,8 @@ function envRead(templates: readonly string[]): Record<string, string | undefine
 let fingerprint: string | undefined;
 
 /**
- * The tool's own build: every module file's size and mtime, and nunjucks'
+ * The tool's own build: every module file's size and mtime (the CLI's cli.cjs
+ * included; its V8 code caches are not code), and nunjucks'
  * version. The bundled CLI (dist/bundle/) is all the code it runs, so only
  * that folder is walked (not the rest of dist/: a few dozen stats instead of
  * hundreds on every cold start); unbundled, the whole compiled tree.
@@ -224,7 +225,7 @@ function toolFingerprint(): string {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (/\.(js|ts)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
+      else if (/\.(c?js|ts)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
         const s = statSync(path);
         parts.push(`${path}:${s.size}:${s.mtimeMs}`);
       }

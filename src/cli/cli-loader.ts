@@ -1,0 +1,50 @@
+/**
+ * The `mini-dbt` bin: runs the CLI bundled as one CommonJS file (cli.cjs)
+ * through V8's code cache, so a start does not parse and compile the
+ * bundle again. Each command keeps its own cache next to the bundle
+ * (`cli.cjs.<command>.v8cache`, the functions that command compiled),
+ * written once, atomically, by the first run that has none (or whose cache
+ * V8 rejects: another Node or another build); a folder that cannot be
+ * written just runs without one. `--version` answers at once.
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+import { MINI_DBT_VERSION } from '../invocation/tool-version.js';
+
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
+  process.stdout.write(`${MINI_DBT_VERSION}\n`);
+} else {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const file = join(here, 'cli.cjs');
+  // The first bare word is the command (`run`, `docs`...): the code a run compiles depends on it.
+  const command = args.find((a) => /^[a-z][a-z-]{0,30}$/.test(a)) ?? 'none';
+  const cachePath = join(here, `cli.cjs.${command}.v8cache`);
+  let cached: Buffer | undefined;
+  try {
+    cached = readFileSync(cachePath);
+  } catch {
+    cached = undefined;
+  }
+  const source = readFileSync(file, 'utf8').replace(/^#!.*/, '');
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+  const script = new Script(wrapped, { filename: file, cachedData: cached });
+  if (cached === undefined || script.cachedDataRejected) {
+    // After the command, so the cache holds every function it compiled.
+    process.once('beforeExit', () => {
+      try {
+        const temp = `${cachePath}.${process.pid}.tmp`;
+        writeFileSync(temp, script.createCachedData());
+        renameSync(temp, cachePath);
+      } catch {
+        // a read-only install: no cache, the next start compiles again
+      }
+    });
+  }
+  const run = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void;
+  const mod = { exports: {} };
+  run(mod.exports, createRequire(file), mod, file, here);
+}
