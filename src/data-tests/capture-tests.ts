@@ -15,6 +15,8 @@ export interface CaptureTestsInput {
   readonly project: Project;
   readonly jinja: JinjaEnvironment;
   readonly vars: Readonly<Record<string, unknown>>;
+  /** The vars an installed package's tests see (its own, under the root project's), by package. */
+  readonly packageVars?: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   readonly models: ReadonlyMap<string, ModelNode>;
   readonly seeds: ReadonlyMap<string, SeedNode>;
   readonly sources: ReadonlyMap<string, SourceNode>;
@@ -120,7 +122,7 @@ export function captureTests(input: CaptureTestsInput, errors: ProjectError[]): 
     ];
     const captured = { refs: [] as string[], sources: [] as [string, string][], config: {} };
     try {
-      renderTestArgs(jinja, location.file, entry.args, captureTestState(name, location.file, config, input.vars, project.databasePath, project.target, sourceAlias, captured));
+      renderTestArgs(jinja, location.file, entry.args, captureTestState(name, location.file, config, input.packageVars?.get(pkg) ?? input.vars, project.databasePath, project.target, sourceAlias, captured, pkg === project.name ? undefined : pkg));
     } catch (err) {
       errors.push(err instanceof ProjectError ? err : new ProjectError(String(err), { location }));
       return;
@@ -186,7 +188,7 @@ export function captureTests(input: CaptureTestsInput, errors: ProjectError[]): 
     const base = mergeConfigs(...testConfigLayers(project, pkg, folders));
     const captured = { refs: [] as string[], sources: [] as [string, string][], config: {} as Record<string, unknown> };
     try {
-      jinja.render(file.path, file.rawSql, captureTestState(file.name, file.path, base, input.vars, project.databasePath, project.target, sourceAlias, captured));
+      jinja.render(file.path, file.rawSql, captureTestState(file.name, file.path, base, input.packageVars?.get(pkg) ?? input.vars, project.databasePath, project.target, sourceAlias, captured, pkg === project.name ? undefined : pkg));
     } catch (err) {
       errors.push(err instanceof ProjectError ? err : new ProjectError(String(err), { location }));
       continue;

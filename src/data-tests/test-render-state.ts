@@ -35,6 +35,8 @@ interface StateInput {
   readonly options?: TestRenderOptions;
   readonly projectFlags?: Readonly<Record<string, unknown>>;
   readonly projectName?: string;
+  /** An installed package's test: its macros come first unqualified. */
+  readonly packageName?: string;
 }
 
 function baseState(input: StateInput): RenderState {
@@ -42,6 +44,7 @@ function baseState(input: StateInput): RenderState {
   return {
     modelName: input.name,
     modelPath: input.path,
+    packageName: input.packageName,
     execute: input.execute,
     vars: (name) => ({ found: Object.prototype.hasOwnProperty.call(vars, name) && vars[name] !== undefined, value: vars[name] }),
     varNames: () => Object.keys(vars),
@@ -64,10 +67,10 @@ function baseState(input: StateInput): RenderState {
 /** The capture pass of a test: records refs, sources and config() calls; relations are placeholders. */
 export function captureTestState(
   name: string, path: string, config: Record<string, unknown>, vars: Readonly<Record<string, unknown>>, databasePath: string, target: Target,
-  sourceAlias: (s: string, t: string) => string, captured: Captured,
+  sourceAlias: (s: string, t: string) => string, captured: Captured, packageName?: string,
 ): RenderState {
   return baseState({
-    name, path, config, vars, databasePath, target, execute: false, captured,
+    name, path, config, vars, databasePath, target, execute: false, captured, packageName,
     ref: (refName) => {
       if (!captured.refs.includes(refName)) captured.refs.push(refName);
       return new Relation(refName);
@@ -87,7 +90,8 @@ export function runtimeTestState(manifest: Manifest, test: TestNode, options: Te
     return options.run?.empty ? new Relation(node.alias, type, emptySubquery(bare.render()), node.schema) : bare;
   };
   return baseState({
-    name: test.name, path: test.path, config: { ...test.config }, vars: manifest.vars, databasePath: manifest.project.databasePath, target: manifest.project.target, execute: true, options, projectFlags: manifest.project.flags, projectName: manifest.project.name,
+    name: test.name, path: test.path, config: { ...test.config }, vars: manifest.packageVars?.get(test.fqn[0] ?? '') ?? manifest.vars, databasePath: manifest.project.databasePath, target: manifest.project.target, execute: true, options, projectFlags: manifest.project.flags, projectName: manifest.project.name,
+    packageName: test.fqn[0] !== undefined && test.fqn[0] !== manifest.project.name ? test.fqn[0] : undefined,
     ref: (name, pkg) => {
       const target = manifest.models.get(name) ?? manifest.seeds.get(name);
       if (pkg !== undefined && (target?.fqn[0] ?? manifest.project.name) !== pkg) throw new ProjectError(`ref('${pkg}', '${name}'): package '${pkg}' has no node named '${name}'`);

@@ -224,7 +224,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
   }
   errors.push(...relationNameProblems(models.values(), seeds.values(), sources.values()));
   errors.push(...checkMicrobatchInputs(models.values(), new Map<string, ManifestNode>([...seeds.values(), ...sources.values(), ...models.values()].map((n) => [n.uniqueId, n]))));
-  const tests = errors.length === 0 && declaresTests(project) ? captureTests({ project, jinja: jinja(), vars, models, seeds, sources }, errors) : new Map<string, TestNode>();
+  const tests = errors.length === 0 && declaresTests(project) ? captureTests({ project, jinja: jinja(), vars, packageVars, models, seeds, sources }, errors) : new Map<string, TestNode>();
   if (errors.length === 0) renderTestDescriptions(tests, project, { jinja, vars });
   const skips = skipsOfRenderFailures(new Map([...models].map(([name, node]) => [name, node.refs])), renderFailed);
   if (skips.length > 0) throw new RenderFailureErrors(errors, skips);

@@ -39,6 +39,9 @@ models:
   'dbt_packages/pkg_a/models/staging/pkg_model.sql':
     `select id, v, '{{ var("greeting") }}' as greeting, '{{ var("untouched") }}' as untouched, '{{ only_here() }}' as own_macro from {{ ref('pkg_seed') }} where id <= {{ var('pkg_limit') }}\n`,
   'dbt_packages/pkg_a/models/staging/pkg_disabled_by_root.sql': 'select 1 as id\n',
+  // A package's singular test: its own vars and its own macros unqualified, as its models have them.
+  'dbt_packages/pkg_a/tests/pkg_limit_respected.sql':
+    "select * from {{ ref('pkg_model') }} where id > {{ var('pkg_limit') }} or '{{ only_here() }}' <> 'only in pkg_a'\n",
   'dbt_packages/pkg_a/models/staging/schema.yml': `
 version: 2
 models:
@@ -119,9 +122,15 @@ describe('packages: macros, dispatch, models, vars and configs (dbt-core functio
     expect(manifest.nodes['seed.pkg_a.pkg_seed']).toMatchObject({ package_name: 'pkg_a' });
     expect(manifest.nodes['model.root_project.calls']).toMatchObject({ package_name: 'root_project' });
     const packageTests = Object.keys(manifest.nodes).filter((id) => id.startsWith('test.pkg_a.')).sort();
-    expect(packageTests.map((id) => id.split('.').slice(0, 3).join('.'))).toEqual(['test.pkg_a.not_null_pkg_model_id', 'test.pkg_a.unique_pkg_model_id']);
+    expect(packageTests.map((id) => id.split('.').slice(0, 3).join('.'))).toEqual(['test.pkg_a.not_null_pkg_model_id', 'test.pkg_a.pkg_limit_respected', 'test.pkg_a.unique_pkg_model_id']);
     const ls = project.dbt(['ls', '-s', 'package:pkg_a', '--resource-type', 'model']);
     expect(ls.stdout.trim().split('\n')).toEqual(['pkg_a.staging.pkg_model']);
+  });
+
+  it("a package's own tests run with its vars and its macros unqualified", () => {
+    const run = project.dbt(['test', '-s', 'pkg_model']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.statuses['test.pkg_a.pkg_limit_respected']).toBe('pass');
   });
 
   it("a package's generic test runs by its namespaced name (pkg_a.at_least) and fails when its condition does", () => {
