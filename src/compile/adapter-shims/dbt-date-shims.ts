@@ -1,6 +1,6 @@
 /**
  * SQLite versions of dbt_date macros whose default SQL calls functions
- * SQLite lacks (date_part, to_char, to_timestamp, convert_timezone).
+ * SQLite lacks (date_part, to_char, to_timestamp); convert_timezone needs none: the SQLite engine registers Snowflake's convert_timezone() (src/engine/sqlite/sqlite-convert-timezone.ts).
  * mini-dbt's own text; the results follow dbt_date's postgres__ versions.
  */
 export const DBT_DATE_SHIMS = String.raw`
@@ -63,22 +63,6 @@ export const DBT_DATE_SHIMS = String.raw`
     datetime({{ epochs }}, 'unixepoch')
   {%- else -%}
     datetime({{ epochs }} / {{ divisors[format] }}.0, 'unixepoch', 'subsec')
-  {%- endif -%}
-{%- endmacro %}
-
-{#- SQLite has no time-zone rules. Converting between equal zones is the
-    value itself; the current time (dbt.current_timestamp()) converts with
-    the zone's offset at the run's start; any other column fails its model
-    when it runs (parsing goes on, so the rest of the project builds). -#}
-{% macro sqlite__convert_timezone(column, target_tz, source_tz) -%}
-  {%- if target_tz == source_tz -%}
-    {{ column }}
-  {%- elif (column | string | trim) == (dbt.current_timestamp() | string | trim) and source_tz == 'UTC' and modules.get('pytz') -%}
-    '{{ run_started_at.astimezone(modules.pytz.timezone(target_tz)).strftime('%Y-%m-%d %H:%M:%S') }}'
-  {%- elif not execute -%}
-    {{ column }}
-  {%- else -%}
-    {{ exceptions.raise_compiler_error("convert_timezone from '" ~ source_tz ~ "' to '" ~ target_tz ~ "' cannot run on SQLite: SQLite has no time zone rules (only the current time, or equal zones, convert)") }}
   {%- endif -%}
 {%- endmacro %}
 `;

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { rewriteDateCasts } from './sqlite-date-casts.js';
+import { convertTimezoneSql } from './sqlite-convert-timezone.js';
 import { MultipleStatementsError, type BindParameters, type Connection, type OpenOptions, type PreparedStatement, type RunResult } from '../connection.js';
 
 type Driver = typeof Database;
@@ -221,6 +222,8 @@ export function openSqlite(path: string, options: OpenOptions): SqliteConnection
     db.pragma('foreign_keys = OFF');
     // md5(text): the hex digest dbt's snapshot_hash_arguments calls (dbt_scd_id); SQLite has none of its own.
     db.function('md5', { deterministic: true }, (value: unknown) => (value === null || value === undefined ? null : createHash('md5').update(String(value)).digest('hex')));
+    // convert_timezone([source,] target, ts), Snowflake's and Redshift's: the zone rules SQLite lacks, from Node's Intl.
+    db.function('convert_timezone', { deterministic: true, varargs: true }, convertTimezoneSql);
     // Touch the schema so a file that is not a database fails here, clearly.
     db.prepare('select count(*) from sqlite_master').get();
   } catch (err) {
