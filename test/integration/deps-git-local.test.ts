@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHub, type HubServer } from '../support/deps-hub.js';
-import { depsWorld, packagesYml, type DepsWorld } from '../support/deps-project.js';
+import { depsWorld, packagesYml, runDeps, type DepsWorld } from '../support/deps-project.js';
 import { writeProject } from '../support/example-project.js';
 import { runCliAsync } from '../support/run-cli.js';
 
@@ -12,10 +12,7 @@ describe('mini-dbt deps: git revisions and what git and local packages declare',
   let dir: string;
   let world: DepsWorld;
   let hub: HubServer;
-  const deps = async (...args: string[]) => {
-    const r = await runCliAsync(['deps', ...args, '--project-dir', dir], { env: { DBT_PACKAGE_HUB_URL: hub.url } });
-    return { ...r, stdout: r.stdout.replace(/^\d\d:\d\d:\d\d {2}/gm, '') };
-  };
+  const deps = (...args: string[]) => runDeps(dir, hub.url, ...args);
   const gitMacro = () => readFileSync(join(dir, 'dbt_packages/git_pkg/macros/git_pkg.sql'), 'utf8');
   const lockOf = () => (parse(readFileSync(join(dir, 'package-lock.yml'), 'utf8')) as { packages: Record<string, string>[] }).packages;
   const packagesFile = (...entries: string[]) => writeFileSync(join(dir, 'packages.yml'), packagesYml(...entries));

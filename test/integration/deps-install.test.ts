@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installedPackages } from '../../src/deps/installed-packages.js';
 import { serveHub, writeHub, type HubServer } from '../support/deps-hub.js';
-import { depsWorld, hubPackages, packagesYml, type DepsWorld } from '../support/deps-project.js';
+import { depsWorld, hubPackages, packagesYml, runDeps, type DepsWorld } from '../support/deps-project.js';
 import { writeProject } from '../support/example-project.js';
 import { runCliAsync } from '../support/run-cli.js';
 
@@ -13,11 +13,7 @@ describe('mini-dbt deps: hub, git and local packages, the lock file, --upgrade',
   let dir: string;
   let world: DepsWorld;
   let hub: HubServer;
-  /** The CLI's output without its time stamps. */
-  const deps = async (...args: string[]) => {
-    const r = await runCliAsync(['deps', ...args, '--project-dir', dir], { env: { DBT_PACKAGE_HUB_URL: hub.url } });
-    return { ...r, stdout: r.stdout.replace(/^\d\d:\d\d:\d\d {2}/gm, '') };
-  };
+  const deps = (...args: string[]) => runDeps(dir, hub.url, ...args);
   const indexRequests = () => hub.requests.filter((r) => r === '/api/v1/index.json').length;
   const lock = () => parse(readFileSync(join(dir, 'package-lock.yml'), 'utf8')) as { packages: Record<string, string>[]; sha1_hash: string };
   const installedVersion = (name: string) => (parse(readFileSync(join(dir, 'dbt_packages', name, 'dbt_project.yml'), 'utf8')) as { version: string }).version;

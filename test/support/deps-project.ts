@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { bareRepo, type BareRepo } from './deps-git-repo.js';
 import { writeHub, type HubPackage } from './deps-hub.js';
+import { runCliAsync, type CliResult } from './run-cli.js';
 
 /** The fixture hub: acme/orders depends on acme/base (<2.0.0); base has a 2.x and a prerelease. */
 export function hubPackages(extraOrders: readonly string[] = []): Record<string, HubPackage> {
@@ -52,4 +53,10 @@ export function depsWorld(dir: string): DepsWorld {
 /** A packages.yml of the given entries (YAML flow mappings, one per line). */
 export function packagesYml(...entries: string[]): string {
   return `packages:\n${entries.map((e) => `  - ${e}\n`).join('')}`;
+}
+
+/** `mini-dbt deps ARGS` on a project against a hub, its output without the time stamps. */
+export async function runDeps(dir: string, hubUrl: string, ...args: string[]): Promise<CliResult> {
+  const r = await runCliAsync(['deps', ...args, '--project-dir', dir], { env: { DBT_PACKAGE_HUB_URL: hubUrl } });
+  return { ...r, stdout: r.stdout.replace(/^\d\d:\d\d:\d\d {2}/gm, '') };
 }
