@@ -143,7 +143,15 @@ export class JinjaEnvironment {
   /** Stand-ins for a file's macros that compile it on the first call (once for all of them). */
   private lazyExports(file: MacroFile, names: readonly string[]): Record<string, unknown> {
     let compiled: Record<string, unknown> | undefined;
-    const compile = (): Record<string, unknown> => (compiled ??= this.compileExports(file));
+    const compile = (): Record<string, unknown> => {
+      try {
+        return (compiled ??= this.compileExports(file));
+      } catch (err) {
+        // Compiled inside a render: the render's error names the macro file and its line, not the model's.
+        if (this.currentState && err instanceof ProjectError) this.currentState.failure ??= err;
+        throw err;
+      }
+    };
     if (file.package !== undefined && file.package !== SHIM_PACKAGE && !GLOBAL_PROJECT_FILES.includes(file)) this.packageFiles.push(compile);
     const out: Record<string, unknown> = {};
     for (const name of names) {

@@ -218,6 +218,11 @@ models:
     const parse = p.dbt(['parse']);
     expect(parse.code).toBe(2);
     expect(parse.stderr).toMatch(/dbt_packages\/pkg_b\/macros\/broken\.sql:2/);
+    // A model that calls it: the error names the macro file and line, not the model.
+    p.write('models/calls_broken.sql', "select '{{ pkg_b.unused() }}' as x\n");
+    const run = p.dbt(['run', '-s', 'calls_broken']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^Error: dbt_packages\/pkg_b\/macros\/broken\.sql:2:\d+: template syntax error/m);
   });
 
   it("ref('package', 'model') to the wrong package fails that model, naming the package", () => {
