@@ -13,5 +13,6 @@ export default defineConfig({
     // changes and spies are undone after it (test/support/per-file-state.ts).
     isolate: false,
     setupFiles: ['test/support/per-file-state.ts'],
+    globalSetup: ['test/support/pg-global-setup.ts'],
   },
 });
