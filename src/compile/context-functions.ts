@@ -123,17 +123,31 @@ export function contextFunctions(state: RenderState): Record<string, unknown> {
     invocation_id: state.run.invocationId,
     run_started_at: state.run.startedAt,
     // dbt-sqlite's target: its profile output's keys (database is the main schema's name, as dbt-sqlite reports it).
-    target: {
-      name: state.target.name,
-      profile_name: state.target.profileName ?? null,
-      type: engine.name,
-      schema: state.target.schema,
-      database: 'main',
-      path: state.databasePath,
-      threads: state.target.threads,
-      schemas_and_paths: { main: state.databasePath, ...state.target.schemaPaths },
-      schema_directory: state.target.schemaDirectory ?? null,
-    },
+    // dbt-postgres's: its connection keys but the password.
+    target: state.target.postgres
+      ? {
+        name: state.target.name,
+        profile_name: state.target.profileName ?? null,
+        type: engine.name,
+        schema: state.target.schema,
+        database: state.target.postgres.dbname,
+        dbname: state.target.postgres.dbname,
+        host: state.target.postgres.host,
+        port: state.target.postgres.port,
+        user: state.target.postgres.user,
+        threads: state.target.threads,
+      }
+      : {
+        name: state.target.name,
+        profile_name: state.target.profileName ?? null,
+        type: engine.name,
+        schema: state.target.schema,
+        database: 'main',
+        path: state.databasePath,
+        threads: state.target.threads,
+        schemas_and_paths: { main: state.databasePath, ...state.target.schemaPaths },
+        schema_directory: state.target.schemaDirectory ?? null,
+      },
     model: {
       name: state.modelName,
       // The node's package (dbt_utils' messages say `{{ model.package_name }}.{{ model.name }}`).

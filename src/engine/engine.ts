@@ -23,6 +23,8 @@ export interface Engine {
   open(path: string, options: OpenOptions): Connection;
   /** Whether an error says another connection holds the lock this one waited for (the busy timeout ran out). */
   isBusyError(err: unknown): boolean;
-  /** Whether `path` names a warehouse that lives in memory only (nothing to create on disk). */
+  /** Whether `path` names a warehouse with no file of its own on disk (in memory, or on a server): nothing to create. */
   isInMemory(path: string): boolean;
+  /** A failure to open, as one message for the user (which server, database and user: never a secret) and a hint. */
+  explainOpenError?(err: unknown, path: string): { message: string; hint?: string } | undefined;
 }

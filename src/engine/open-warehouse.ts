@@ -30,6 +30,8 @@ export function openWarehouse(path: string, options: OpenWarehouseOptions = {}):
   try {
     return engine.open(path, { readonly, busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
   } catch (err) {
+    const explained = engine.explainOpenError?.(err, path);
+    if (explained) throw new ProjectError(explained.message, { hint: explained.hint });
     const message = err instanceof Error ? err.message : String(err);
     if (readonly && !inMemory && !existsSync(path)) {
       throw new ProjectError(`warehouse ${path} does not exist yet`, { hint: 'run `mini-dbt seed` or `mini-dbt run` first' });

@@ -26,6 +26,8 @@ function attach(db: Connection, name: string, path: string, from: string): void 
  * yet (what they would hold reads as absent).
  */
 export function attachTargetSchemas(db: Connection, target: Target): void {
+  // A server database's schemas are all there already.
+  if (target.postgres) return;
   const taken = new Set([resolve(db.path), ...Object.values(target.schemaPaths).map((p) => resolve(p))]);
   for (const [name, path] of Object.entries(target.schemaPaths)) {
     if (db.readonly && !existsSync(path)) continue;
@@ -50,6 +52,11 @@ export function attachTargetSchemas(db: Connection, target: Target): void {
  * names it. A schema nothing can place is an error naming the fix.
  */
 export function ensureSchema(db: Connection, target: Target, schema: string): void {
+  if (target.postgres) {
+    // PostgreSQL: CREATE SCHEMA IF NOT EXISTS (schemas are names, not files); the target's own exists already.
+    if (schema !== 'main' && schema !== target.schema) attach(db, schema, '', 'the node\'s schema config');
+    return;
+  }
   if (schema === 'main' || db.attachedSchemas().some((s) => s.toLowerCase() === schema.toLowerCase())) return;
   const named = target.schemaPaths[schema];
   if (named !== undefined) {

@@ -20,6 +20,7 @@
  * parsed on the way are stored too, by content (src/project/yaml-memo.ts).
  */
 // One-shot hashing (Node 20.12+): no Hash object per call, which counts at 10,000 models.
+import { useTargetEngine } from '../engine/current-engine.js';
 import { hash as oneShotHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -74,12 +75,14 @@ export interface LoadOptions extends LoadProjectOptions, CaptureOptions {
 export function loadWithParseCache(projectDir: string, options: LoadOptions = {}): { project: Project; manifest: Manifest } {
   if (options.partialParse === false) {
     const project = loadProject(projectDir, projectOptions(options));
+    useTargetEngine(project.target);
     requireInstalledPackages(project, project.packagesInstallPath);
     return { project, manifest: captureRemembered(project, options) };
   }
   const guess = readCache(join(resolve(projectDir), 'target', 'partial_parse.json'), projectDir);
   if (guess) primeYaml(guess.yaml);
   const { result: project, used: yaml } = withYamlTracking(() => loadProject(projectDir, projectOptions(options)));
+  useTargetEngine(project.target);
   requireInstalledPackages(project, project.packagesInstallPath);
   const path = parseCachePath(project);
   const stored = path === join(resolve(projectDir), 'target', 'partial_parse.json') ? guess : readCache(path, projectDir);

@@ -5,6 +5,7 @@ import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import { ProjectError } from '../errors/project-error.js';
 import { readYamlFile, type YamlFile } from './read-yaml-file.js';
 import { FILE_TARGET, type Target } from './target.js';
+import { postgresTarget } from './postgres-target.js';
 
 /** Renders the Jinja in a profile's values (env_var(), var()); injected by the parse layer. */
 export type ProfileRenderer = (value: unknown, file: string, lineOf: (path: readonly (string | number)[]) => number | undefined, path: readonly (string | number)[]) => unknown;
@@ -26,7 +27,7 @@ export interface ResolvedTarget {
 }
 
 const PROFILES = 'profiles.yml';
-const SUPPORTED_TYPES = ['sqlite'];
+const SUPPORTED_TYPES = ['sqlite', 'postgres'];
 
 /** Where dbt Core looks for profiles.yml, in order: the flag, DBT_PROFILES_DIR, the current directory, ~/.dbt. */
 function candidateDirs(root: string, options: TargetOptions): { dirs: string[]; explicit?: string } {
@@ -95,10 +96,11 @@ export function loadTarget(root: string, projectProfile: string | undefined, opt
     });
   }
   const rendered = render(output, [profileName, 'outputs', targetName]) as Record<string, unknown>;
-  return sqliteTarget(rendered, { file, yaml, root, profileName, targetName });
+  const where = { file, yaml, root, profileName, targetName };
+  return rendered.type === 'postgres' ? postgresTarget(rendered, where) : sqliteTarget(rendered, where);
 }
 
-interface Where {
+export interface Where {
   readonly file: string;
   readonly yaml: YamlFile;
   readonly root: string;
@@ -114,7 +116,7 @@ function sqliteTarget(output: Record<string, unknown>, where: Where): ResolvedTa
   if (!SUPPORTED_TYPES.includes(type)) {
     throw new ProjectError(`${label} has type '${type || '(none)'}'; mini-dbt runs on: ${SUPPORTED_TYPES.join(', ')}`, {
       location: at('type'),
-      hint: type === 'postgres' ? 'the PostgreSQL engine is not built yet: use a `type: sqlite` output' : 'set `type: sqlite` (dbt-sqlite\'s keys: schema, schemas_and_paths, schema_directory, threads)',
+      hint: 'set `type: sqlite` (dbt-sqlite\'s keys: schema, schemas_and_paths, schema_directory, threads) or `type: postgres` (dbt-postgres\'s keys: host, port, user, password, dbname, schema, threads)',
     });
   }
   const threads = output.threads === undefined ? 1 : Number(output.threads);

@@ -25,6 +25,34 @@ export interface Target {
    * profile; without one every relation is in main (one file), as before profiles existed.
    */
   readonly customSchemas: boolean;
+  /** A `type: postgres` output's connection (dbt-postgres's keys); undefined for SQLite. */
+  readonly postgres?: PostgresSettings;
+}
+
+/** How to reach a PostgreSQL database: dbt-postgres's profile keys, rendered (env_var() resolved). */
+export interface PostgresSettings {
+  readonly host: string;
+  readonly port: number;
+  readonly user: string;
+  readonly password: string;
+  readonly dbname: string;
+  /** libpq's sslmode: disable, allow, prefer, require, verify-ca, verify-full. */
+  readonly sslmode?: string;
+  /** Seconds of idle before TCP keepalives start (0: the system's default). */
+  readonly keepalivesIdle?: number;
+  /** Seconds to wait for the connection (dbt-postgres's default 10). */
+  readonly connectTimeout: number;
+  readonly searchPath?: string;
+  readonly role?: string;
+  readonly sslcert?: string;
+  readonly sslkey?: string;
+  readonly sslrootcert?: string;
+  readonly applicationName?: string;
+}
+
+/** Where a PostgreSQL target's warehouse is, for messages: never the password. */
+export function postgresLocator(settings: PostgresSettings): string {
+  return `postgres://${settings.user}@${settings.host}:${settings.port}/${settings.dbname}`;
 }
 
 /** The target of a project without a profiles.yml. */

@@ -42,10 +42,14 @@ export type NodeRunRecord = Omit<NodeRunsTable, 'id'>;
  * publish transaction, so the ledger and the table can never disagree.
  */
 export function recordNodeRun(db: Warehouse, record: NodeRunRecord, partitions: readonly string[] = []): number {
-  const { lastInsertRowid: id } = runQuery(db, q.insertInto('_mini_dbt_node_runs').values(record));
-  if (partitions.length > 0) {
-    const insert = db.prepare('insert into _mini_dbt_partitions (node_run_id, invocation_id, model, partition, as_of) values (?, ?, ?, ?, ?)');
-    for (const p of partitions) insert.run(id, record.invocation_id, record.model, p, record.as_of);
+  const { sql, parameters } = q.insertInto('_mini_dbt_node_runs').values(record).returning('id').compile();
+  const id = Number((db.get<{ id: number }>(sql, ...(parameters as unknown[])))!.id);
+  // Partitions go in batches of multi-row inserts (one round trip each on a server engine).
+  const BATCH = 500;
+  for (let start = 0; start < partitions.length; start += BATCH) {
+    const chunk = partitions.slice(start, start + BATCH);
+    const rows = chunk.map(() => '(?, ?, ?, ?, ?)').join(', ');
+    db.run(`insert into _mini_dbt_partitions (node_run_id, invocation_id, model, "partition", as_of) values ${rows}`, ...chunk.flatMap((p) => [id, record.invocation_id, record.model, p, record.as_of]));
   }
   return id;
 }

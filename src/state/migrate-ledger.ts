@@ -1,5 +1,6 @@
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { allRows, ledgerQueries as q, runQuery } from './query-builder.js';
+import { queryEngineName as engineName } from '../engine/query-dialect.js';
 
 interface Migration {
   readonly version: number;
@@ -23,7 +24,7 @@ const MIGRATIONS: readonly Migration[] = [
         .addColumn('started_at', 'text', (c) => c.notNull())
         .addColumn('completed_at', 'text'),
       q.schema.createTable('_mini_dbt_node_runs').ifNotExists()
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('id', engineName() === 'postgres' ? 'bigserial' : 'integer', (c) => (engineName() === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
         .addColumn('invocation_id', 'text', (c) => c.notNull())
         .addColumn('unique_id', 'text', (c) => c.notNull())
         .addColumn('model', 'text', (c) => c.notNull())
@@ -42,7 +43,7 @@ const MIGRATIONS: readonly Migration[] = [
         .addColumn('message', 'text')
         .addColumn('started_at', 'text', (c) => c.notNull())
         .addColumn('completed_at', 'text', (c) => c.notNull())
-        .addColumn('execution_time', 'real', (c) => c.notNull().defaultTo(0)),
+        .addColumn('execution_time', engineName() === 'postgres' ? 'double precision' : 'real', (c) => c.notNull().defaultTo(0)),
       q.schema.createIndex('_mini_dbt_node_runs_model').ifNotExists().on('_mini_dbt_node_runs').columns(['model', 'id']),
       q.schema.createTable('_mini_dbt_partitions').ifNotExists()
         .addColumn('node_run_id', 'integer', (c) => c.notNull())

@@ -1,0 +1,352 @@
+import { MultipleStatementsError, type BindParameters, type Connection, type OpenOptions, type PreparedStatement, type RunResult } from '../connection.js';
+import type { PostgresSettings } from '../../project/target.js';
+import { numberPlaceholders } from './pg-placeholders.js';
+import { holdsSeveralStatements } from './pg-statement-count.js';
+import { PgError, PgSyncClient, type PgResult } from './pg-sync-client.js';
+import { pgClientConfig } from './pg-client-config.js';
+
+const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+const quoteText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
+
+/** The commands whose row count is rows changed (a SELECT's is rows returned). */
+const CHANGING = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'COPY']);
+
+/** What the server says for a text holding several statements sent as one. */
+const isSeveralStatementsError = (err: unknown): boolean => err instanceof PgError && err.code === '42601' && /multiple commands/.test(err.message);
+
+class PgStatement<Row> implements PreparedStatement<Row> {
+  private described: PgResult | undefined;
+
+  constructor(private readonly connection: PostgresConnection, private readonly sql: string) {}
+
+  /** Whether it yields rows: a query, or a statement with RETURNING (read off the text: PostgreSQL describes a statement only by running it). */
+  get returnsRows(): boolean {
+    const head = this.sql.replace(/^(\s|--[^\n]*\n|\/\*[\s\S]*?\*\/)+/, '').slice(0, 12).toLowerCase();
+    return /^(select|with|values|table|show|explain)\b/.test(head) || /\breturning\b/i.test(this.sql);
+  }
+
+  /** The column names, from running it once (kept for the next rows() without parameters). */
+  columnNames(): string[] {
+    this.described = this.connection.query(this.sql, [], 'array');
+    return this.described.fields;
+  }
+
+  run(...params: BindParameters): RunResult {
+    return this.connection.run(this.sql, ...params);
+  }
+
+  get(...params: BindParameters): Row | undefined {
+    return this.connection.get<Row>(this.sql, ...params);
+  }
+
+  all(...params: BindParameters): Row[] {
+    return this.connection.all<Row>(this.sql, ...params);
+  }
+
+  iterate(...params: BindParameters): IterableIterator<Row> {
+    return this.all(...params)[Symbol.iterator]();
+  }
+
+  value(...params: BindParameters): unknown {
+    return this.connection.value(this.sql, ...params);
+  }
+
+  values(...params: BindParameters): unknown[] {
+    return this.connection.values(this.sql, ...params);
+  }
+
+  rows(...params: BindParameters): unknown[][] {
+    const kept = params.length === 0 ? this.described : undefined;
+    this.described = undefined;
+    return (kept ?? this.connection.query(this.sql, params, 'array')).rows as unknown[][];
+  }
+}
+
+/**
+ * A Connection on a PostgreSQL database (see pg-sync-client.ts for how an
+ * asynchronous driver answers synchronously). The target's schema plays
+ * SQLite's `main`: the connection's search_path starts with it, and the
+ * introspection methods read `main` as that schema.
+ */
+export class PostgresConnection implements Connection {
+  private depth = 0;
+  private dropsCascade = false;
+
+  constructor(readonly path: string, readonly readonly: boolean, private readonly client: PgSyncClient, private readonly mainSchema: string) {}
+
+  get inTransaction(): boolean {
+    return this.depth > 0;
+  }
+
+  /** One statement, values bound (`?` or named). */
+  query(sql: string, params: BindParameters, rowMode?: 'array'): PgResult {
+    if (holdsSeveralStatements(sql)) throw new MultipleStatementsError();
+    const { text, values } = numberPlaceholders(this.cascaded(sql), params);
+    try {
+      return this.client.query(text, values, { rowMode, extended: true })[0]!;
+    } catch (err) {
+      if (isSeveralStatementsError(err)) throw new MultipleStatementsError((err as Error).message);
+      throw err;
+    }
+  }
+
+  /** Inside withViewsUntouched, a DROP TABLE takes the views on it along (they are put back after). */
+  private cascaded(sql: string): string {
+    if (!this.dropsCascade || !/^\s*drop\s+table\b/i.test(sql)) return sql;
+    return /\bcascade\s*;?\s*$/i.test(sql) ? sql : `${sql.replace(/;?\s*$/, '')} cascade`;
+  }
+
+  exec(sql: string): void {
+    if (!holdsSeveralStatements(sql)) {
+      this.query(sql, []);
+      return;
+    }
+    this.client.script(sql);
+  }
+
+  runScript(sql: string): number {
+    const results = holdsSeveralStatements(sql) ? this.client.script(sql) : [this.query(sql, [])];
+    return results.reduce((sum, r) => sum + (CHANGING.has(r.command) ? r.rowCount : 0), 0);
+  }
+
+  prepare<Row = unknown>(sql: string): PreparedStatement<Row> {
+    if (holdsSeveralStatements(sql)) throw new MultipleStatementsError();
+    return new PgStatement<Row>(this, sql);
+  }
+
+  run(sql: string, ...params: BindParameters): RunResult {
+    const r = this.query(sql, params);
+    return { changes: CHANGING.has(r.command) ? r.rowCount : 0, lastInsertRowid: 0 };
+  }
+
+  get<Row = unknown>(sql: string, ...params: BindParameters): Row | undefined {
+    return this.query(sql, params).rows[0] as Row | undefined;
+  }
+
+  all<Row = unknown>(sql: string, ...params: BindParameters): Row[] {
+    return this.query(sql, params).rows as Row[];
+  }
+
+  value(sql: string, ...params: BindParameters): unknown {
+    return (this.query(sql, params, 'array').rows[0] as unknown[] | undefined)?.[0];
+  }
+
+  values(sql: string, ...params: BindParameters): unknown[] {
+    return (this.query(sql, params, 'array').rows as unknown[][]).map((r) => r[0]);
+  }
+
+  begin(): void {
+    this.client.query('begin', undefined, { extended: false });
+    this.depth = 1;
+  }
+
+  commit(): void {
+    this.client.query('commit', undefined, { extended: false });
+    this.depth = 0;
+  }
+
+  rollback(): void {
+    if (this.depth === 0) return;
+    this.depth = 0;
+    this.client.query('rollback', undefined, { extended: false });
+  }
+
+  /** A transaction; nested, a savepoint (as better-sqlite3 nests them). */
+  transaction<T>(fn: () => T): T {
+    if (this.depth > 0) {
+      const name = `mini_dbt_sp_${this.depth}`;
+      this.client.query(`savepoint ${name}`, undefined, { extended: false });
+      this.depth++;
+      try {
+        const result = fn();
+        this.client.query(`release savepoint ${name}`, undefined, { extended: false });
+        return result;
+      } catch (err) {
+        this.client.query(`rollback to savepoint ${name}`, undefined, { extended: false });
+        throw err;
+      } finally {
+        this.depth--;
+      }
+    }
+    this.begin();
+    try {
+      const result = fn();
+      this.commit();
+      return result;
+    } catch (err) {
+      try {
+        this.rollback();
+      } catch {
+        // the connection is gone: the server rolled back already
+      }
+      throw err;
+    }
+  }
+
+  /** The busy timeout is PostgreSQL's lock_timeout: how long a statement waits for another session's lock. */
+  setBusyTimeout(ms: number): void {
+    this.client.query(`set lock_timeout = ${Math.max(0, Math.floor(ms))}`, undefined, { extended: false });
+  }
+
+  /**
+   * PostgreSQL binds a view to a table itself, not to its name: renaming
+   * the table takes the view along, and a table with views on it cannot be
+   * dropped. So the views of the user's schemas are read first, a DROP TABLE
+   * inside `fn` cascades to its views, and every view that went is created
+   * again, by name, after `fn` (in the same transaction: it sees the new table).
+   */
+  withViewsUntouched<T>(fn: () => T): T {
+    const views = this.query(
+      `select n.nspname as schema, c.relname as name, pg_get_viewdef(c.oid) as definition
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       where c.relkind = 'v' and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'
+       order by c.oid`,
+      [],
+    ).rows as { schema: string; name: string; definition: string }[];
+    this.dropsCascade = true;
+    let result: T;
+    try {
+      result = fn();
+    } finally {
+      this.dropsCascade = false;
+    }
+    if (views.length > 0) {
+      const present = new Set(
+        (this.query(`select n.nspname || '.' || c.relname as k from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.relkind = 'v'`, []).rows as { k: string }[]).map((r) => r.k),
+      );
+      for (const view of views) {
+        if (present.has(`${view.schema}.${view.name}`)) continue;
+        this.query(`create view ${quoteName(view.schema)}.${quoteName(view.name)} as ${view.definition.replace(/;\s*$/, '')}`, []);
+      }
+    }
+    return result;
+  }
+
+  /** A copy of a schema into another one of the same database (`path` names the new schema: PostgreSQL has no database files). */
+  copyTo(path: string, schema = 'main'): void {
+    const from = this.schemaOf(schema);
+    this.client.script(`create schema ${quoteName(path)}`);
+    const tables = this.query(`select c.relname as name, c.relkind as kind, pg_get_viewdef(c.oid) as definition from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ? and c.relkind in ('r', 'v', 'p') order by c.oid`, [from]).rows as { name: string; kind: string; definition: string | null }[];
+    for (const t of tables) {
+      if (t.kind === 'v') continue;
+      this.exec(`create table ${quoteName(path)}.${quoteName(t.name)} (like ${quoteName(from)}.${quoteName(t.name)} including all)`);
+      this.exec(`insert into ${quoteName(path)}.${quoteName(t.name)} select * from ${quoteName(from)}.${quoteName(t.name)}`);
+    }
+    for (const t of tables) {
+      if (t.kind !== 'v' || t.definition === null) continue;
+      // The view's text names the copied schema's tables through the search path of whoever reads it.
+      this.exec(`create view ${quoteName(path)}.${quoteName(t.name)} as ${t.definition.replace(/;\s*$/, '')}`);
+    }
+  }
+
+  close(): void {
+    this.client.close();
+  }
+
+  /** A schema is created (PostgreSQL's schemas are not files: `path` is unused). */
+  attachSchema(name: string, _path: string): void {
+    if (this.readonly || this.schemaOf(name) === this.mainSchema) return;
+    this.exec(`create schema if not exists ${quoteName(name)}`);
+  }
+
+  attachedSchemas(): string[] {
+    const others = this.values(
+      `select nspname from pg_namespace where nspname not in ('pg_catalog', 'information_schema', 'public', ?) and nspname not like 'pg\\_%' order by nspname`,
+      this.mainSchema,
+    ) as string[];
+    return ['main', ...others];
+  }
+
+  /** SQLite's `main` is the target's schema. */
+  private schemaOf(schema: string): string {
+    return schema === 'main' ? this.mainSchema : schema;
+  }
+
+  private namespace(options?: { readonly temp?: boolean; readonly schema?: string }): { sql: string; param?: string } {
+    return options?.temp ? { sql: 'c.relnamespace = pg_my_temp_schema()' } : { sql: 'n.nspname = ?', param: this.schemaOf(options?.schema ?? 'main') };
+  }
+
+  relationKind(name: string, schema = 'main'): 'table' | 'view' | null {
+    const kind = this.value(
+      `select c.relkind from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ? and c.relname = ? and c.relkind in ('r', 'p', 'v', 'm', 'f')`,
+      this.schemaOf(schema),
+      name,
+    ) as string | undefined;
+    return kind === undefined ? null : kind === 'v' ? 'view' : 'table';
+  }
+
+  relationColumns(name: string, options?: { readonly temp?: boolean; readonly schema?: string }): { name: string; type: string }[] {
+    const where = this.namespace(options);
+    return this.all<{ name: string; type: string }>(
+      `select a.attname as name, format_type(a.atttypid, a.atttypmod) as type
+       from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+       where ${where.sql} and c.relname = ? and a.attnum > 0 and not a.attisdropped
+       order by a.attnum`,
+      ...(where.param === undefined ? [] : [where.param]),
+      name,
+    );
+  }
+
+  relationIndexes(name: string, options?: { readonly withConstraints?: boolean; readonly schema?: string }): { name: string; columns: string[]; unique: boolean }[] {
+    const rows = this.all<{ name: string; unique: boolean; columns: (string | null)[] }>(
+      `select i.relname as name, x.indisunique as unique,
+         array(select a.attname from unnest(x.indkey) with ordinality as k(attnum, ord)
+               left join pg_attribute a on a.attrelid = x.indrelid and a.attnum = k.attnum order by k.ord) as columns
+       from pg_index x
+       join pg_class t on t.oid = x.indrelid join pg_namespace n on n.oid = t.relnamespace
+       join pg_class i on i.oid = x.indexrelid
+       where n.nspname = ? and t.relname = ?${options?.withConstraints ? '' : ' and not exists (select 1 from pg_constraint k where k.conindid = x.indexrelid)'}
+       order by i.relname`,
+      this.schemaOf(options?.schema ?? 'main'),
+      name,
+    );
+    return rows.map((r) => ({ name: r.name, unique: r.unique, columns: parseArray(r.columns) }));
+  }
+
+  schemaObject(name: string, schema = 'main'): { type: string; table: string } | undefined {
+    const row = this.get<{ kind: string; name: string; tbl: string | null }>(
+      `select c.relkind as kind, c.relname as name, (select t.relname from pg_index x join pg_class t on t.oid = x.indrelid where x.indexrelid = c.oid) as tbl
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ? and lower(c.relname) = lower(?) limit 1`,
+      this.schemaOf(schema),
+      name,
+    );
+    if (!row) return undefined;
+    const type = row.kind === 'v' ? 'view' : row.kind === 'i' || row.kind === 'I' ? 'index' : row.kind === 'S' ? 'sequence' : 'table';
+    return { type, table: row.tbl ?? row.name };
+  }
+
+  hasTable(name: string): boolean {
+    return this.relationKind(name) === 'table';
+  }
+}
+
+/** A text[] comes back as its text ({a,b}) from the worker's parsers: read it, NULLs (expressions) as ''. */
+function parseArray(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map((v) => (v === null ? '' : String(v)));
+  const text = String(value ?? '{}').replace(/^\{|\}$/g, '');
+  if (text === '') return [];
+  return text.split(',').map((v) => (v === 'NULL' ? '' : v.replace(/^"|"$/g, '').replace(/\\(.)/g, '$1')));
+}
+
+/**
+ * Open a connection to the target's database. The session's search_path is
+ * the target's schema (created when missing, unless read-only), then public.
+ */
+export function openPostgres(path: string, options: OpenOptions, settings: PostgresSettings, schema: string): PostgresConnection {
+  const client = new PgSyncClient();
+  const session = [
+    `set lock_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}`,
+    ...(settings.role ? [`set role ${quoteName(settings.role)}`] : []),
+  ];
+  try {
+    client.connect(pgClientConfig(settings), session);
+    if (!options.readonly) client.query(`create schema if not exists ${quoteName(schema)}`, undefined, { extended: false });
+    const searchPath = settings.searchPath ? `${quoteName(schema)}, ${settings.searchPath}` : `${quoteName(schema)}, public`;
+    client.query(`set search_path = ${searchPath}`, undefined, { extended: false });
+    client.query(`set application_name = ${quoteText(settings.applicationName ?? 'mini-dbt')}`, undefined, { extended: false });
+  } catch (err) {
+    client.close();
+    throw err;
+  }
+  return new PostgresConnection(path, options.readonly ?? false, client, schema);
+}

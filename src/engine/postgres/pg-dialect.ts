@@ -1,0 +1,74 @@
+import type { Dialect } from '../dialect.js';
+
+const quoteIdentifier = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** A YYYY-MM-DD start of a value's text: dates, timestamps and ISO text alike (PostgreSQL prints dates ISO). */
+const dayOfText = (expr: string): string => `case when cast(${expr} as text) ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}' then left(cast(${expr} as text), 10) end`;
+
+/** `"schema"."name"` split into its schema and name; a bare name has no schema. */
+function splitQualified(name: string): { schema?: string; bare: string } {
+  const m = /^("(?:[^"]|"")*")\.("(?:[^"]|"")*")$/.exec(name);
+  return m ? { schema: m[1]!, bare: m[2]! } : { bare: name };
+}
+
+/** PostgreSQL's dialect of what the tool writes itself. */
+export const postgresDialect: Dialect = {
+  name: 'postgres',
+  quoteIdentifier,
+  quoteLiteral: (value) => `'${value.replace(/'/g, "''")}'`,
+  // SQLite's INTEGER is 64 bits and its REAL a double: the same here.
+  types: { integer: 'bigint', real: 'double precision', text: 'text' },
+  /** The family of a PostgreSQL type name, in SQLite's words (what the tool compares and binds by). */
+  typeAffinity: (declared) => {
+    const t = declared.toLowerCase().trim();
+    if (/^(smallint|integer|bigint|int[248]?|serial|bigserial|smallserial)\b/.test(t)) return 'INTEGER';
+    if (/^(real|double precision|float[48]?)\b/.test(t)) return 'REAL';
+    if (/^(numeric|decimal)\b/.test(t)) return 'NUMERIC';
+    if (/^(text|character|char|varchar|character varying|name|citext|uuid)\b/.test(t)) return 'TEXT';
+    if (t === '' || t === 'bytea') return 'BLOB';
+    // dates, times, booleans, json...: compared as their own type, bound as text.
+    return 'NUMERIC';
+  },
+  maxBindParameters: 65535,
+  castText: (expr) => `cast(${expr} as text)`,
+  dateOf: dayOfText,
+  dayOrText: (expr) => `coalesce(${dayOfText(expr)}, cast(${expr} as text))`,
+  dayNumber: (dayExpr) => `(cast(${dayExpr} as date) - date '2000-01-01')`,
+  isNumber: (expr) => `pg_typeof(${expr}) in ('smallint'::regtype, 'integer'::regtype, 'bigint'::regtype, 'numeric'::regtype, 'real'::regtype, 'double precision'::regtype)`,
+  sumOrZero: (expr) => `coalesce(cast(sum(${expr}) as double precision), 0.0)`,
+  // Every column has one type: a text column holds only text, and a range over another type compares as that type.
+  nonText: () => 'false',
+  createTableAs: (relation, select, options) => `create ${options?.temp ? 'temp ' : ''}table ${relation} as\n${select}`,
+  createView: (relation, select) => `create view ${relation} as\n${select}`,
+  dropRelation: (kind, relation, options) => `drop ${kind} ${options?.ifExists ? 'if exists ' : ''}${relation}`,
+  renameTable: (from, to) => `alter table ${from} rename to ${to}`,
+  tempRelation: (name) => `pg_temp.${quoteIdentifier(name)}`,
+  createTable: (relation, columnDefinitions) => `create table ${relation} (${columnDefinitions})`,
+  createEmptyTableLike: (relation, source) => `create table ${relation} as select * from ${source} where false`,
+  // An index lives in its table's schema, named bare: the tool's `"schema"."index" on "table"` (SQLite's form) turns around.
+  createIndex: ({ name, table, columns, unique, ifNotExists }) => {
+    const { schema, bare } = splitQualified(name);
+    const on = schema && !table.includes('.') ? `${schema}.${table}` : table;
+    return `create ${unique ? 'unique ' : ''}index ${ifNotExists ? 'if not exists ' : ''}${bare} on ${on} (${columns})`;
+  },
+  dropIndex: (name, options) => `drop index ${options?.ifExists ? 'if exists ' : ''}${name}`,
+  addColumn: (table, column, type) => `alter table ${table} add column ${column} ${type || 'text'}`,
+  dropColumn: (table, column) => `alter table ${table} drop column ${column}`,
+  // The same statements as SQLite's, with PostgreSQL's ctid (a row's physical address) for SQLite's rowid:
+  // the match is computed once, before the update moves any row.
+  merge: ({ target, source, matchTable, keys, columns, update, predicates }) => {
+    const on = [...keys.map((k) => `DBT_INTERNAL_SOURCE.${k} = DBT_INTERNAL_DEST.${k}`), ...predicates.map((p) => `(${p})`)].join('\n  and ');
+    const cols = columns.join(', ');
+    const match = `pg_temp.${quoteIdentifier(matchTable)}`;
+    return {
+      match: `create temp table ${quoteIdentifier(matchTable)} as\nselect DBT_INTERNAL_DEST.ctid as dest_row, DBT_INTERNAL_SOURCE.ctid as source_row\nfrom ${target} as DBT_INTERNAL_DEST join ${source} as DBT_INTERNAL_SOURCE\n  on ${on}`,
+      doubleMatch: `select count(*) from (select dest_row from ${match} group by dest_row having count(*) > 1) as doubled`,
+      ...(update.length > 0
+        ? {
+          update: `update ${target} as DBT_INTERNAL_DEST set\n  ${update.map((c) => `${quoteIdentifier(c)} = DBT_INTERNAL_SOURCE.${quoteIdentifier(c)}`).join(',\n  ')}\nfrom ${match} as m join ${source} as DBT_INTERNAL_SOURCE on DBT_INTERNAL_SOURCE.ctid = m.source_row\nwhere DBT_INTERNAL_DEST.ctid = m.dest_row`,
+        }
+        : {}),
+      insert: `insert into ${target} (${cols})\nselect ${cols} from ${source}\nwhere ctid not in (select source_row from ${match})`,
+    };
+  },
+};

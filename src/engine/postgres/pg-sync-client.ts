@@ -1,0 +1,105 @@
+import { createRequire } from 'node:module';
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { pgWorkerMain } from './pg-worker-main.js';
+
+/** One statement's answer from the server. */
+export interface PgResult {
+  readonly rows: unknown[];
+  readonly fields: string[];
+  readonly rowCount: number;
+  readonly command: string;
+}
+
+/** An error the server (or the driver) raised, with PostgreSQL's SQLSTATE in `code`. */
+export class PgError extends Error {
+  readonly code?: string;
+  readonly detail?: string;
+  readonly hint?: string;
+  readonly position?: string;
+
+  constructor(fields: Record<string, unknown>) {
+    super(String(fields.message ?? 'PostgreSQL error'));
+    this.name = 'PgError';
+    for (const key of ['code', 'detail', 'hint', 'position'] as const) {
+      if (typeof fields[key] === 'string') (this as Record<string, unknown>)[key] = fields[key];
+    }
+    if (this.code === undefined && typeof fields.code === 'string') this.code = fields.code;
+  }
+}
+
+/**
+ * A synchronous client over the asynchronous `pg` driver: the driver runs on
+ * a worker thread, and each call posts a request and blocks this thread on
+ * Atomics.wait until the worker answers (the synckit pattern). The engine
+ * interface is synchronous (engine.ts says why); this is how PostgreSQL fits
+ * it. One client is one server connection.
+ */
+export class PgSyncClient {
+  private readonly state = new Int32Array(new SharedArrayBuffer(4));
+  private readonly port;
+  private readonly worker: Worker;
+  private closed = false;
+
+  constructor() {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    const require = createRequire(import.meta.url);
+    this.worker = new Worker(`(${pgWorkerMain.toString()})()`, {
+      eval: true,
+      workerData: { port: port2, state: this.state, pgPath: require.resolve('pg'), copyPath: require.resolve('pg-copy-streams') },
+      transferList: [port2],
+      // The worker's own stdout/stderr are not the command's output.
+      stdout: false,
+      stderr: false,
+    });
+    // A process that forgets to close still exits (the server rolls back what was open).
+    this.worker.unref();
+    this.port.unref();
+  }
+
+  private call(request: Record<string, unknown>): unknown {
+    if (this.closed) throw new PgError({ message: 'the connection is closed' });
+    Atomics.store(this.state, 0, 0);
+    this.port.postMessage(request);
+    // Wait in slices: a worker that died cannot answer, and a slice lets that be noticed.
+    for (;;) {
+      const woke = Atomics.wait(this.state, 0, 0, 1000);
+      if (woke !== 'timed-out') break;
+      if (this.worker.threadId === -1) throw new PgError({ message: 'the PostgreSQL connection thread stopped' });
+    }
+    const message = receiveMessageOnPort(this.port)?.message as { ok: boolean; value?: unknown; error?: Record<string, unknown> } | undefined;
+    if (!message) throw new PgError({ message: 'no answer from the PostgreSQL connection thread' });
+    if (!message.ok) throw new PgError(message.error ?? {});
+    return message.value;
+  }
+
+  connect(config: Record<string, unknown>, session: readonly string[]): void {
+    this.call({ op: 'connect', config, session: [...session] });
+  }
+
+  /** One statement through the extended protocol (refuses several), or a script through the simple one. */
+  query(text: string, values: readonly unknown[] | undefined, options: { readonly rowMode?: 'array'; readonly extended?: boolean } = {}): PgResult[] {
+    return this.call({ op: 'query', text, values: values === undefined ? undefined : [...values], rowMode: options.rowMode, extended: options.extended ?? true }) as PgResult[];
+  }
+
+  script(text: string): PgResult[] {
+    return this.call({ op: 'script', text }) as PgResult[];
+  }
+
+  /** COPY ... FROM STDIN with the data in `chunks` (text in the COPY's format). */
+  copyIn(text: string, chunks: readonly string[]): number {
+    const [result] = this.call({ op: 'copyIn', text, chunks: [...chunks] }) as PgResult[];
+    return result?.rowCount ?? 0;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    try {
+      this.call({ op: 'close' });
+    } catch {
+      // closing a broken connection: nothing to report
+    }
+    this.closed = true;
+    void this.worker.terminate();
+  }
+}

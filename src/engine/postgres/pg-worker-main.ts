@@ -1,0 +1,138 @@
+/**
+ * The body of the worker thread that owns one PostgreSQL connection (the
+ * `pg` driver, asynchronous) for a PostgresConnection on the calling thread,
+ * which blocks on Atomics.wait for each answer (see pg-sync-client.ts).
+ *
+ * This function is sent to the worker as its source text (`eval`), so the
+ * engine works the same from the TypeScript sources, the ES modules and the
+ * CommonJS bundle: it must not refer to anything outside itself. `require`
+ * is the worker's own; the driver's paths arrive in workerData.
+ */
+export function pgWorkerMain(): void {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
+  const data = workerData as { port: import('node:worker_threads').MessagePort; state: Int32Array; pgPath: string; copyPath: string };
+  const pg = require(data.pgPath) as typeof import('pg');
+  const port = data.port;
+  const state = data.state;
+
+  // Values come back as the tool's SQLite side gives them: dates and times as their text, bigint and
+  // numeric as numbers (exact to 15 significant digits, as SQLite's REAL), json as its text.
+  const asText = (v: string): string => v;
+  const asNumber = (v: string): number | string => {
+    const n = Number(v);
+    return Number.isFinite(n) ? n : v;
+  };
+  const types = {
+    getTypeParser: (oid: number, format?: string): ((v: string) => unknown) => {
+      switch (oid) {
+        case 20: // int8
+        case 1700: // numeric
+          return asNumber;
+        case 1082: // date
+        case 1083: // time
+        case 1114: // timestamp
+        case 1184: // timestamptz
+        case 1266: // timetz
+        case 1186: // interval
+        case 114: // json
+        case 3802: // jsonb
+          return asText;
+        default:
+          return pg.types.getTypeParser(oid, (format ?? 'text') as 'text');
+      }
+    },
+  };
+
+  let client: import('pg').Client | undefined;
+  /** An error the connection raised between requests (the server went away): the next request reports it. */
+  let broken: Error | undefined;
+
+  interface Reply {
+    ok: boolean;
+    value?: unknown;
+    error?: Record<string, unknown>;
+  }
+
+  const errorOf = (err: unknown): Record<string, unknown> => {
+    const e = err as Record<string, unknown> & { message?: string };
+    const out: Record<string, unknown> = { message: e?.message ?? String(err) };
+    for (const key of ['code', 'detail', 'hint', 'position', 'severity', 'schema', 'table', 'column', 'constraint', 'routine', 'errno', 'syscall', 'address', 'port']) {
+      if (e && e[key] !== undefined) out[key] = e[key];
+    }
+    return out;
+  };
+
+  const reply = (r: Reply): void => {
+    port.postMessage(r);
+    Atomics.store(state, 0, 1);
+    Atomics.notify(state, 0);
+  };
+
+  type Request =
+    | { op: 'connect'; config: Record<string, unknown>; session: string[] }
+    | { op: 'query'; text: string; values?: unknown[]; rowMode?: 'array'; extended: boolean }
+    | { op: 'script'; text: string }
+    | { op: 'copyIn'; text: string; chunks: string[] }
+    | { op: 'close' };
+
+  const shape = (res: import('pg').QueryResult | import('pg').QueryResult[]): unknown => {
+    const one = (r: import('pg').QueryResult) => ({ rows: r.rows, fields: (r.fields ?? []).map((f) => f.name), rowCount: r.rowCount ?? 0, command: r.command });
+    return Array.isArray(res) ? res.map(one) : [one(res)];
+  };
+
+  async function handle(req: Request): Promise<unknown> {
+    if (req.op === 'connect') {
+      client = new pg.Client({ ...req.config, types } as import('pg').ClientConfig);
+      client.on('error', (err) => {
+        broken = err;
+      });
+      await client.connect();
+      for (const sql of req.session) await client.query(sql);
+      return null;
+    }
+    if (req.op === 'close') {
+      const c = client;
+      client = undefined;
+      if (c) await c.end().catch(() => undefined);
+      return null;
+    }
+    if (!client) throw new Error('the connection is closed');
+    if (broken) throw broken;
+    if (req.op === 'query') {
+      const res = await client.query({ text: req.text, values: req.values, rowMode: req.rowMode, ...(req.extended ? { queryMode: 'extended' } : {}) } as import('pg').QueryConfig);
+      return shape(res);
+    }
+    if (req.op === 'script') {
+      return shape(await client.query(req.text));
+    }
+    // COPY ... FROM STDIN: the data streamed in the chunks given.
+    const { from } = require(data.copyPath) as typeof import('pg-copy-streams');
+    const stream = client.query(from(req.text));
+    await new Promise<void>((resolve, reject) => {
+      stream.on('error', reject);
+      stream.on('finish', () => resolve());
+      let i = 0;
+      const writeMore = (): void => {
+        while (i < req.chunks.length) {
+          const ok = stream.write(req.chunks[i++]);
+          if (!ok) {
+            stream.once('drain', writeMore);
+            return;
+          }
+        }
+        stream.end();
+      };
+      writeMore();
+    });
+    return [{ rows: [], fields: [], rowCount: (stream as unknown as { rowCount: number }).rowCount ?? 0, command: 'COPY' }];
+  }
+
+  port.on('message', (req: Request) => {
+    handle(req).then(
+      (value) => reply({ ok: true, value }),
+      (err) => reply({ ok: false, error: errorOf(err) }),
+    );
+  });
+  process.on('uncaughtException', (err) => reply({ ok: false, error: errorOf(err) }));
+}

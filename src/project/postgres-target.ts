@@ -1,0 +1,60 @@
+import { ProjectError } from '../errors/project-error.js';
+import type { ResolvedTarget, Where } from './load-target.js';
+import { postgresLocator, type PostgresSettings } from './target.js';
+
+const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'];
+
+/**
+ * A dbt-postgres output (`type: postgres`): host, port, user, password
+ * (or pass), dbname (or database), schema, threads; optional sslmode,
+ * keepalives_idle, connect_timeout, search_path, role, sslcert, sslkey,
+ * sslrootcert, application_name. The warehouse's "path" is its locator
+ * (postgres://user@host:port/dbname), never the password.
+ */
+export function postgresTarget(output: Record<string, unknown>, where: Where): ResolvedTarget {
+  const at = (key: string) => ({ file: where.file, line: where.yaml.lineOf([where.profileName, 'outputs', where.targetName, key]) ?? where.yaml.lineOf([where.profileName, 'outputs', where.targetName]) });
+  const label = `target '${where.targetName}' of profile '${where.profileName}'`;
+  const text = (keys: readonly string[], fallback?: string): string => {
+    const key = keys.find((k) => output[k] !== undefined && output[k] !== null);
+    if (key === undefined) {
+      if (fallback !== undefined) return fallback;
+      throw new ProjectError(`${label} (type postgres) needs \`${keys[0]}\``, { location: at('type'), hint: `dbt-postgres's required keys: host, port, user, password, dbname, schema` });
+    }
+    return String(output[key]);
+  };
+  const whole = (key: string, fallback: number | undefined, min: number): number | undefined => {
+    if (output[key] === undefined || output[key] === null) return fallback;
+    const n = Number(output[key]);
+    if (!Number.isInteger(n) || n < min) throw new ProjectError(`${label}: ${key} must be a whole number of at least ${min}, not ${JSON.stringify(output[key])}`, { location: at(key) });
+    return n;
+  };
+  const port = whole('port', undefined, 1);
+  if (port === undefined) throw new ProjectError(`${label} (type postgres) needs \`port\``, { location: at('type'), hint: `dbt-postgres's required keys: host, port, user, password, dbname, schema` });
+  if (port > 65535) throw new ProjectError(`${label}: port must be at most 65535, not ${port}`, { location: at('port') });
+  const sslmode = output.sslmode === undefined ? undefined : String(output.sslmode);
+  if (sslmode !== undefined && !SSL_MODES.includes(sslmode)) throw new ProjectError(`${label}: sslmode '${sslmode}' is not one of ${SSL_MODES.join(', ')}`, { location: at('sslmode') });
+  const schema = text(['schema']);
+  if (schema === '') throw new ProjectError(`${label}: schema cannot be empty`, { location: at('schema') });
+  const optional = (key: string): string | undefined => (output[key] === undefined || output[key] === null ? undefined : String(output[key]));
+  const settings: PostgresSettings = {
+    host: text(['host']),
+    port,
+    user: text(['user']),
+    password: text(['password', 'pass']),
+    dbname: text(['dbname', 'database']),
+    sslmode,
+    keepalivesIdle: whole('keepalives_idle', undefined, 0),
+    connectTimeout: whole('connect_timeout', 10, 0)!,
+    searchPath: optional('search_path'),
+    role: optional('role'),
+    sslcert: optional('sslcert'),
+    sslkey: optional('sslkey'),
+    sslrootcert: optional('sslrootcert'),
+    applicationName: optional('application_name'),
+  };
+  const threads = whole('threads', 1, 1)!;
+  return {
+    mainPath: postgresLocator(settings),
+    target: { name: where.targetName, profileName: where.profileName, profilesFile: where.file, type: 'postgres', schema, threads, schemaPaths: {}, customSchemas: true, postgres: settings },
+  };
+}
