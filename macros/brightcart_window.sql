@@ -20,7 +20,7 @@
   {%- elif start is not none or end is not none -%}
     {{ exceptions.raise_compiler_error("a backfill needs both start and end vars") }}
   {%- else -%}
-    date({{ as_of() }}, '-{{ lookback_days() }} days') and {{ as_of() }}
+    {{ days_before(as_of(), lookback_days()) }} and {{ as_of() }}
   {%- endif -%}
 {%- endmacro %}
 

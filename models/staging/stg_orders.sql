@@ -13,7 +13,7 @@ select
     order_id,
     order_date,
     status,
-    cast(amount as real) as amount,
+    cast(amount as {{ money_type() }}) as amount,
     load_date as last_loaded,
     versions
 from ranked

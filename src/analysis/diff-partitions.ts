@@ -49,12 +49,12 @@ export function diffPartitions(
   const cols = columns.map(quoteIdentifier).join(', ');
   const grouped = (relation: string) => `select ${part} as p, ${cols}, count(*) as n from ${relation} group by ${part}, ${cols}`;
   const stale = db.values(
-    `select p from (${grouped(live.relation)} except ${grouped(rebuilt.relation)})
+    `select p from (${grouped(live.relation)} except ${grouped(rebuilt.relation)}) as only_live
      union
-     select p from (${grouped(rebuilt.relation)} except ${grouped(live.relation)})
+     select p from (${grouped(rebuilt.relation)} except ${grouped(live.relation)}) as only_rebuilt
      order by 1`,
   ).map((v) => String(v));
-  const partitionsChecked = Number(db.value(`select count(*) from (select ${part} from ${live.relation} union select ${part} from ${rebuilt.relation})`));
+  const partitionsChecked = Number(db.value(`select count(*) from (select ${part} from ${live.relation} union select ${part} from ${rebuilt.relation}) as checked`));
   const limit = options.detailRows ?? 20;
   const rowsOf = (relation: string, p: string) =>
     db.prepare(`select ${cols} from ${relation} where ${part} = ? order by ${cols} limit ?`).all(p, limit) as Record<string, unknown>[];

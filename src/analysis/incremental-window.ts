@@ -17,7 +17,7 @@ export interface IncrementalWindow {
 export function incrementalWindow(db: Warehouse, sql: string, partitionColumn: string): IncrementalWindow | undefined {
   const p = quoteIdentifier(partitionColumn);
   try {
-    const row = db.prepare(`select min(cast(${p} as text)) as first, max(cast(${p} as text)) as last, count(distinct ${p}) as partitions, count(*) as rows from (\n${sql}\n)`).get() as IncrementalWindow;
+    const row = db.prepare(`select min(cast(${p} as text)) as first, max(cast(${p} as text)) as last, count(distinct ${p}) as partitions, count(*) as rows from (\n${sql}\n) as window_rows`).get() as IncrementalWindow;
     return { first: row.first, last: row.last, partitions: Number(row.partitions), rows: Number(row.rows) };
   } catch {
     return undefined;

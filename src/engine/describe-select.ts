@@ -16,7 +16,7 @@ export function describeSelect(db: Warehouse, sql: string): ColumnInfo[] {
   const probe = dialect.tempRelation(PROBE);
   db.exec(dialect.dropRelation('table', probe, { ifExists: true }));
   // prepare() refuses a text holding a second statement: only the model's one SELECT can run here.
-  db.prepare(dialect.createTableAs(probe, `select * from (\n${sql}\n) limit 0`)).run();
+  db.prepare(dialect.createTableAs(probe, `select * from (\n${sql}\n) as mini_dbt_probe limit 0`)).run();
   try {
     return db.relationColumns(PROBE, { temp: true });
   } finally {

@@ -21,7 +21,7 @@ export function rangeGuard(model: string, newRows: string, partitionColumn: stri
   const outside = `select distinct ${column} as p from ${newRows} where ${column} is null or not (${inGuardedRange(column, range)})`;
   return {
     kind: 'assert-none',
-    sql: `select count(*) from (${outside})`,
+    sql: `select count(*) from (${outside}) as outside_range`,
     sampleSql: `${outside} order by 1 limit 3`,
     unit: 'partition',
     message: `model '${model}' would write partitions outside ${describeGuardedRange(range)}: its incremental branch ignores the start/end vars`,

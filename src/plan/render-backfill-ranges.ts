@@ -18,9 +18,9 @@ export function renderBackfillRanges(
   options: RenderModelOptions,
 ): RenderedModel {
   const renders = ranges.map((r) => renderModel({ ...manifest, vars: { ...manifest.vars, start: r.start, end: r.end } }, node, options));
-  const terms = renders.map((r) => `select * from (\n${r.sql}\n)`);
+  const terms = renders.map((r, i) => `select * from (\n${r.sql}\n) as range_${i}`);
   const chunks: string[] = [];
   for (let i = 0; i < terms.length; i += TERMS_PER_COMPOUND) chunks.push(terms.slice(i, i + TERMS_PER_COMPOUND).join('\nunion all\n'));
-  const sql = chunks.length === 1 ? chunks[0]! : chunks.map((c) => `select * from (\n${c}\n)`).join('\nunion all\n');
+  const sql = chunks.length === 1 ? chunks[0]! : chunks.map((c, i) => `select * from (\n${c}\n) as ranges_${i}`).join('\nunion all\n');
   return { sql, hooks: renders[0]!.hooks };
 }

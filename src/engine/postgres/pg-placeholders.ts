@@ -59,7 +59,9 @@ export function numberPlaceholders(sql: string, params: readonly unknown[]): { t
       i++;
     }
   }
-  return { text: out, values: values.length > 0 || positional.length > 0 ? values : undefined };
+  // Text already numbered ($1, as kysely's PostgreSQL compiler writes it) takes the values as given.
+  if (values.length === 0 && positional.length > 0) return { text: out, values: positional.map(toValue) };
+  return { text: out, values: values.length > 0 ? values : undefined };
 }
 
 function closing(sql: string, start: number, quote: string): number {
