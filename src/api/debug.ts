@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { openProjectWarehouse, openWarehouse } from '../engine/open-warehouse.js';
+import { useTargetEngine } from '../engine/current-engine.js';
 import { ProjectError } from '../errors/project-error.js';
 import { profileRenderer } from '../parse/render-yml.js';
 import { loadProjectFile } from '../project/load-project-file.js';
@@ -45,6 +46,7 @@ function sqliteVersion(): string {
 
 /** Open the warehouse read-only and run `select 1`; a file not created yet passes when its folder exists (the first run creates it). */
 function connectionTest(project: Parameters<typeof openProjectWarehouse>[0]): DebugCheck {
+  if (project.target?.postgres) return serverConnectionTest(project);
   if (!existsSync(project.databasePath)) {
     const folder = dirname(project.databasePath);
     return existsSync(folder) && statSync(folder).isDirectory()
@@ -64,11 +66,28 @@ function connectionTest(project: Parameters<typeof openProjectWarehouse>[0]): De
   }
 }
 
+/** A server's test, as dbt-postgres's: connect (the target's schema is created if missing, as a run would) and `select 1`. */
+function serverConnectionTest(project: Parameters<typeof openProjectWarehouse>[0]): DebugCheck {
+  try {
+    const db = openProjectWarehouse(project);
+    try {
+      db.value('select 1');
+      return { ok: true, detail: `connection ok (${String(db.value('select version()')).split(' on ')[0]})` };
+    } finally {
+      db.close();
+    }
+  } catch (err) {
+    return { ok: false, detail: message(err) };
+  }
+}
+
 /**
  * dbt's `debug`: is the project file there and valid, which profiles.yml and target are used, and can the
  * warehouse be opened. Nothing is written; the warehouse is opened read-only.
  */
 export function debugProject(options: SessionOptions = {}): DebugReport {
+  // SQLite's version is the embedded library's, whatever the target.
+  useTargetEngine({ type: 'sqlite', schema: 'main' });
   const versions = { node: process.version, sqlite: sqliteVersion(), os: `${process.platform} ${process.arch}` };
   const root = resolve(options.projectDir ?? process.cwd());
   const failures: string[] = [];
@@ -89,6 +108,7 @@ export function debugProject(options: SessionOptions = {}): DebugReport {
     return { versions, project: { ok: true, detail: projectPath }, profiles: { ok: false, detail: message(err) }, failures };
   }
   const { target } = resolved;
+  useTargetEngine(target);
   const profiles = target.profilesFile === undefined ? undefined : { ok: true, detail: target.profilesFile };
   // loadProject's rule (without parsing models, as dbt's debug does not): --database, else the target's main file, else `database:`.
   const configured = projectFile.config.database ?? 'warehouse.db';

@@ -31,10 +31,17 @@ export function debugCommand(flags: CommonFlags): number {
     if (t.profileName !== undefined) line(`  profile: ${t.profileName}`, { name: 'DebugCmdOut' });
     line(`  target: ${t.name}`, { name: 'DebugCmdOut' });
     line(`  type: ${t.type}`, { name: 'DebugCmdOut' });
-    line(`  schema: ${t.schema}`, { name: 'DebugCmdOut' });
-    line(`  database: ${report.database}`, { name: 'DebugCmdOut' });
-    const paths = { main: report.database, ...t.schemaPaths };
-    line(`  schemas_and_paths: ${Object.entries(paths).map(([k, v]) => `${k}: ${v}`).join(', ')}`, { name: 'DebugCmdOut' });
+    if (t.postgres) {
+      // dbt-postgres's connection keys, as dbt debug prints them (never the password).
+      for (const [key, value] of [['host', t.postgres.host], ['port', t.postgres.port], ['user', t.postgres.user], ['database', t.postgres.dbname], ['schema', t.schema], ['connect_timeout', t.postgres.connectTimeout], ['sslmode', t.postgres.sslmode ?? 'prefer']] as const) {
+        line(`  ${key}: ${value}`, { name: 'DebugCmdOut' });
+      }
+    } else {
+      line(`  schema: ${t.schema}`, { name: 'DebugCmdOut' });
+      line(`  database: ${report.database}`, { name: 'DebugCmdOut' });
+      const paths = { main: report.database, ...t.schemaPaths };
+      line(`  schemas_and_paths: ${Object.entries(paths).map(([k, v]) => `${k}: ${v}`).join(', ')}`, { name: 'DebugCmdOut' });
+    }
     if (t.schemaDirectory !== undefined) line(`  schema_directory: ${t.schemaDirectory}`, { name: 'DebugCmdOut' });
     line(`  threads: ${t.threads}`, { name: 'DebugCmdOut' });
     if (report.connection) line(`  Connection test: ${report.connection.ok ? ok('connection ok') : failed()}`, { name: 'DebugCmdOut' });
