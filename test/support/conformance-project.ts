@@ -1,8 +1,9 @@
-import Database from 'better-sqlite3';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { pgProjectDatabase, pgProjectProfiles, pgReader, sqliteReader, withReader, type EngineName, type WarehouseReader } from './engine-under-test.js';
 import { writeProject } from './example-project.js';
+import type { PgTestTarget } from './pg-test-database.js';
 import { runCli, type CliResult } from './run-cli.js';
 
 /** One node's entry in target/run_results.json, as the conformance cases read it. */
@@ -27,6 +28,10 @@ export interface Invocation extends CliResult {
  */
 export interface ConformanceProject {
   readonly dir: string;
+  /** The engine its warehouse is on. */
+  readonly engine: EngineName;
+  /** The PostgreSQL database it builds into (its profiles.yml's `pg` target), on PostgreSQL. */
+  readonly pg?: PgTestTarget;
   /** Run the CLI in the project (run_results.json of an earlier command is removed first). */
   dbt(args: readonly string[]): Invocation;
   /** Rows of a relation, ordered by `orderBy` or by every column. */
@@ -47,23 +52,33 @@ export interface ConformanceProject {
   copy(): ConformanceProject;
 }
 
-export function conformanceProject(files: Readonly<Record<string, string>>, name = 'conformance'): ConformanceProject {
-  return projectAt(writeProject({ 'dbt_project.yml': `name: ${name}\nversion: '1.0'\nprofile: default\n`, ...files }));
+export interface ConformanceOptions {
+  /** The engine to build on (default sqlite); on postgres the project gets a fresh database and a profiles.yml naming it. */
+  readonly engine?: EngineName;
 }
 
-function projectAt(dir: string): ConformanceProject {
+export function conformanceProject(files: Readonly<Record<string, string>>, name = 'conformance', options: ConformanceOptions = {}): ConformanceProject {
+  const dir = writeProject({ 'dbt_project.yml': `name: ${name}\nversion: '1.0'\nprofile: default\n`, ...files });
+  if ((options.engine ?? 'sqlite') === 'sqlite') return projectAt(dir);
+  const pg = pgProjectDatabase(name);
+  if (!('profiles.yml' in files)) writeFileSync(join(dir, 'profiles.yml'), pgProjectProfiles(pg, profileOf(dir)));
+  return projectAt(dir, pg);
+}
+
+/** The `profile:` of the project's dbt_project.yml (default `default`). */
+function profileOf(dir: string): string {
+  const text = readFileSync(join(dir, 'dbt_project.yml'), 'utf8');
+  return /^profile:\s*['"]?([^'"\s]+)/m.exec(text)?.[1] ?? 'default';
+}
+
+function projectAt(dir: string, pg?: PgTestTarget): ConformanceProject {
   const database = join(dir, 'warehouse.db');
-  const withDb = <T>(fn: (db: Database.Database) => T): T => {
-    const db = new Database(database);
-    try {
-      return fn(db);
-    } finally {
-      db.close();
-    }
-  };
-  const columns = (relation: string) => withDb((db) => (db.prepare('select name from pragma_table_info(?)').all(relation) as { name: string }[]).map((c) => c.name));
+  const withDb = <T>(fn: (db: WarehouseReader) => T): T => withReader(() => (pg ? pgReader(pg) : sqliteReader(database)), fn);
+  const columns = (relation: string) => withDb((db) => db.columns(relation).map((c) => c.name));
   const project: ConformanceProject = {
     dir,
+    engine: pg ? 'postgres' : 'sqlite',
+    pg,
     dbt: (args) => {
       const resultsPath = join(dir, 'target/run_results.json');
       rmSync(resultsPath, { force: true });
@@ -72,17 +87,17 @@ function projectAt(dir: string): ConformanceProject {
       return { ...out, results, statuses: Object.fromEntries(results.map((r) => [r.unique_id, r.status])) };
     },
     rows: (relation, orderBy) => withDb((db) => {
-      const cols = columns(relation).map((c) => `"${c}"`);
+      const cols = db.columns(relation).map((c) => `"${c.name}"`);
       if (cols.length === 0) throw new Error(`no relation ${relation} in the warehouse`);
-      return db.prepare(`select * from "${relation}" order by ${orderBy ?? cols.join(', ')}`).all() as Record<string, unknown>[];
+      return db.all(`select * from "${relation}" order by ${orderBy ?? cols.join(', ')}`);
     }),
-    count: (relation) => withDb((db) => (db.prepare(`select count(*) as n from "${relation}"`).get() as { n: number }).n),
-    relationType: (relation) => withDb((db) => (db.prepare("select type from sqlite_master where name = ? and type in ('table', 'view')").get(relation) as { type: string } | undefined)?.type),
+    count: (relation) => withDb((db) => Number(db.all(`select count(*) as n from "${relation}"`)[0]!.n)),
+    relationType: (relation) => withDb((db) => db.kind(relation)),
     columns,
     difference: (a, b) => withDb((db) => {
-      const cols = columns(a).map((c) => `"${c}"`).join(', ');
-      const minus = (x: string, y: string) => (db.prepare(`select count(*) as n from (select ${cols} from "${x}" except select ${cols} from "${y}")`).get() as { n: number }).n;
-      const size = (x: string) => (db.prepare(`select count(*) as n from "${x}"`).get() as { n: number }).n;
+      const cols = db.columns(a).map((c) => `"${c.name}"`).join(', ');
+      const minus = (x: string, y: string) => Number(db.all(`select count(*) as n from (select ${cols} from "${x}" except select ${cols} from "${y}") as d`)[0]!.n);
+      const size = (x: string) => Number(db.all(`select count(*) as n from "${x}"`)[0]!.n);
       return minus(a, b) + minus(b, a) + Math.abs(size(a) - size(b));
     }),
     write: (path, text) => {
@@ -93,7 +108,10 @@ function projectAt(dir: string): ConformanceProject {
     copy: () => {
       const to = mkdtempSync(join(tmpdir(), 'mini-dbt-project-'));
       cpSync(dir, to, { recursive: true });
-      return projectAt(to);
+      if (!pg) return projectAt(to);
+      const copied = pgProjectDatabase('copy', pg.database);
+      writeFileSync(join(to, 'profiles.yml'), pgProjectProfiles(copied, profileOf(to)));
+      return projectAt(to, copied);
     },
   };
   return project;

@@ -1,11 +1,12 @@
-import Database from 'better-sqlite3';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { run, type RunOptions, type RunResult } from '../../src/api/run.js';
 import { loadSession } from '../../src/api/session.js';
 import { planScript } from '../../src/plan/node-plan.js';
+import { pgProjectDatabase, pgProjectProfiles, pgReader, pgWarehouseSnapshot, sqliteReader, withReader, type EngineName, type WarehouseReader } from './engine-under-test.js';
 import { writeProject } from './example-project.js';
+import type { PgTestTarget } from './pg-test-database.js';
 import { warehouseSnapshot } from './warehouse-snapshot.js';
 
 /**
@@ -15,7 +16,11 @@ import { warehouseSnapshot } from './warehouse-snapshot.js';
  */
 export interface MiniProject {
   readonly dir: string;
+  /** The SQLite file, or on PostgreSQL the database's connection string. */
   readonly database: string;
+  readonly engine: EngineName;
+  /** The PostgreSQL database it builds into (profiles.yml's `pg` target), on PostgreSQL. */
+  readonly pg?: PgTestTarget;
   /** Run SQL on the warehouse (set up or change raw data). */
   exec(sql: string): void;
   /** Rows of a table ordered by every column (or by `orderBy`). */
@@ -42,29 +47,37 @@ export const SOURCES_YML = `sources:
       - name: events
 `;
 
-export function miniProject(files: Readonly<Record<string, string>>, projectYml = 'name: shop\n'): MiniProject {
-  const dir = writeProject({ 'project.yml': projectYml, 'models/sources.yml': SOURCES_YML, ...files });
-  const database = join(dir, 'warehouse.db');
-  const withDb = <T>(fn: (db: Database.Database) => T): T => {
-    const db = new Database(database);
-    try {
-      return fn(db);
-    } finally {
-      db.close();
-    }
-  };
+export interface MiniProjectOptions {
+  /** The engine to build on (default sqlite); on postgres the project gets a fresh database, a `profile:` and a profiles.yml naming it. */
+  readonly engine?: EngineName;
+}
+
+export function miniProject(files: Readonly<Record<string, string>>, projectYml = 'name: shop\n', options: MiniProjectOptions = {}): MiniProject {
+  const pg = options.engine === 'postgres' ? pgProjectDatabase('mini') : undefined;
+  const profile = /^profile:\s*['"]?([^'"\s]+)/m.exec(projectYml)?.[1];
+  const yml = pg && profile === undefined ? `${projectYml.replace(/\n?$/, '\n')}profile: mini\n` : projectYml;
+  const dir = writeProject({
+    'project.yml': yml,
+    'models/sources.yml': SOURCES_YML,
+    ...(pg && !('profiles.yml' in files) ? { 'profiles.yml': pgProjectProfiles(pg, profile ?? 'mini') } : {}),
+    ...files,
+  });
+  const database = pg ? pg.connectionString : join(dir, 'warehouse.db');
+  const withDb = <T>(fn: (db: WarehouseReader) => T): T => withReader(() => (pg ? pgReader(pg) : sqliteReader(database)), fn);
   const project: MiniProject = {
     dir,
     database,
+    engine: pg ? 'postgres' : 'sqlite',
+    pg,
     exec: (sql) => withDb((db) => db.exec(sql)),
     rows: (table, orderBy) => withDb((db) => {
-      const cols = (db.prepare('select name from pragma_table_info(?)').all(table) as { name: string }[]).map((c) => `"${c.name}"`);
+      const cols = db.columns(table).map((c) => `"${c.name}"`);
       if (cols.length === 0) return [];
-      return db.prepare(`select * from "${table}" order by ${orderBy ?? cols.join(', ')}`).all() as Record<string, unknown>[];
+      return db.all(`select * from "${table}" order by ${orderBy ?? cols.join(', ')}`);
     }),
-    columns: (table) => withDb((db) => db.prepare('select name, type from pragma_table_info(?)').all(table) as { name: string; type: string }[]),
-    ledger: (model) => withDb((db) => db.prepare('select * from _mini_dbt_node_runs where model = ? order by id').all(model) as Record<string, unknown>[]),
-    snapshot: () => warehouseSnapshot(database),
+    columns: (table) => withDb((db) => db.columns(table)),
+    ledger: (model) => withDb((db) => db.all('select * from _mini_dbt_node_runs where model = ? order by id', model)),
+    snapshot: () => (pg ? pgWarehouseSnapshot(pg) : warehouseSnapshot(database)),
     build: (options = {}) => run({ projectDir: dir, writeArtifacts: false, ...options }),
     buildOk: async (options = {}) => {
       const result = await project.build(options);

@@ -1,0 +1,181 @@
+/**
+ * Usage: run a suite once per engine, and build its projects on that engine.
+ *   describeEachEngine('incremental merge', (engine) => {
+ *     it('...', () => { const p = conformanceProject(files, 'name', { engine }); p.dbt(['run']); p.rows('m'); });
+ *   });                     // miniProject(files, yml, { engine }) likewise; `engine` is 'sqlite' | 'postgres'.
+ * The PostgreSQL half is describePg (skipped, with the reason, without a server); each project gets a fresh database of its own, dropped after the suite.
+ */
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe } from 'vitest';
+import type { Connection } from '../../src/engine/connection.js';
+import { openPostgres } from '../../src/engine/postgres/pg-connection.js';
+import type { PostgresSettings } from '../../src/project/target.js';
+import { describePg, pgServer, pgProfilesYml, type PgTestTarget } from './pg-test-database.js';
+
+export type EngineName = 'sqlite' | 'postgres';
+
+export const ENGINES: readonly EngineName[] = ['sqlite', 'postgres'];
+
+/** `describe(title, body)` once per engine: "<title> [sqlite]" and "<title> [postgres]" (the latter via describePg). */
+export function describeEachEngine(title: string, body: (engine: EngineName) => void): void {
+  describe(`${title} [sqlite]`, () => body('sqlite'));
+  describePg(`${title} [postgres]`, () => pgSuite(() => body('postgres')));
+}
+
+/** The body once per engine, in describes named after the engine (for a whole file's describes). */
+export function forEachEngine(body: (engine: EngineName) => void): void {
+  describe('sqlite', () => body('sqlite'));
+  describePg('postgres', () => pgSuite(() => body('postgres')));
+}
+
+/**
+ * A PostgreSQL suite's body, and the dropping of the databases it made: those
+ * made while it was collected and while it ran (not another suite's, which
+ * may be collected already and run later).
+ */
+function pgSuite(body: () => void): void {
+  let atStart = new Set<string>();
+  beforeAll(() => {
+    atStart = new Set(made);
+  });
+  const before = new Set(made);
+  body();
+  const collected = [...made].filter((d) => !before.has(d));
+  afterAll(() => {
+    for (const database of [...collected, ...[...made].filter((d) => !atStart.has(d))]) dropDatabase(database);
+    if (made.size === 0) closeAdmin();
+  });
+}
+
+const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+function settingsFor(database: string): PostgresSettings {
+  const server = pgServer();
+  return { host: server.host, port: server.port, user: server.user, password: server.password, dbname: database, connectTimeout: 10 };
+}
+
+let admin: Connection | undefined;
+const made = new Set<string>();
+let counter = 0;
+
+/** A connection on the server's `postgres` database, for CREATE / DROP DATABASE (kept for the worker). */
+function adminConnection(): Connection {
+  admin ??= openPostgres('pg-admin', { busyTimeoutMs: 10_000 }, settingsFor('postgres'), 'public');
+  return admin;
+}
+
+/**
+ * A new empty database, made synchronously (so projects can be created in an
+ * `it` or at collection time), optionally as a copy of `template` (which must
+ * have no session open on it). Dropped by the engine suite's afterAll.
+ */
+export function pgProjectDatabase(label: string, template?: string): PgTestTarget {
+  const server = pgServer();
+  counter += 1;
+  const database = `p${process.pid}_${counter}_${label.toLowerCase().replace(/[^a-z0-9_]+/g, '_')}`.slice(0, 63);
+  adminConnection().exec(`create database ${quoteName(database)} template ${quoteName(template ?? 'template0')}`);
+  made.add(database);
+  return {
+    host: server.host,
+    port: server.port,
+    user: server.user,
+    password: server.password,
+    database,
+    schema: 'public',
+    connectionString: `postgres://${encodeURIComponent(server.user)}:${encodeURIComponent(server.password)}@${server.host}:${server.port}/${database}`,
+    drop: async () => dropDatabase(database),
+  };
+}
+
+function dropDatabase(database: string): void {
+  if (!made.delete(database)) return;
+  adminConnection().exec(`drop database if exists ${quoteName(database)} with (force)`);
+}
+
+function closeAdmin(): void {
+  admin?.close();
+  admin = undefined;
+}
+
+/** The profiles.yml text of a project on that database: profile `profile`, default target `pg`. */
+export function pgProjectProfiles(target: PgTestTarget, profile: string): string {
+  return pgProfilesYml(target, { profile, target: 'pg' });
+}
+
+/**
+ * The warehouse as a test reads it, the same on both engines: rows, relation
+ * kinds, columns, raw SQL. Opened per use and closed by `close`.
+ */
+export interface WarehouseReader {
+  all(sql: string, ...params: unknown[]): Record<string, unknown>[];
+  exec(sql: string): void;
+  /** 'table', 'view', or undefined. */
+  kind(relation: string): 'table' | 'view' | undefined;
+  /** Columns in order, with their declared types ('' when none). */
+  columns(relation: string): { name: string; type: string }[];
+  close(): void;
+}
+
+export function sqliteReader(path: string, options: { readonly?: boolean } = {}): WarehouseReader {
+  const db = new Database(path, { readonly: options.readonly ?? false });
+  return {
+    all: (sql, ...params) => db.prepare(sql).all(...params) as Record<string, unknown>[],
+    exec: (sql) => void db.exec(sql),
+    kind: (relation) => (db.prepare("select type from sqlite_master where name = ? and type in ('table', 'view')").get(relation) as { type: 'table' | 'view' } | undefined)?.type,
+    columns: (relation) => db.prepare('select name, type from pragma_table_info(?)').all(relation) as { name: string; type: string }[],
+    close: () => db.close(),
+  };
+}
+
+export function pgReader(target: PgTestTarget): WarehouseReader {
+  const db = openPostgres(`pg-test-${target.database}`, { busyTimeoutMs: 10_000 }, settingsFor(target.database), target.schema);
+  return {
+    all: (sql, ...params) => db.all<Record<string, unknown>>(sql, ...params),
+    exec: (sql) => db.exec(sql),
+    kind: (relation) => db.relationKind(relation) ?? undefined,
+    columns: (relation) => db.relationColumns(relation),
+    close: () => db.close(),
+  };
+}
+
+/** Run `fn` with a reader, closed after. */
+export function withReader<T>(open: () => WarehouseReader, fn: (reader: WarehouseReader) => T): T {
+  const reader = open();
+  try {
+    return fn(reader);
+  } finally {
+    reader.close();
+  }
+}
+
+/**
+ * Every user relation of a PostgreSQL database (but the ledger's), its
+ * columns, indexes, view text and rows: warehouseSnapshot's counterpart, to
+ * prove a failed command changed nothing.
+ */
+export function pgWarehouseSnapshot(target: PgTestTarget): Record<string, unknown> {
+  return withReader(() => pgReader(target), (db) => {
+    const objects = db.all(
+      `select n.nspname as schema, c.relname as name, case c.relkind when 'v' then 'view' when 'i' then 'index' else 'table' end as type,
+              case when c.relkind = 'v' then pg_get_viewdef(c.oid) when c.relkind = 'i' then pg_get_indexdef(c.oid) end as sql
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       where c.relkind in ('r', 'p', 'v', 'i') and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'
+         and c.relname not like '\\_mini\\_dbt\\_%'
+       order by 1, 3, 2`,
+    ) as { schema: string; name: string; type: string }[];
+    const snapshot: Record<string, unknown> = { schema: objects };
+    for (const o of objects.filter((x) => x.type === 'table')) {
+      const relation = `${quoteName(o.schema)}.${quoteName(o.name)}`;
+      const columns = db.all(
+        `select a.attname as name, format_type(a.atttypid, a.atttypmod) as type from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+         where n.nspname = ? and c.relname = ? and a.attnum > 0 and not a.attisdropped order by a.attnum`,
+        o.schema,
+        o.name,
+      ) as { name: string; type: string }[];
+      const key = o.schema === target.schema ? o.name : `${o.schema}.${o.name}`;
+      snapshot[`${key}:columns`] = columns;
+      snapshot[key] = columns.length === 0 ? [] : db.all(`select * from ${relation} order by ${columns.map((c) => quoteName(c.name)).join(', ')}`);
+    }
+    return snapshot;
+  });
+}
