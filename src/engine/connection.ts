@@ -39,6 +39,17 @@ export class MultipleStatementsError extends Error {
   }
 }
 
+/**
+ * A bulk load (`copyIn`) refused a row: `line` is its 1-based line in the data sent, `column`
+ * the column the database named (when it did). Nothing of the load is kept.
+ */
+export class CopyRowError extends Error {
+  constructor(message: string, readonly line: number, readonly column: string | undefined) {
+    super(message);
+    this.name = 'CopyRowError';
+  }
+}
+
 export interface OpenOptions {
   /** Milliseconds a connection waits for another process's lock before giving up. */
   readonly busyTimeoutMs: number;
@@ -115,4 +126,12 @@ export interface Connection {
   schemaObject(name: string, schema?: string): { type: string; table: string } | undefined;
   /** Whether a table of this name exists in the main schema (ledger tables, ...). */
   hasTable(name: string): boolean;
+
+  /**
+   * Bulk load: rows into `relation` (its `columns`, SQL as written) from `chunks` of text in
+   * PostgreSQL's COPY text format (fields tab-separated, \N for NULL, backslash escapes, one
+   * line per row), through one COPY ... FROM STDIN; returns the rows loaded. Engines without a
+   * bulk path leave it out and their callers insert rows instead.
+   */
+  copyIn?(relation: string, columns: readonly string[], chunks: readonly string[]): number;
 }

@@ -36,13 +36,18 @@ export async function loadSeedInOnePass(
   let checker: SeedRowChecker | undefined;
   let staging: SeedStaging | undefined;
   let sample: string[][] = [];
+  let sampleIndexes: number[] = [];
   let recordIndex = 0;
+  /** The checker's widenings when the staging table was created with the sample's types. */
+  let widenedAtStart = 0;
 
   const startStaging = (c: SeedColumn[]): SeedStaging => {
     const types = checker!.types();
     const started = new SeedStaging(db, options, c.map((column, i) => ({ name: column.name, type: types[i]! })), indexes);
-    for (const record of sample) started.add(record);
+    widenedAtStart = checker!.widenings;
+    sample.forEach((record, i) => started.add(record, sampleIndexes[i]!));
     sample = [];
+    sampleIndexes = [];
     return started;
   };
   const onRecord = (record: string[]): void => {
@@ -56,9 +61,13 @@ export async function loadSeedInOnePass(
       return;
     }
     if (!checker!.accept(record, index)) return;
-    if (staging) staging.add(record);
-    else {
+    if (staging) {
+      // A type the sample did not show: the table's types are wrong (a bulk load would refuse the row), so stop now.
+      if (checker!.widenings !== widenedAtStart) throw new TypesWidened();
+      staging.add(record, index);
+    } else {
       sample.push(record);
+      sampleIndexes.push(index);
       if (sample.length >= SAMPLE_ROWS || sample.length * columns.length >= SAMPLE_FIELDS) staging = startStaging(columns);
     }
   };
@@ -68,7 +77,7 @@ export async function loadSeedInOnePass(
     await withLine(streamCsvRecords({ path: options.csvPath, file: options.displayPath, delimiter, encoding: options.encoding, mode: 'plain', onBytes }, onRecord), options, delimiter);
   } catch (err) {
     staging?.rollback();
-    if (err instanceof NotPlainCsvError) return null;
+    if (err instanceof NotPlainCsvError || err instanceof TypesWidened) return null;
     throw err;
   }
   if (columns === undefined) return null; // empty file: the two-pass load says so
@@ -83,5 +92,9 @@ export async function loadSeedInOnePass(
     staging.rollback();
     throw changedWhileLoading();
   }
-  return staging.finish();
+  const finishing = staging;
+  return withLine(Promise.resolve().then(() => finishing.finish()), options, delimiter);
 }
+
+/** A row showed a wider type than the sample's: the one-pass load gives way to the two passes. */
+class TypesWidened extends Error {}

@@ -11,6 +11,8 @@ export class SeedRowChecker {
   private readonly states: Uint8Array;
   private readonly checks: (ValueCheck | undefined)[];
   private readonly hasChecks: boolean;
+  /** How many times an undeclared column's inferred class widened (integer to real, ...): a type changed. */
+  widenings = 0;
 
   constructor(readonly columns: readonly SeedColumn[]) {
     this.width = columns.length;
@@ -34,7 +36,10 @@ export class SeedRowChecker {
       if (value === '' || value === 'null') continue;
       if (state !== ValueClass.Text) {
         const cls = classifyValue(value);
-        if (cls > state) states[c] = cls;
+        if (cls > state) {
+          states[c] = cls;
+          this.widenings++;
+        }
       }
       if (hasChecks) {
         const check = this.checks[c];

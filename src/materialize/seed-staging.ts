@@ -1,11 +1,10 @@
 /**
  * The write side of a seed load, all in one transaction: a staging table,
- * batched inserts through one prepared multi-row INSERT, the indexes, the
- * swap into place, then COMMIT. On any error everything rolls back and the
- * old table is left exactly as it was.
+ * the rows (through COPY where the engine has a bulk path, else batched
+ * multi-row INSERTs), the indexes, the swap into place, then COMMIT. On any
+ * error everything rolls back and the old table is left exactly as it was.
  */
 import { crashPoint } from '../test-hooks.js';
-import type { PreparedStatement } from '../engine/connection.js';
 import { dialect } from '../engine/current-engine.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { qualifiedName, quoteIdentifier } from '../engine/quote-identifier.js';
@@ -13,33 +12,23 @@ import { relationKind } from '../engine/relation-kind.js';
 import { swapRelation } from '../engine/swap-relation.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { ResolvedIndex } from './seed-header.js';
-import { numberParamFor, type SeedParam } from './seed-number-param.js';
+import { SeedCopyWriter } from './seed-copy-writer.js';
+import { SeedInsertWriter } from './seed-insert-writer.js';
 import { quoteForMessage } from './seed-record-error.js';
+import type { SeedRowWriter } from './seed-row-writer.js';
 import { checkBareColumns, seedColumnSql, seedQuoteColumns } from './seed-quote-columns.js';
 import { foldIdentifier } from './seed-types.js';
 import { stagedTableName } from './staging-names.js';
 import type { LoadSeedOptions, SeedLoadResult } from './seed.js';
 
-/** Rows per prepared multi-row INSERT (fewer for very wide tables). */
-const ROWS_PER_INSERT = 200;
-/** The most parameters one statement may bind (SQLite: SQLITE_MAX_VARIABLE_NUMBER). */
-const MAX_BOUND_PARAMETERS = dialect.maxBindParameters;
-
 export class SeedStaging {
   private readonly statements: string[] = [];
   private readonly staging: string;
-  private readonly width: number;
   private readonly schema: string;
   /** The staging table as SQL, in the seed's schema. */
   private readonly stagingRelation: string;
-  private readonly rowsPerInsert: number;
-  private readonly batchInsert: PreparedStatement;
-  private readonly params: (SeedParam | null)[];
-  /** Per column: bind its values as numbers (numeric affinity), or as text. */
-  private readonly converters: (((value: string) => SeedParam) | undefined)[];
-  private buffered = 0;
-  private inserted = 0;
-  /** dbt's quote_columns: the column names as the CREATE TABLE and INSERT write them. */
+  private readonly writer: SeedRowWriter;
+  /** dbt's quote_columns: the column names as the CREATE TABLE and the rows' statements write them. */
   private readonly columnSql: readonly string[];
 
   /** BEGIN IMMEDIATE and create the staging table with these columns. */
@@ -52,10 +41,6 @@ export class SeedStaging {
     this.staging = stagedTableName(options.table);
     this.schema = options.schema ?? 'main';
     this.stagingRelation = qualifiedName(this.schema, this.staging);
-    this.width = columns.length;
-    this.rowsPerInsert = Math.max(1, Math.min(ROWS_PER_INSERT, Math.floor(MAX_BOUND_PARAMETERS / this.width)));
-    this.params = new Array<SeedParam | null>(this.rowsPerInsert * this.width).fill(null);
-    this.converters = columns.map((c) => numberParamFor(c.type));
     const quote = seedQuoteColumns(options.quoteColumns, options.displayPath);
     this.columnSql = columns.map((c) => seedColumnSql(c.name, quote));
     // Checked against a temp relation of the same name: prepared, never run, and never one that exists.
@@ -67,7 +52,7 @@ export class SeedStaging {
       if (leftover) this.exec(dialect.dropRelation(leftover, this.stagingRelation));
       for (const index of indexes) this.dropIndexOfOldTable(index.name);
       this.exec(dialect.createTable(this.stagingRelation, columns.map((c, i) => `${this.columnSql[i]!} ${c.type}`).join(', ')));
-      this.batchInsert = db.prepare(this.insertSql(this.rowsPerInsert));
+      this.writer = rowWriter(db, this.stagingRelation, this.columnSql, columns);
     } catch (err) {
       this.rollback();
       throw err;
@@ -76,7 +61,7 @@ export class SeedStaging {
 
   /** Data rows added so far. */
   get rows(): number {
-    return this.inserted + this.buffered;
+    return this.writer.rows;
   }
 
   /** The SQL types the staging table was created with. */
@@ -84,32 +69,16 @@ export class SeedStaging {
     return this.columns.map((c) => c.type);
   }
 
-  /** Add one data record (exactly `width` fields; '' and 'null' load as NULL). */
-  add(record: readonly string[]): void {
-    const { width, params, converters } = this;
-    let p = this.buffered * width;
-    for (let c = 0; c < width; c++) {
-      const value = record[c]!;
-      const convert = converters[c];
-      params[p++] = value === '' || value === 'null' ? null : convert ? convert(value) : value;
-    }
-    if (++this.buffered === this.rowsPerInsert) {
-      crashPoint();
-      this.batchInsert.run(params);
-      this.inserted += this.rowsPerInsert;
-      this.buffered = 0;
-    }
+  /** Add one data record (exactly `width` fields; '' and 'null' load as NULL); `recordIndex`: its record number in the file. */
+  add(record: readonly string[], recordIndex: number): void {
+    this.writer.add(record, recordIndex);
   }
 
-  /** Insert what is buffered, create the indexes, swap the table in, run beforeCommit, COMMIT. */
+  /** Write what is buffered, create the indexes, swap the table in, run beforeCommit, COMMIT. */
   finish(): SeedLoadResult {
     const { db, options } = this;
     try {
-      if (this.buffered > 0) {
-        db.prepare(this.insertSql(this.buffered)).run(this.params.slice(0, this.buffered * this.width));
-        this.inserted += this.buffered;
-        this.buffered = 0;
-      }
+      this.writer.flush();
       options.onProgress?.({ stage: 'index', bytes: 0, totalBytes: 0 });
       for (const index of this.indexes) {
         const sql = dialect.createIndex({ name: qualifiedName(this.schema, index.name), table: quoteIdentifier(this.staging), columns: index.columns.map(quoteIdentifier).join(', '), unique: index.unique });
@@ -126,7 +95,7 @@ export class SeedStaging {
       crashPoint();
       options.beforeCommit?.(db);
       db.commit();
-      return { rows: this.inserted, columns: this.columns.map((c) => ({ name: c.name, type: c.type })), statements: this.statements };
+      return { rows: this.writer.rows, columns: this.columns.map((c) => ({ name: c.name, type: c.type })), statements: this.statements };
     } catch (err) {
       this.rollback();
       throw err;
@@ -140,12 +109,6 @@ export class SeedStaging {
   private exec(sql: string): void {
     this.db.exec(sql);
     this.statements.push(sql);
-  }
-
-  private insertSql(rowCount: number): string {
-    const columnList = this.columnSql.join(', ');
-    const row = `(${new Array<string>(this.width).fill('?').join(', ')})`;
-    return `insert into ${this.stagingRelation} (${columnList}) values ${new Array<string>(rowCount).fill(row).join(', ')}`;
   }
 
   /**
@@ -169,4 +132,10 @@ export class SeedStaging {
 
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** COPY where the connection has a bulk path (PostgreSQL), else multi-row INSERTs (SQLite). */
+function rowWriter(db: Warehouse, relation: string, columnSql: readonly string[], columns: readonly { name: string; type: string }[]): SeedRowWriter {
+  if (db.copyIn) return new SeedCopyWriter(db as Warehouse & { copyIn: NonNullable<Warehouse['copyIn']> }, relation, columnSql, columns.map((c) => c.name));
+  return new SeedInsertWriter(db, relation, columnSql, columns.map((c) => c.type));
 }

@@ -166,7 +166,9 @@ async function writeSeed(db: Warehouse, options: LoadSeedOptions, delimiter: str
   if (options.empty) return staging.finish();
   try {
     let header = false;
+    let recordIndex = 0;
     const onRecord = (record: string[]): void => {
+      const index = recordIndex++;
       if (!header) {
         header = !isWhitespaceRecord(record); // the scan refused anything but blank lines before it
         return;
@@ -175,13 +177,14 @@ async function writeSeed(db: Warehouse, options: LoadSeedOptions, delimiter: str
         if (width > 1 && isBlankRecord(record)) return;
         throw changedWhileLoading(file);
       }
-      staging.add(record);
+      staging.add(record, index);
     };
     const mode = scan.plain ? 'plain' : 'parse';
     const onBytes = options.onProgress ? (bytes: number) => options.onProgress!({ stage: 'load', bytes, totalBytes: before.size }) : undefined;
-    await streamCsvRecords({ path: options.csvPath, file, delimiter, encoding: options.encoding, mode, onBytes }, onRecord).catch((err: unknown) => {
+    const streamed = streamCsvRecords({ path: options.csvPath, file, delimiter, encoding: options.encoding, mode, onBytes }, onRecord).catch((err: unknown) => {
       throw err instanceof NotPlainCsvError ? changedWhileLoading(file) : err;
     });
+    await withLine(streamed, options, delimiter);
     const after = statFile(options.csvPath, file);
     if (staging.rows !== scan.rows || after.size !== before.size || after.mtimeMs !== before.mtimeMs) {
       throw changedWhileLoading(file);
@@ -190,7 +193,7 @@ async function writeSeed(db: Warehouse, options: LoadSeedOptions, delimiter: str
     staging.rollback();
     throw err;
   }
-  return staging.finish();
+  return withLine(Promise.resolve().then(() => staging.finish()), options, delimiter);
 }
 
 function changedWhileLoading(file: string): ProjectError {

@@ -16,11 +16,13 @@ export class PgError extends Error {
   readonly detail?: string;
   readonly hint?: string;
   readonly position?: string;
+  /** Where it happened (a COPY's line and column: `COPY t, line 3, column a: "x"`). */
+  readonly where?: string;
 
   constructor(fields: Record<string, unknown>) {
     super(String(fields.message ?? 'PostgreSQL error'));
     this.name = 'PgError';
-    for (const key of ['code', 'detail', 'hint', 'position'] as const) {
+    for (const key of ['code', 'detail', 'hint', 'position', 'where'] as const) {
       if (typeof fields[key] === 'string') (this as Record<string, unknown>)[key] = fields[key];
     }
     if (this.code === undefined && typeof fields.code === 'string') this.code = fields.code;

@@ -57,7 +57,7 @@ export function pgWorkerMain(): void {
   const errorOf = (err: unknown): Record<string, unknown> => {
     const e = err as Record<string, unknown> & { message?: string };
     const out: Record<string, unknown> = { message: e?.message ?? String(err) };
-    for (const key of ['code', 'detail', 'hint', 'position', 'severity', 'schema', 'table', 'column', 'constraint', 'routine', 'errno', 'syscall', 'address', 'port']) {
+    for (const key of ['code', 'detail', 'hint', 'position', 'where', 'severity', 'schema', 'table', 'column', 'constraint', 'routine', 'errno', 'syscall', 'address', 'port']) {
       if (e && e[key] !== undefined) out[key] = e[key];
     }
     return out;
