@@ -26,68 +26,84 @@ export type StatementsToRun = Pick<NodePlan, 'name' | 'relation' | 'mode' | 'sta
  */
 export function runStatements(db: Warehouse, plan: StatementsToRun): StatementOutcome {
   const outcome: StatementOutcome = { rowsDeleted: 0, rowsInserted: 0, partitions: [] };
-  for (const statement of plan.statements) {
-    crashPoint();
-    switch (statement.kind) {
-      case 'exec': {
-        const several = MAY_HOLD_SEVERAL.has(statement.role);
-        const run = () => runSql(db, statement.sql, several ? true : `the ${statement.role} statement of model '${plan.name}'`);
-        const changes = statement.legacyAlter ? withLegacyAlter(db, run) : run();
-        if (statement.role === 'delete') outcome.rowsDeleted += changes;
-        if (statement.role === 'insert' || statement.role === 'upsert' || statement.role === 'custom') outcome.rowsInserted += changes;
-        injectedFailure(plan.name, statement.role);
-        break;
-      }
-      case 'swap':
-        swapRelation(db, statement.staged, statement.target, statement.schema);
-        injectedFailure(plan.name, 'swap');
-        break;
-      case 'require-columns': {
-        // The relation's columns as a query of it reports them (a temp table, or one in any schema).
-        const have = db.prepare(`select * from ${statement.relation} limit 0`).columnNames();
-        // SQL names columns case-insensitively (a unique_key 'ID' is the column id), as SQLite and dbt's adapters do.
-        const missing = statement.columns.filter((c) => !have.some((h) => h.toLowerCase() === c.toLowerCase()));
-        if (missing.length > 0) {
-          throw new ProjectError(
-            `${statement.config} column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `'${c}'`).join(', ')} of model '${plan.name}' not in its output; the model produces: ${have.join(', ')}`,
-          );
-        }
-        break;
-      }
-      case 'assert-none': {
-        const count = Number(db.value(statement.sql));
-        if (count > 0) {
-          const unit = statement.unit ?? 'row';
-          const sample = statement.sampleSql ? (db.values(statement.sampleSql) as unknown[]).map((v) => (v === null ? 'NULL' : String(v))) : [];
-          const listed = sample.length > 0 ? `: ${sample.join(', ')}${count > sample.length ? ', ...' : ''}` : '';
-          throw new ProjectError(`${statement.message} (${count} ${unit}${count === 1 ? '' : 's'}${listed})`, { hint: statement.hint });
-        }
-        break;
-      }
-      case 'warn-count': {
-        const count = Number(db.value(statement.sql));
-        if (count > 0) (outcome.warnings ??= []).push(`${count} ${count === 1 ? 'row has' : 'rows have'} ${statement.message}`);
-        break;
-      }
-      case 'collect-partitions':
-        outcome.partitions = (db.values(statement.sql) as unknown[]).map((v) => String(v));
-        break;
-      case 'count-rows':
-        outcome.rowsWritten = Number(db.value(statement.sql));
-        break;
-      case 'fail':
-        throw new ProjectError(statement.message);
-      case 'audit':
-        runAudit(db, plan, statement, outcome);
-        break;
-      default: {
-        const never: never = statement;
-        throw new Error(`unknown statement ${JSON.stringify(never)}`);
-      }
+  const statements = plan.statements;
+  for (let i = 0; i < statements.length; i++) {
+    const statement = statements[i]!;
+    if (statement.kind === 'exec' && statement.legacyAlter) {
+      // A run of such statements (a view's drop and create) shares one withViewsUntouched: views on the relation are put back once it stands again.
+      let end = i;
+      while (end + 1 < statements.length && statements[end + 1]!.kind === 'exec' && (statements[end + 1] as { legacyAlter?: boolean }).legacyAlter) end += 1;
+      const group = statements.slice(i, end + 1);
+      withLegacyAlter(db, () => {
+        for (const one of group) runStatement(db, plan, one, outcome);
+      });
+      i = end;
+      continue;
     }
+    runStatement(db, plan, statement, outcome);
   }
   if (outcome.rowsWritten !== undefined && plan.mode === 'full') outcome.rowsInserted = outcome.rowsWritten;
   return outcome;
+}
+
+function runStatement(db: Warehouse, plan: StatementsToRun, statement: StatementsToRun['statements'][number], outcome: StatementOutcome): void {
+  crashPoint();
+  switch (statement.kind) {
+    case 'exec': {
+      const several = MAY_HOLD_SEVERAL.has(statement.role);
+      const changes = runSql(db, statement.sql, several ? true : `the ${statement.role} statement of model '${plan.name}'`);
+      if (statement.role === 'delete') outcome.rowsDeleted += changes;
+      if (statement.role === 'insert' || statement.role === 'upsert' || statement.role === 'custom') outcome.rowsInserted += changes;
+      injectedFailure(plan.name, statement.role);
+      break;
+    }
+    case 'swap':
+      swapRelation(db, statement.staged, statement.target, statement.schema);
+      injectedFailure(plan.name, 'swap');
+      break;
+    case 'require-columns': {
+      // The relation's columns as a query of it reports them (a temp table, or one in any schema).
+      const have = db.prepare(`select * from ${statement.relation} limit 0`).columnNames();
+      // SQL names columns case-insensitively (a unique_key 'ID' is the column id), as SQLite and dbt's adapters do.
+      const missing = statement.columns.filter((c) => !have.some((h) => h.toLowerCase() === c.toLowerCase()));
+      if (missing.length > 0) {
+        throw new ProjectError(
+          `${statement.config} column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `'${c}'`).join(', ')} of model '${plan.name}' not in its output; the model produces: ${have.join(', ')}`,
+        );
+      }
+      break;
+    }
+    case 'assert-none': {
+      const count = Number(db.value(statement.sql));
+      if (count > 0) {
+        const unit = statement.unit ?? 'row';
+        const sample = statement.sampleSql ? (db.values(statement.sampleSql) as unknown[]).map((v) => (v === null ? 'NULL' : String(v))) : [];
+        const listed = sample.length > 0 ? `: ${sample.join(', ')}${count > sample.length ? ', ...' : ''}` : '';
+        throw new ProjectError(`${statement.message} (${count} ${unit}${count === 1 ? '' : 's'}${listed})`, { hint: statement.hint });
+      }
+      break;
+    }
+    case 'warn-count': {
+      const count = Number(db.value(statement.sql));
+      if (count > 0) (outcome.warnings ??= []).push(`${count} ${count === 1 ? 'row has' : 'rows have'} ${statement.message}`);
+      break;
+    }
+    case 'collect-partitions':
+      outcome.partitions = (db.values(statement.sql) as unknown[]).map((v) => String(v));
+      break;
+    case 'count-rows':
+      outcome.rowsWritten = Number(db.value(statement.sql));
+      break;
+    case 'fail':
+      throw new ProjectError(statement.message);
+    case 'audit':
+      runAudit(db, plan, statement, outcome);
+      break;
+    default: {
+      const never: never = statement;
+      throw new Error(`unknown statement ${JSON.stringify(never)}`);
+    }
+  }
 }
 
 /** Roles whose SQL may hold several statements (dbt runs hooks and strategy macros as scripts); the others embed model SQL. */

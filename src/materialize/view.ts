@@ -12,7 +12,8 @@ import { hookStatements } from './hook-statements.js';
 export function viewStatements(alias: string, sql: string, existing: RelationKind | null, settings: ModelSettings, schema = 'main'): PlannedStatement[] {
   const q = qualifiedName(schema, alias);
   const statements: PlannedStatement[] = [...hookStatements(settings, 'pre_hook')];
-  if (existing) statements.push({ kind: 'exec', role: 'drop', sql: dialect.dropRelation(existing, q) });
-  statements.push({ kind: 'exec', role: 'create-view', sql: dialect.createView(q, sql) }, ...hookStatements(settings, 'post_hook'));
+  // The drop and the create run as one withViewsUntouched: views the user put on this one stand again after (PostgreSQL drops them along).
+  if (existing) statements.push({ kind: 'exec', role: 'drop', legacyAlter: true, sql: dialect.dropRelation(existing, q) });
+  statements.push({ kind: 'exec', role: 'create-view', ...(existing ? { legacyAlter: true } : {}), sql: dialect.createView(q, sql) }, ...hookStatements(settings, 'post_hook'));
   return statements;
 }

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 13): the simple materializations. Modelled on
@@ -40,7 +41,7 @@ sources:
 `;
 const FROM_SOURCE = "select * from {{ source('raw', 'seed') }}\n";
 
-describe('simple materializations: seed, run, and a model switched between materializations (BaseSimpleMaterializations)', () => {
+describeEachEngine('simple materializations: seed, run, and a model switched between materializations (BaseSimpleMaterializations)', (engine) => {
   const files = {
     'seeds/base.csv': csv(BASE_ROWS),
     'models/schema.yml': SOURCES,
@@ -51,13 +52,13 @@ describe('simple materializations: seed, run, and a model switched between mater
   // Seeded and run once; the cases after the first start from a copy of it.
   let built: ConformanceProject;
   beforeAll(() => {
-    built = conformanceProject(files, 'base');
+    built = conformanceProject(files, 'base', { engine });
     expect(built.dbt(['seed']).code).toBe(0);
     expect(built.dbt(['run']).code).toBe(0);
   });
 
   it('seed loads 10 rows; run builds the three models as their configs say, each equal to the seed', () => {
-    const p = conformanceProject(files, 'base');
+    const p = conformanceProject(files, 'base', { engine });
     const seed = p.dbt(['seed']);
     expect(seed.code, seed.stdout + seed.stderr).toBe(0);
     expect(seed.statuses).toEqual({ 'seed.base.base': 'success' });
@@ -107,13 +108,13 @@ describe('simple materializations: seed, run, and a model switched between mater
     expect(catalog.metadata.dbt_schema_version).toBe('https://schemas.getdbt.com/dbt/catalog/v1.json');
     expect(Object.keys(catalog.nodes).sort()).toEqual(['model.base.swappable', 'model.base.table_model', 'model.base.view_model', 'seed.base.base']);
     expect(Object.keys(catalog.sources)).toEqual(['source.base.raw.seed']);
-    expect(catalog.nodes['model.base.view_model']!.metadata).toMatchObject({ type: 'view', schema: 'main', name: 'view_model' });
+    expect(catalog.nodes['model.base.view_model']!.metadata).toMatchObject({ type: 'view', schema: engine === 'postgres' ? 'public' : 'main', name: 'view_model' });
     expect(Object.values(catalog.sources['source.base.raw.seed']!.columns).map((c) => [c.index, c.name])).toEqual([[1, 'id'], [2, 'name'], [3, 'some_date']]);
     expect(catalog.errors).toBeNull();
   });
 });
 
-describe('incremental: new source rows are picked up by the is_incremental() filter (BaseIncremental)', () => {
+describeEachEngine('incremental: new source rows are picked up by the is_incremental() filter (BaseIncremental)', (engine) => {
   const files = {
     'seeds/base.csv': csv(BASE_ROWS),
     'seeds/added.csv': csv([...BASE_ROWS, ...ADDED_ROWS]),
@@ -128,13 +129,13 @@ where id > (select max(id) from {{ this }})
   // Seeded and run on added once, for the two cases that start there.
   let onAdded: ConformanceProject;
   beforeAll(() => {
-    onAdded = conformanceProject(files, 'incremental');
+    onAdded = conformanceProject(files, 'incremental', { engine });
     expect(onAdded.dbt(['seed']).code).toBe(0);
     expect(onAdded.dbt(['run', '--vars', 'seed_name: added']).code).toBe(0);
   });
 
   it('first run equals base (10 rows); pointed at added, the second run adds exactly the 10 new rows', () => {
-    const p = conformanceProject(files, 'incremental');
+    const p = conformanceProject(files, 'incremental', { engine });
     const seed = p.dbt(['seed']);
     expect(Object.keys(seed.statuses).sort()).toEqual(['seed.incremental.added', 'seed.incremental.base']);
     expect([p.count('base'), p.count('added')]).toEqual([10, 20]);
@@ -169,7 +170,7 @@ where id > (select max(id) from {{ this }})
   });
 });
 
-describe('an incremental run whose text column changes length is not a schema change (BaseIncrementalNotSchemaChange)', () => {
+describeEachEngine('an incremental run whose text column changes length is not a schema change (BaseIncrementalNotSchemaChange)', (engine) => {
   it('sync_all_columns: the second (incremental) run succeeds and keeps the one column set', () => {
     const p = conformanceProject({
       'models/incremental_not_schema_change.sql': `{{ config(materialized="incremental", unique_key="user_id_current_time", on_schema_change="sync_all_columns") }}
@@ -181,7 +182,7 @@ select
         'okthisis20characters' as platform
     {% endif %}
 `,
-    }, 'incremental');
+    }, 'incremental', { engine });
     // Schema change is not evaluated on the first run, so two are needed.
     const first = p.dbt(['run', '--select', 'incremental_not_schema_change']);
     expect(first.code, first.stdout + first.stderr).toBe(0);
@@ -193,7 +194,7 @@ select
   });
 });
 
-describe('table materialization: adapter-specific configs are no-ops, {{ this.schema }} names the schema (BaseTableMaterialization)', () => {
+describeEachEngine('table materialization: adapter-specific configs are no-ops, {{ this.schema }} names the schema (BaseTableMaterialization)', (engine) => {
   it('sort and dist are accepted and the table equals the seed it selects through this.schema', () => {
     const people = ['1,Jack,Hunter,Male', '2,Kathryn,Walker,Female', '3,Gerald,Ryan,Male', '4,Bonnie,Spencer,Female', '5,Harold,Taylor,Male'];
     const p = conformanceProject({
@@ -208,7 +209,7 @@ describe('table materialization: adapter-specific configs are no-ops, {{ this.sc
 
 select * from {{ this.schema }}.seed
 `,
-    });
+    }, undefined, { engine });
     expect(p.dbt(['seed']).code).toBe(0);
     const run = p.dbt(['run']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -219,7 +220,7 @@ select * from {{ this.schema }}.seed
   });
 });
 
-describe('adapter methods in models and tests answer from the warehouse (BaseAdapterMethod, without schemas: SQLite has one)', () => {
+describeEachEngine('adapter methods in models and tests answer from the warehouse (BaseAdapterMethod, without schemas: SQLite has one)', (engine) => {
   const files = {
     'models/upstream.sql': "{{ config(materialized='table') }}\nselect 1 as id, 'a' as label\n",
     // get_relation with dbt's three positional arguments, and get_columns_in_relation, both at run time.
@@ -244,7 +245,7 @@ select 1 as id limit {{ limit_query }}
   };
 
   it('compile on an empty warehouse raises nothing; run then sees the upstream table and its columns', () => {
-    const p = conformanceProject(files, 'adapter_methods');
+    const p = conformanceProject(files, 'adapter_methods', { engine });
     const compile = p.dbt(['compile']);
     expect(compile.code, compile.stdout + compile.stderr).toBe(0);
     const run = p.dbt(['run']);
@@ -254,7 +255,7 @@ select 1 as id limit {{ limit_query }}
   });
 
   it('the singular test reading get_columns_in_relation passes once the model exists', () => {
-    const p = conformanceProject(files, 'adapter_methods');
+    const p = conformanceProject(files, 'adapter_methods', { engine });
     expect(p.dbt(['run']).code).toBe(0);
     const test = p.dbt(['test']);
     expect(test.code, test.stdout + test.stderr).toBe(0);
@@ -262,7 +263,7 @@ select 1 as id limit {{ limit_query }}
   });
 });
 
-describe('--full-refresh on every materialization, with a view on top and leftover staging tables (dbt-core TestRuntimeMaterialization)', () => {
+describeEachEngine('--full-refresh on every materialization, with a view on top and leftover staging tables (dbt-core TestRuntimeMaterialization)', (engine) => {
   const guard = (kind: string) => `{% if is_incremental() %}\n{% do exceptions.raise_compiler_error("is_incremental() evaluated to True in a ${kind}") %}\n{% endif %}\n`;
   const files = {
     'seeds/seed.csv': `id,name,some_date\n${BASE_ROWS.join('\n')}\n`,
@@ -274,7 +275,7 @@ describe('--full-refresh on every materialization, with a view on top and leftov
   // Seeded once; both cases start from a copy.
   let seeded: ConformanceProject;
   beforeAll(() => {
-    seeded = conformanceProject(files, 'test');
+    seeded = conformanceProject(files, 'test', { engine });
     expect(seeded.dbt(['seed']).code).toBe(0);
   });
 
@@ -315,9 +316,9 @@ describe('--full-refresh on every materialization, with a view on top and leftov
   });
 });
 
-describe('a project with no nodes (BaseEmpty)', () => {
+describeEachEngine('a project with no nodes (BaseEmpty)', (engine) => {
   it('seed, run, test and build each succeed with 0 results and write run_results.json', () => {
-    const p = conformanceProject({}, 'empty');
+    const p = conformanceProject({}, 'empty', { engine });
     for (const command of ['seed', 'run', 'test', 'build']) {
       const r = p.dbt([command]);
       expect(r.code, `${command}: ${r.stdout}${r.stderr}`).toBe(0);

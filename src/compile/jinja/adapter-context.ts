@@ -34,8 +34,10 @@ const blank = (value: unknown): boolean => value === undefined || value === null
  */
 export function adapterContext(state: RenderState, lookupGlobal: MacroLookup): Record<string, unknown> {
   const schemaOr = (schema: unknown): string => (blank(schema) ? state.target.schema : String(schema));
+  // The target's schema is there even where the connection lists it as `main` only (PostgreSQL's target schema).
+  const known = (schema: string): boolean => schema.toLowerCase() === state.target.schema.toLowerCase() || schemaExists(state.db, schema);
   const find = (at: Located): Relation | null => {
-    if (!state.db || !schemaExists(state.db, at.schema)) return null;
+    if (!state.db || !known(at.schema)) return null;
     const kind = relationKind(state.db, at.identifier, at.schema);
     return kind ? new Relation(at.identifier, kind, undefined, at.schema) : null;
   };
@@ -48,7 +50,7 @@ export function adapterContext(state: RenderState, lookupGlobal: MacroLookup): R
   const columns = (relation: unknown): AdapterColumn[] => {
     if (!state.db || relation === null || relation === undefined) return [];
     const at = locate(relation, state.target.schema);
-    if (!schemaExists(state.db, at.schema)) return [];
+    if (!known(at.schema)) return [];
     return relationColumns(state.db, at.identifier, { schema: at.schema }).map((c) => sqliteColumn(c.name, c.type));
   };
   // Methods that change the warehouse run only while executing, as dbt's do (parsing has no connection).
