@@ -90,9 +90,9 @@ export class PostgresConnection implements Connection {
     }
   }
 
-  /** Inside withViewsUntouched, a DROP TABLE takes the views on it along (they are put back after). */
+  /** Inside withViewsUntouched, a DROP TABLE or VIEW takes the views on it along (they are put back after). */
   private cascaded(sql: string): string {
-    if (!this.dropsCascade || !/^\s*drop\s+table\b/i.test(sql)) return sql;
+    if (!this.dropsCascade || !/^\s*drop\s+(table|view)\b/i.test(sql)) return sql;
     return /\bcascade\s*;?\s*$/i.test(sql) ? sql : `${sql.replace(/;?\s*$/, '')} cascade`;
   }
 
@@ -211,8 +211,9 @@ export class PostgresConnection implements Connection {
       this.dropsCascade = false;
     }
     if (views.length > 0) {
+      // A name now held by any relation is not put back: a view dropped on purpose and replaced by the swapped-in table stays replaced.
       const present = new Set(
-        (this.query(`select n.nspname || '.' || c.relname as k from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.relkind = 'v'`, []).rows as { k: string }[]).map((r) => r.k),
+        (this.query(`select n.nspname || '.' || c.relname as k from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.relkind in ('v', 'r', 'p', 'm', 'f')`, []).rows as { k: string }[]).map((r) => r.k),
       );
       for (const view of views) {
         if (present.has(`${view.schema}.${view.name}`)) continue;
