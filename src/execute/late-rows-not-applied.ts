@@ -82,7 +82,7 @@ export function lateRowsQuery(db: Warehouse, source: SeedNode | SourceNode): { s
              row_number() over (partition by ${day} order by ${l}, ${id}) as n
       from ${qualifiedName(source.schema, source.alias)}
       where ${l} > @after and ${l} <= @asOf and ${e} < @start
-    ) where n <= ${SAMPLE_PER_PARTITION}
+    ) as late_rows where n <= ${SAMPLE_PER_PARTITION}
     order by partition, n`;
   return { sql, idColumn };
 }
