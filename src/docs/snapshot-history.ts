@@ -39,14 +39,14 @@ function readHistory(db: Warehouse, node: SnapshotNode, present: readonly string
   const relation = qualifiedName(node.schema, node.alias);
   const keys = keyColumns.join(', ');
   const keyAliases = keyColumns.map((k, i) => `${k} as ${quoteIdentifier(`key_${i}`)}`).join(', ');
-  const totalKeys = Number(db.value(`select count(*) from (select 1 from ${relation} group by ${keys})`));
+  const totalKeys = Number(db.value(`select count(*) from (select 1 from ${relation} group by ${keys}) as history_keys`));
   const chosen = db.prepare(`select ${keyAliases}, count(*) as "versions" from ${relation} group by ${keys} order by count(*) > 1 desc, ${keys} limit ?`).all(limit) as Record<string, unknown>[];
   const validTo = present.includes(meta.dbt_valid_to) ? quoteIdentifier(meta.dbt_valid_to) : 'null';
   const deleted = present.includes(meta.dbt_is_deleted) ? quoteIdentifier(meta.dbt_is_deleted) : 'null';
   // Oldest first; a version closed in the second it opened (two runs in one second) before the current one.
   const versionsOf = db.prepare(`
     select ${quoteIdentifier(meta.dbt_valid_from)}, ${validTo}, ${deleted}${columns.map((c) => `, ${quoteIdentifier(c)}`).join('')}
-    from ${relation} where ${keyColumns.map((k) => `(${k}) is ?`).join(' and ')}
+    from ${relation} where ${keyColumns.map((k) => `(${k}) is not distinct from ?`).join(' and ')}
     order by ${quoteIdentifier(meta.dbt_valid_from)}, ${validTo} is null, ${validTo}`);
   const out: DocsSnapshotKey[] = chosen.map((row) => {
     const values = keyColumns.map((_, i) => row[`key_${i}`]);

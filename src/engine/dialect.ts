@@ -26,6 +26,8 @@ export interface Dialect {
 
   /** `expr` as text. */
   castText(expr: string): string;
+  /** A text literal read as a value of the declared `type` (SQLite: the text itself, its columns keep any value; PostgreSQL: cast to the type). */
+  literalAs(value: string, type: string): string;
   /** The calendar day (YYYY-MM-DD) of a date or time value, NULL when it is not one. */
   dateOf(expr: string): string;
   /** The partition key of a value: its calendar day when it is a date or time, else the value as text. */
@@ -43,6 +45,8 @@ export interface Dialect {
    * text range ORed with it still sees every non-text value.
    */
   nonText(expr: string): string;
+  /** A FROM item: the texts of a JSON array of texts bound as `param` (e.g. `@days`), as rows of one column `value`, named `alias`. */
+  jsonTexts(param: string, alias: string): string;
 
   /** CREATE TABLE ... AS SELECT (`temp`: in the connection's own temporary schema). */
   createTableAs(relation: string, select: string, options?: { readonly temp?: boolean }): string;

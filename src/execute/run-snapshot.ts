@@ -67,8 +67,9 @@ export function runSnapshotStep(node: SnapshotNode, ctx: SnapshotStepContext): N
     checkSnapshotColumns(node, sourceColumns.map((c) => c.name));
     const target = qualifiedName(node.schema, node.alias);
     const staging = dialect.tempRelation(scratchTableName(node.alias, 'new'));
-    const input: SnapshotSqlInput = { settings: node.settings, sourceSql: sql, target, staging, sourceColumns: sourceColumns.map((c) => c.name), now: snapshotTime(ctx.run.startedAt) };
     const exists = db.relationKind(node.alias, node.schema) !== null;
+    const validFromType = exists ? db.relationColumns(node.alias, { schema: node.schema }).find((c) => c.name === node.settings.columns.dbt_valid_from)?.type : undefined;
+    const input: SnapshotSqlInput = { settings: node.settings, sourceSql: sql, target, staging, sourceColumns: sourceColumns.map((c) => c.name), now: snapshotTime(ctx.run.startedAt, validFromType || undefined) };
     let counts: SnapshotCounts;
     let inserted = 0;
     db.begin();

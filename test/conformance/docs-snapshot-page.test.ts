@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DocsNode, DocsSite } from '../../src/docs/docs-data.js';
 import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine } from '../support/engine-under-test.js';
 
 /**
  * The docs site's snapshot page (issue 15: "the docs page of a snapshot shows a key's history"), and
@@ -45,41 +46,42 @@ Every version of an order: **one row per change**.
 {% enddocs %}
 `;
 
-let p: ConformanceProject;
-let site: DocsSite;
-let browser: Browser | undefined;
 const ID = 'snapshot.conformance.orders_snapshot';
 
-beforeAll(async () => {
-  p = conformanceProject({
-    'seeds/orders.csv': orders(),
-    'snapshots/orders_snapshot.sql': SNAPSHOT,
-    'snapshots/status_history.sql': STATUS_SNAPSHOT,
-    'snapshots/orders_snapshot.yml': "snapshots:\n  - name: orders_snapshot\n    description: \"{{ doc('order_history') }}\"\n    columns:\n      - name: status\n        description: where the order is\n",
-    'models/docs.md': DOCS_MD,
-  });
-  expect(p.dbt(['build']).code).toBe(0);
-  p.write('seeds/orders.csv', orders({ 7: '7,shipped,2024-01-02', 42: '42,cancelled,2024-01-03' }));
-  expect(p.dbt(['build']).code).toBe(0);
-  p.write('seeds/orders.csv', orders({ 7: '7,delivered,2024-01-05', 42: '42,cancelled,2024-01-03', 60: null }));
-  expect(p.dbt(['build']).code).toBe(0);
-  const docs = p.dbt(['docs', 'generate']);
-  expect(docs.code).toBe(0);
-  const html = readFileSync(join(p.dir, 'target/index.html'), 'utf8');
-  site = JSON.parse(/<script id="docs-data" type="application\/json">([\s\S]*?)<\/script>/.exec(html)![1]!) as DocsSite;
-  if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-});
-afterAll(async () => {
-  await browser?.close();
-});
+describeEachEngine('the docs site: snapshots and docs blocks', (engine) => {
+  let p: ConformanceProject;
+  let site: DocsSite;
+  let browser: Browser | undefined;
 
-describe('the docs site: snapshots and docs blocks', () => {
+  beforeAll(async () => {
+    p = conformanceProject({
+      'seeds/orders.csv': orders(),
+      'snapshots/orders_snapshot.sql': SNAPSHOT,
+      'snapshots/status_history.sql': STATUS_SNAPSHOT,
+      'snapshots/orders_snapshot.yml': "snapshots:\n  - name: orders_snapshot\n    description: \"{{ doc('order_history') }}\"\n    columns:\n      - name: status\n        description: where the order is\n",
+      'models/docs.md': DOCS_MD,
+    }, 'conformance', { engine });
+    expect(p.dbt(['build']).code).toBe(0);
+    p.write('seeds/orders.csv', orders({ 7: '7,shipped,2024-01-02', 42: '42,cancelled,2024-01-03' }));
+    expect(p.dbt(['build']).code).toBe(0);
+    p.write('seeds/orders.csv', orders({ 7: '7,delivered,2024-01-05', 42: '42,cancelled,2024-01-03', 60: null }));
+    expect(p.dbt(['build']).code).toBe(0);
+    const docs = p.dbt(['docs', 'generate']);
+    expect(docs.code).toBe(0);
+    const html = readFileSync(join(p.dir, 'target/index.html'), 'utf8');
+    site = JSON.parse(/<script id="docs-data" type="application\/json">([\s\S]*?)<\/script>/.exec(html)![1]!) as DocsSite;
+    if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
   it('a snapshot is a node of the site, with its yml description (a docs block), columns and history read from the warehouse', () => {
     const node = site.nodes.find((n) => n.id === ID) as DocsNode;
     expect(node).toMatchObject({ kind: 'snapshot', path: 'snapshots/orders_snapshot.sql', dependsOn: ['seed.conformance.orders'] });
     expect(node.description).toBe('Every version of an order: **one row per change**.\n<img src="x" onerror="window.ranDescription = true">');
     expect(node.columns.map((c) => [c.name, c.description])).toContainEqual(['status', 'where the order is']);
-    expect(node.compiledSql?.trim()).toBe('select * from "main"."orders"');
+    expect(node.compiledSql?.trim()).toBe(`select * from "${engine === 'sqlite' ? 'main' : 'public'}"."orders"`);
     const history = node.history!;
     expect(history).toMatchObject({ keyColumns: ['id'], columns: ['id', 'status', 'updated_at'], validFrom: 'dbt_valid_from', validTo: 'dbt_valid_to', totalKeys: 60, limit: 50 });
     // Keys with more than one version first, then the rest in key order, at most 50.

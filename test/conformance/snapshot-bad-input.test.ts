@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine } from '../support/engine-under-test.js';
 import { runCli } from '../support/run-cli.js';
 
 /**
@@ -11,9 +12,11 @@ import { runCli } from '../support/run-cli.js';
 const SEED = 'id,status,updated_at\n1,new,2024-01-01\n2,new,2024-01-01\n';
 const block = (config: string) => `{% snapshot snap %}\n{{ config(${config}) }}\nselect * from {{ ref('seed') }}\n{% endsnapshot %}\n`;
 
-describe('snapshot bad input', () => {
+describeEachEngine('snapshot bad input', (engine) => {
+  const onEngine = (files: Readonly<Record<string, string>>, name = 'conformance') => conformanceProject(files, name, { engine });
+
   it('no unique_key: exit 2 before anything runs, the file and line named, no table', () => {
-    const p = conformanceProject({ 'seeds/seed.csv': SEED, 'snapshots/snap.sql': block("strategy='timestamp', updated_at='updated_at'") });
+    const p = onEngine({ 'seeds/seed.csv': SEED, 'snapshots/snap.sql': block("strategy='timestamp', updated_at='updated_at'") });
     const out = p.dbt(['build']);
     expect(out.code).toBe(2);
     expect(out.stderr).toContain("snapshots/snap.sql:2: snapshot 'snap': unique_key is required");
@@ -23,14 +26,14 @@ describe('snapshot bad input', () => {
   });
 
   it('timestamp strategy without updated_at: exit 2', () => {
-    const p = conformanceProject({ 'seeds/seed.csv': SEED, 'snapshots/snap.sql': block("unique_key='id', strategy='timestamp'") });
+    const p = onEngine({ 'seeds/seed.csv': SEED, 'snapshots/snap.sql': block("unique_key='id', strategy='timestamp'") });
     const out = p.dbt(['snapshot']);
     expect(out.code).toBe(2);
     expect(out.stderr).toContain("snapshots/snap.sql:2: snapshot 'snap': strategy 'timestamp' needs updated_at");
   });
 
   it('check_cols naming a missing column: that snapshot fails (exit 1), its table unchanged, the rest of the build runs', () => {
-    const p = conformanceProject({
+    const p = onEngine({
       'seeds/seed.csv': SEED,
       'snapshots/snap.sql': block("unique_key='id', strategy='check', check_cols=['status']"),
       'models/other.sql': "{{ config(materialized='table') }}\nselect * from {{ ref('seed') }}\n",
@@ -56,7 +59,7 @@ describe('snapshot bad input', () => {
   });
 
   it('a {% snapshot %} without {% endsnapshot %}: exit 2, the tag\'s line', () => {
-    const p = conformanceProject({ 'seeds/seed.csv': SEED, 'snapshots/snap.sql': "\n{% snapshot snap %}\nselect 1 as id\n" });
+    const p = onEngine({ 'seeds/seed.csv': SEED, 'snapshots/snap.sql': "\n{% snapshot snap %}\nselect 1 as id\n" });
     const out = p.dbt(['ls']);
     expect(out.code).toBe(2);
     expect(out.stderr).toContain('snapshots/snap.sql:2: a {% snapshot %} block needs a name and an {% endsnapshot %}');

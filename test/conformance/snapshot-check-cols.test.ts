@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 15): the check strategy, modelled on dbt-tests-adapter's
@@ -15,19 +16,19 @@ const rows = (n: number) => Array.from({ length: n }, (_, i) => `${i + 1},name_$
 const snapshot = (name: string, cols: string) =>
   `{% snapshot ${name} %}\n{{ config(unique_key='id', strategy='check', check_cols=${cols}) }}\nselect * from {{ ref(var('seed_name', 'base')) }}\n{% endsnapshot %}\n`;
 
-function project(): ConformanceProject {
+function project(engine: EngineName): ConformanceProject {
   return conformanceProject({
     'seeds/base.csv': `id,name,some_date\n${rows(10)}\n`,
     'seeds/added.csv': `id,name,some_date\n${rows(20)}\n`,
     'snapshots/cc_all_snapshot.sql': snapshot('cc_all_snapshot', "'all'"),
     'snapshots/cc_date_snapshot.sql': snapshot('cc_date_snapshot', "['some_date']"),
     'snapshots/cc_name_snapshot.sql': snapshot('cc_name_snapshot', "['name']"),
-  });
+  }, 'conformance', { engine });
 }
 
-describe('snapshot, check strategy (dbt basic/test_snapshot_check_cols.py)', () => {
+describeEachEngine('snapshot, check strategy (dbt basic/test_snapshot_check_cols.py)', (engine) => {
   it('check_cols all, a list, and changes each one sees: 10, 20, 30/30/20, 40/30/30 rows', () => {
-    const p = project();
+    const p = project(engine);
     expect(p.dbt(['seed']).code).toBe(0);
     const first = p.dbt(['snapshot']);
     expect(first.code, first.stdout + first.stderr).toBe(0);
@@ -46,7 +47,7 @@ describe('snapshot, check strategy (dbt basic/test_snapshot_check_cols.py)', () 
   });
 
   it("dbt_valid_from and dbt_updated_at are the run's time; dbt_scd_id is md5(key|time); a rerun changes nothing", () => {
-    const p = project();
+    const p = project(engine);
     p.dbt(['seed']);
     p.dbt(['snapshot', '-s', 'cc_name_snapshot']);
     const snap = p.rows('cc_name_snapshot', 'id');
@@ -63,7 +64,7 @@ describe('snapshot, check strategy (dbt basic/test_snapshot_check_cols.py)', () 
   });
 
   it('a changed row: the old version closed at the new version\'s dbt_valid_from', () => {
-    const p = project();
+    const p = project(engine);
     p.dbt(['seed']);
     p.dbt(['snapshot', '-s', 'cc_name_snapshot']);
     p.exec("update base set name = 'renamed' where id = 4");

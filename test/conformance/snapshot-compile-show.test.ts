@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { compileProject } from '../../src/api/compile.js';
 import { generateDocs } from '../../src/api/docs.js';
 import { show } from '../../src/api/show.js';
 import { collectUserWarnings } from '../../src/errors/user-warning.js';
 import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 15): snapshots in compile, show and catalog.json, modelled on dbt-core's
@@ -22,25 +23,28 @@ const SNAP = "{% snapshot snap %}\n{{ config(unique_key='id', strategy='timestam
 const MANY = "{% snapshot snap_a %}\n{{ config(unique_key='id', strategy='check', check_cols='all') }}\nselect id, name from {{ ref('seed') }}\n{% endsnapshot %}\n"
   + "{% snapshot snap_b %}\n{{ config(unique_key='id', strategy='check', check_cols=['name']) }}\nselect id, name from {{ ref('seed') }} where id = 1\n{% endsnapshot %}\n";
 
-let p: ConformanceProject;
-beforeAll(() => {
-  p = conformanceProject({ 'seeds/seed.csv': SEED, 'snapshots/snap.sql': SNAP, 'snapshots/many.sql': MANY, 'models/downstream.sql': "select * from {{ ref('snap') }}\n" });
-  expect(p.dbt(['seed']).code).toBe(0);
-});
+describeEachEngine('snapshots in compile, show and catalog.json', (engine) => {
+  let p: ConformanceProject;
+  beforeAll(() => {
+    p = conformanceProject({ 'seeds/seed.csv': SEED, 'snapshots/snap.sql': SNAP, 'snapshots/many.sql': MANY, 'models/downstream.sql': "select * from {{ ref('snap') }}\n" }, 'conformance', { engine });
+    expect(p.dbt(['seed']).code).toBe(0);
+  });
 
-const compiledFile = (...parts: string[]) => join(p.dir, 'target/compiled/conformance', ...parts);
-
-describe('snapshots in compile, show and catalog.json', () => {
+  // The target schema: SQLite's main, the fresh database's public on PostgreSQL.
+  const schema = engine === 'sqlite' ? 'main' : 'public';
+  // The snapshot table as the tool writes it: bare in SQLite's main, schema-qualified on PostgreSQL.
+  const table = engine === 'sqlite' ? '"snap"' : '"public"."snap"';
+  const compiledFile = (...parts: string[]) => join(p.dir, 'target/compiled/conformance', ...parts);
   it('compile --select a snapshot renders its query to target/compiled/<project>/<file> and plans its first run', () => {
     const { models, snapshots } = compileProject({ projectDir: p.dir, select: ['snap'] });
     expect(models).toEqual([]);
     expect(snapshots.map((s) => s.node.name)).toEqual(['snap']);
     const [snap] = snapshots;
-    expect(snap!.sql).toBe('select * from "main"."seed"');
-    expect(readFileSync(compiledFile('snapshots/snap.sql'), 'utf8')).toBe('select * from "main"."seed"\n');
+    expect(snap!.sql).toBe(`select * from "${schema}"."seed"`);
+    expect(readFileSync(compiledFile('snapshots/snap.sql'), 'utf8')).toBe(`select * from "${schema}"."seed"\n`);
     expect(snap!.mode).toBe('first run');
     expect(snap!.statements).toHaveLength(1);
-    expect(snap!.statements[0]).toMatch(/^create table "snap" as\nselect \*,\n {2}md5\(/);
+    expect(snap!.statements[0]).toMatch(new RegExp(`^create table ${table.replace(/\./g, '\\.')} as\nselect \\*,\n {2}md5\\(`));
     expect(snap!.statements[0]).toContain('as "dbt_scd_id"');
     // Nothing ran: compile is read-only.
     expect(p.relationType('snap')).toBeUndefined();
@@ -50,8 +54,8 @@ describe('snapshots in compile, show and catalog.json', () => {
     const { models, snapshots } = compileProject({ projectDir: p.dir, select: ['seed+'] });
     expect(snapshots.map((s) => s.node.name).sort()).toEqual(['snap', 'snap_a', 'snap_b']);
     expect(models.map((m) => m.node.name)).toEqual(['downstream']);
-    expect(readFileSync(compiledFile('snapshots/many.sql/snap_a.sql'), 'utf8')).toBe('select id, name from "main"."seed"\n');
-    expect(readFileSync(compiledFile('snapshots/many.sql/snap_b.sql'), 'utf8')).toBe('select id, name from "main"."seed" where id = 1\n');
+    expect(readFileSync(compiledFile('snapshots/many.sql/snap_a.sql'), 'utf8')).toBe(`select id, name from "${schema}"."seed"\n`);
+    expect(readFileSync(compiledFile('snapshots/many.sql/snap_b.sql'), 'utf8')).toBe(`select id, name from "${schema}"."seed" where id = 1\n`);
     expect(existsSync(compiledFile('models/downstream.sql'))).toBe(true);
   });
 
@@ -59,11 +63,11 @@ describe('snapshots in compile, show and catalog.json', () => {
     expect(p.dbt(['snapshot', '-s', 'snap']).code).toBe(0);
     const [snap] = compileProject({ projectDir: p.dir, select: ['snap'] }).snapshots;
     expect(snap!.mode).toBe('merge');
-    expect(snap!.statements.some((s) => s.startsWith('update "snap" set "dbt_valid_to"'))).toBe(true);
-    expect(snap!.statements.some((s) => s.startsWith('insert into "snap" ("id", "name", "updated_at", "dbt_scd_id", "dbt_updated_at", "dbt_valid_from", "dbt_valid_to")'))).toBe(true);
+    expect(snap!.statements.some((s) => s.startsWith(`update ${table} set "dbt_valid_to"`))).toBe(true);
+    expect(snap!.statements.some((s) => s.startsWith(`insert into ${table} ("id", "name", "updated_at", "dbt_scd_id", "dbt_updated_at", "dbt_valid_from", "dbt_valid_to")`))).toBe(true);
     const cli = p.dbt(['compile', '--select', 'snap']);
     expect(cli.code, cli.stderr).toBe(0);
-    expect(cli.stdout).toContain('-- snap (snapshots/snap.sql): snapshot, timestamp strategy\nselect * from "main"."seed"\n');
+    expect(cli.stdout).toContain(`-- snap (snapshots/snap.sql): snapshot, timestamp strategy\nselect * from "${schema}"."seed"\n`);
     expect(cli.stdout).toContain('-- a snapshot run now would: merge (');
     // Compile changed nothing: the snapshot still holds its first run's rows.
     expect(p.count('snap')).toBe(2);

@@ -1,8 +1,9 @@
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine, pgReader, withReader } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 15): snapshot configs and how snapshots sit in the project, modelled on
@@ -15,9 +16,11 @@ const SEED = 'id,name,updated_at\n1,ann,2024-01-01\n2,bob,2024-01-01\n';
 const BLOCK = (config: string) =>
   `{% snapshot snap %}\n{{ config(unique_key='id', strategy='timestamp', updated_at='updated_at'${config}) }}\nselect * from {{ ref('seed') }}\n{% endsnapshot %}\n`;
 
-describe('snapshot configs', () => {
+describeEachEngine('snapshot configs', (engine) => {
+  const onEngine = (files: Readonly<Record<string, string>>, name = 'conformance') => conformanceProject(files, name, { engine });
+
   it('snapshot_meta_column_names renames the meta columns (dbt_is_deleted too, with new_record)', () => {
-    const p = conformanceProject({
+    const p = onEngine({
       'seeds/seed.csv': SEED,
       'snapshots/snap.sql': BLOCK(", hard_deletes='new_record', snapshot_meta_column_names={'dbt_valid_from': 'test_valid_from', 'dbt_valid_to': 'test_valid_to', 'dbt_scd_id': 'test_scd_id', 'dbt_updated_at': 'test_updated_at', 'dbt_is_deleted': 'test_is_deleted'}"),
     });
@@ -34,7 +37,7 @@ describe('snapshot configs', () => {
   });
 
   it("dbt_valid_to_current: current rows carry that value instead of NULL, and are still found as current", () => {
-    const p = conformanceProject({ 'seeds/seed.csv': SEED, 'snapshots/snap.sql': BLOCK(", dbt_valid_to_current=\"'9999-12-31'\"") });
+    const p = onEngine({ 'seeds/seed.csv': SEED, 'snapshots/snap.sql': BLOCK(", dbt_valid_to_current=\"'9999-12-31'\"") });
     p.dbt(['seed']);
     p.dbt(['snapshot']);
     expect(p.rows('snap', 'id').map((r) => r.dbt_valid_to)).toEqual(['9999-12-31', '9999-12-31']);
@@ -46,11 +49,11 @@ describe('snapshot configs', () => {
   });
 
   it('yml: a block configured from a property file; dbt 1.9 snapshots defined by relation (ref and source)', () => {
-    const p = conformanceProject({
+    const p = onEngine({
       'seeds/seed.csv': SEED,
       'snapshots/snap.sql': '{% snapshot snap %}\nselect * from {{ ref(\'seed\') }}\n{% endsnapshot %}\n',
       'models/snapshots.yml': 'snapshots:\n  - name: snap\n    config:\n      unique_key: id\n      strategy: timestamp\n      updated_at: updated_at\n',
-      'models/sources.yml': 'sources:\n  - name: raw\n    tables: [{name: seed}]\n',
+      'models/sources.yml': 'sources:\n  - name: raw\n    schema: "{{ target.schema }}"\n    tables: [{name: seed}]\n',
       'snapshots/more.yml': `snapshots:
   - name: by_ref
     relation: ref('seed')
@@ -74,7 +77,7 @@ describe('snapshot configs', () => {
   });
 
   it("ref() to a snapshot from a model: build runs seed, snapshot, model in DAG order; resource_type:snapshot selects it", () => {
-    const p = conformanceProject({
+    const p = onEngine({
       'seeds/seed.csv': SEED,
       'snapshots/snap.sql': BLOCK(''),
       'models/current_people.sql': "{{ config(materialized='table') }}\nselect id, name from {{ ref('snap') }} where dbt_valid_to is null\n",
@@ -93,9 +96,18 @@ describe('snapshot configs', () => {
     expect(only.stdout + only.stderr).toContain('leaves no snapshot to snapshot');
   });
 
-  it('target_schema: with a profile, the snapshot is built in that schema; without one, in main', () => {
+  it.runIf(engine === 'postgres')('target_schema on PostgreSQL: the snapshot is built in that schema (created when missing)', () => {
+    const p = onEngine({ 'seeds/seed.csv': SEED, 'snapshots/snap.sql': BLOCK(", target_schema='snapshots'") });
+    const out = p.dbt(['build']);
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    expect(out.stdout).toContain('snapshots.snap');
+    expect(withReader(() => pgReader(p.pg!), (db) => db.all('select count(*) as n from snapshots.snap')[0]!.n)).toBe(2);
+    expect(p.relationType('snap')).toBeUndefined();
+  });
+
+  it.runIf(engine === 'sqlite')('target_schema: with a profile, the snapshot is built in that schema; without one, in main', () => {
     const profile = `default:\n  target: dev\n  outputs:\n    dev:\n      type: sqlite\n      database: database\n      schema: main\n      schemas_and_paths:\n        main: dev.db\n      schema_directory: schemas\n`;
-    const p = conformanceProject({ 'profiles.yml': profile, 'seeds/seed.csv': SEED, 'snapshots/snap.sql': BLOCK(", target_schema='snapshots'") });
+    const p = onEngine({ 'profiles.yml': profile, 'seeds/seed.csv': SEED, 'snapshots/snap.sql': BLOCK(", target_schema='snapshots'") });
     const out = p.dbt(['build']);
     expect(out.code, out.stdout + out.stderr).toBe(0);
     expect(out.stdout).toContain('snapshots.snap');
@@ -105,7 +117,7 @@ describe('snapshot configs', () => {
     } finally {
       db.close();
     }
-    const plain = conformanceProject({ 'seeds/seed.csv': SEED, 'snapshots/snap.sql': BLOCK(", target_schema='snapshots'") });
+    const plain = onEngine({ 'seeds/seed.csv': SEED, 'snapshots/snap.sql': BLOCK(", target_schema='snapshots'") });
     expect(plain.dbt(['build']).code).toBe(0);
     expect(plain.count('snap')).toBe(2);
   });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 15): deleted source rows, modelled on dbt-tests-adapter's
@@ -16,17 +17,17 @@ const SEED = `id,first_name,email,updated_at
 3,Rachel,rmoreno2@msu.edu,2016-04-05 02:05:30
 `;
 
-function project(config: string): ConformanceProject {
+function project(engine: EngineName, config: string): ConformanceProject {
   return conformanceProject({
     'seeds/seed.csv': SEED,
     'snapshots/snapshot.sql': `{% snapshot snapshot_actual %}\n{{ config(unique_key="id || '-' || first_name", strategy='timestamp', updated_at='updated_at'${config}) }}\nselect * from {{ ref('seed') }}\n{% endsnapshot %}\n`,
-  });
+  }, 'conformance', { engine });
 }
 
-describe('snapshot hard deletes', () => {
+describeEachEngine('snapshot hard deletes', (engine) => {
   for (const config of [", invalidate_hard_deletes=True", ", hard_deletes='invalidate'"]) {
     it(`${config.slice(2)}: the deleted key's row is closed at the run's time, nothing inserted`, () => {
-      const p = project(config);
+      const p = project(engine, config);
       p.dbt(['seed']);
       p.dbt(['snapshot']);
       p.exec('delete from seed where id = 1');
@@ -45,7 +46,7 @@ describe('snapshot hard deletes', () => {
   }
 
   it('build --empty leaves an existing snapshot as it is (its query reads no rows: nothing is deleted)', () => {
-    const p = project(", hard_deletes='invalidate'");
+    const p = project(engine, ", hard_deletes='invalidate'");
     p.dbt(['build']);
     const before = p.rows('snapshot_actual');
     const out = p.dbt(['build', '--empty']);
@@ -55,7 +56,7 @@ describe('snapshot hard deletes', () => {
   });
 
   it("hard_deletes: 'new_record': a dbt_is_deleted 'True' row per deletion; reinsert and delete again (2, 2, 3, 4 rows)", () => {
-    const p = project(", hard_deletes='new_record'");
+    const p = project(engine, ", hard_deletes='new_record'");
     p.dbt(['seed']);
     p.dbt(['snapshot']);
     const first = p.rows('snapshot_actual', 'id');

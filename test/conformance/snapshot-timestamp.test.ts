@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 15): snapshots with the timestamp strategy, modelled on dbt-tests-adapter's
@@ -21,13 +22,13 @@ select * from {{ ref(var('seed_name', 'base')) }}
 {% endsnapshot %}
 `;
 
-function project(): ConformanceProject {
-  return conformanceProject({ 'seeds/base.csv': BASE, 'seeds/added.csv': ADDED, 'snapshots/ts_snapshot.sql': SNAPSHOT });
+function project(engine: EngineName): ConformanceProject {
+  return conformanceProject({ 'seeds/base.csv': BASE, 'seeds/added.csv': ADDED, 'snapshots/ts_snapshot.sql': SNAPSHOT }, 'conformance', { engine });
 }
 
-describe('snapshot, timestamp strategy (dbt basic/test_snapshot_timestamp.py)', () => {
+describeEachEngine('snapshot, timestamp strategy (dbt basic/test_snapshot_timestamp.py)', (engine) => {
   it('first run: every row current, with dbt\'s meta column values', () => {
-    const p = project();
+    const p = project(engine);
     expect(p.dbt(['seed']).code).toBe(0);
     const out = p.dbt(['snapshot']);
     expect(out.code, out.stdout + out.stderr).toBe(0);
@@ -45,7 +46,7 @@ describe('snapshot, timestamp strategy (dbt basic/test_snapshot_timestamp.py)', 
   });
 
   it('new rows, then changed timestamps: 10, 20, 30 rows; the old versions closed at the new updated_at', () => {
-    const p = project();
+    const p = project(engine);
     p.dbt(['seed']);
     p.dbt(['snapshot']);
     const added = p.dbt(['snapshot', '--vars', 'seed_name: added']);
@@ -64,7 +65,7 @@ describe('snapshot, timestamp strategy (dbt basic/test_snapshot_timestamp.py)', 
   });
 
   it('a rerun without source changes changes nothing; each run has one node-run row in the ledger', () => {
-    const p = project();
+    const p = project(engine);
     p.dbt(['seed']);
     p.dbt(['snapshot']);
     const before = p.rows('ts_snapshot');
@@ -77,7 +78,7 @@ describe('snapshot, timestamp strategy (dbt basic/test_snapshot_timestamp.py)', 
   });
 
   it('a deleted source row stays current by default (hard_deletes: ignore)', () => {
-    const p = project();
+    const p = project(engine);
     p.dbt(['seed']);
     p.dbt(['snapshot']);
     p.exec('delete from base where id = 3');
@@ -90,7 +91,7 @@ describe('snapshot, timestamp strategy (dbt basic/test_snapshot_timestamp.py)', 
     const p = conformanceProject({
       'seeds/base.csv': 'id,region,updated_at\n1,eu,2024-01-01\n1,us,2024-01-01\n',
       'snapshots/s.sql': "{% snapshot multi %}{{ config(unique_key=['id', 'region'], strategy='timestamp', updated_at='updated_at') }} select * from {{ ref('base') }} {% endsnapshot %}",
-    });
+    }, 'conformance', { engine });
     p.dbt(['seed']);
     expect(p.dbt(['snapshot']).code).toBe(0);
     expect(p.rows('multi', 'region').map((r) => r.dbt_scd_id)).toEqual([md5('1|eu|2024-01-01'), md5('1|us|2024-01-01')]);

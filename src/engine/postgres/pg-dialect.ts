@@ -31,6 +31,7 @@ export const postgresDialect: Dialect = {
   },
   maxBindParameters: 65535,
   castText: (expr) => `cast(${expr} as text)`,
+  literalAs: (value, type) => `cast('${value.replace(/'/g, "''")}' as ${type})`,
   dateOf: dayOfText,
   dayOrText: (expr) => `coalesce(${dayOfText(expr)}, cast(${expr} as text))`,
   dayNumber: (dayExpr) => `(cast(${dayExpr} as date) - date '2000-01-01')`,
@@ -38,6 +39,7 @@ export const postgresDialect: Dialect = {
   sumOrZero: (expr) => `coalesce(cast(sum(${expr}) as double precision), 0.0)`,
   // Every column has one type: a text column holds only text, and a range over another type compares as that type.
   nonText: () => 'false',
+  jsonTexts: (param, alias) => `json_array_elements_text(cast(${param} as json)) as ${alias}(value)`,
   createTableAs: (relation, select, options) => `create ${options?.temp ? 'temp ' : ''}table ${relation} as\n${select}`,
   createView: (relation, select) => `create view ${relation} as\n${select}`,
   dropRelation: (kind, relation, options) => `drop ${kind} ${options?.ifExists ? 'if exists ' : ''}${relation}`,

@@ -1,5 +1,5 @@
 import { dialect } from '../../engine/current-engine.js';
-import { quoteIdentifier as q, quoteLiteral } from '../../engine/quote-identifier.js';
+import { quoteIdentifier as q } from '../../engine/quote-identifier.js';
 import type { SnapshotSettings } from '../../config/snapshot-settings.js';
 
 /** What one snapshot run's statements need (pure: the caller knows the warehouse). */
@@ -115,7 +115,11 @@ export function insertNewRows(input: SnapshotSqlInput, targetColumns: readonly s
   return `insert into ${input.target} (${cols}) select ${cols} from ${input.staging} where dbt_change_type = 'insert'`;
 }
 
-/** The run's time as dbt-sqlite's snapshot_get_time() gives it ('YYYY-MM-DD HH:MM:SS', UTC). */
-export function snapshotTime(at: Date): string {
-  return quoteLiteral(at.toISOString().slice(0, 19).replace('T', ' '));
+/**
+ * The run's time, 'YYYY-MM-DD HH:MM:SS' in UTC, as a value of `type`: dbt-sqlite's snapshot_get_time() is
+ * that text; dbt-postgres's is a timestamp without time zone. A later run passes the type of the snapshot's
+ * dbt_valid_from column, so a time it writes (a deleted row's dbt_valid_to) has the type of the rest.
+ */
+export function snapshotTime(at: Date, type = 'timestamp'): string {
+  return dialect.literalAs(at.toISOString().slice(0, 19).replace('T', ' '), type);
 }
