@@ -102,7 +102,7 @@ export function keyChecks(model: string, relation: string, settings: ModelSettin
     ...(options.unique
       ? [{
         kind: 'assert-none',
-        sql: `select count(*) from (select ${keys} from ${relation} where ${key.map((c) => `${keySql(c)} is not null`).join(' and ')} group by ${keys} having count(*) > 1)`,
+        sql: `select count(*) from (select ${keys} from ${relation} where ${key.map((c) => `${keySql(c)} is not null`).join(' and ')} group by ${keys} having count(*) > 1) as duplicate_keys`,
         message: `model '${model}' produced duplicate unique_key (${key.join(', ')}) values`,
       } as const]
       : []),
