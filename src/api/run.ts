@@ -21,6 +21,7 @@ import { finishRun, startRun } from '../state/ledger.js';
 import { isBusyError, warehouseLocked } from '../state/warehouse-locked.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, openProjectWarehouse } from '../engine/open-warehouse.js';
 import { ensureSchema } from '../engine/target-schemas.js';
+import { isConnectionLost } from '../engine/connection-lost.js';
 import { migrateLedger } from '../state/migrate-ledger.js';
 import { parseEventTimeRange, parseTime } from '../config/microbatch-time.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
@@ -195,7 +196,12 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     const hookFailed = hooks.some((h) => h.status === 'error');
     const failed = hookFailed || results.some((r) => r.status === 'error' || r.status === 'partial success' || r.status === 'fail');
     crashPoint();
-    finishRun(db, invocationId, failed ? 'error' : 'success');
+    try {
+      finishRun(db, invocationId, failed ? 'error' : 'success');
+    } catch (err) {
+      // The server connection went with the failed node: the run row stays 'running' (shown as unfinished); the results still report.
+      if (!(failed && isConnectionLost(err))) throw err;
+    }
     const elapsedSeconds = (performance.now() - t0) / 1000;
     if (options.writeArtifacts !== false) {
       afterPublish(() => {

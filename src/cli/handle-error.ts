@@ -1,9 +1,12 @@
 import { isBusyError } from '../engine/open-warehouse.js';
+import { explainWarehouseError } from '../engine/explain-warehouse-error.js';
 import { isProjectError } from '../errors/project-error.js';
 import { colors, formatEvent, outputSettings } from './terminal.js';
 
 /** Expected errors: one message, no stack, their exit code. Bugs: the stack, exit 2. */
-export function handleError(err: unknown): number {
+export function handleError(raised: unknown): number {
+  // A server's lost connection or refused privilege is expected: one message, no stack.
+  const err = explainWarehouseError(raised);
   const { format, level } = outputSettings();
   if (format === 'json') {
     // --log-format json: the error is one more event line on stdout, as dbt logs it.

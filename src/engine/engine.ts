@@ -27,4 +27,6 @@ export interface Engine {
   isInMemory(path: string): boolean;
   /** A failure to open, as one message for the user (which server, database and user: never a secret) and a hint. */
   explainOpenError?(err: unknown, path: string): { message: string; hint?: string } | undefined;
+  /** An error met on an open connection that is the user's to act on (connection lost, privilege refused), explained as explainOpenError does; undefined for others. */
+  explainError?(err: unknown): { message: string; hint?: string } | undefined;
 }

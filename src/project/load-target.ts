@@ -74,7 +74,8 @@ export function loadTarget(root: string, projectProfile: string | undefined, opt
     if (asked) throw new ProjectError('--target needs a profile: set `profile:` in the project file or pass --profile');
     return { target: FILE_TARGET };
   }
-  const yaml = readYamlFile(file, file);
+  // Kept out of the parse cache: target/partial_parse.json must never hold a password.
+  const yaml = readYamlFile(file, file, { secret: true });
   const profiles = isMap(yaml.value) ? yaml.value : {};
   const names = Object.keys(profiles).filter((k) => k !== 'config');
   const profile = profiles[profileName];

@@ -14,17 +14,21 @@ const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify
 export function postgresTarget(output: Record<string, unknown>, where: Where): ResolvedTarget {
   const at = (key: string) => ({ file: where.file, line: where.yaml.lineOf([where.profileName, 'outputs', where.targetName, key]) ?? where.yaml.lineOf([where.profileName, 'outputs', where.targetName]) });
   const label = `target '${where.targetName}' of profile '${where.profileName}'`;
-  const text = (keys: readonly string[], fallback?: string): string => {
+  const text = (keys: readonly string[], options: { readonly mayBeEmpty?: boolean } = {}): string => {
     const key = keys.find((k) => output[k] !== undefined && output[k] !== null);
     if (key === undefined) {
-      if (fallback !== undefined) return fallback;
       throw new ProjectError(`${label} (type postgres) needs \`${keys[0]}\``, { location: at('type'), hint: `dbt-postgres's required keys: host, port, user, password, dbname, schema` });
     }
-    return String(output[key]);
+    const value = String(output[key]);
+    // An empty host would quietly mean the local socket, an empty user or dbname the login's name: say so instead.
+    if (value.trim() === '' && !options.mayBeEmpty) throw new ProjectError(`${label}: ${key} cannot be empty`, { location: at(key), hint: key === 'host' ? 'the server\'s name or address, e.g. localhost' : undefined });
+    return value;
   };
   const whole = (key: string, fallback: number | undefined, min: number): number | undefined => {
     if (output[key] === undefined || output[key] === null) return fallback;
-    const n = Number(output[key]);
+    const raw = output[key];
+    // A number, or digits (what env_var() renders): not `true`, not '0x10'.
+    const n = typeof raw === 'number' || (typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw)) ? Number(raw) : NaN;
     if (!Number.isInteger(n) || n < min) throw new ProjectError(`${label}: ${key} must be a whole number of at least ${min}, not ${JSON.stringify(output[key])}`, { location: at(key) });
     return n;
   };
@@ -34,13 +38,12 @@ export function postgresTarget(output: Record<string, unknown>, where: Where): R
   const sslmode = output.sslmode === undefined ? undefined : String(output.sslmode);
   if (sslmode !== undefined && !SSL_MODES.includes(sslmode)) throw new ProjectError(`${label}: sslmode '${sslmode}' is not one of ${SSL_MODES.join(', ')}`, { location: at('sslmode') });
   const schema = text(['schema']);
-  if (schema === '') throw new ProjectError(`${label}: schema cannot be empty`, { location: at('schema') });
   const optional = (key: string): string | undefined => (output[key] === undefined || output[key] === null ? undefined : String(output[key]));
   const settings: PostgresSettings = {
     host: text(['host']),
     port,
     user: text(['user']),
-    password: text(['password', 'pass']),
+    password: text(['password', 'pass'], { mayBeEmpty: true }),
     dbname: text(['dbname', 'database']),
     sslmode,
     keepalivesIdle: whole('keepalives_idle', undefined, 0),

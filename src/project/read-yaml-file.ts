@@ -13,8 +13,11 @@ export interface YamlFile {
   lineOf(path: readonly (string | number)[]): number | undefined;
 }
 
-/** Parse a YAML file, turning syntax errors into file:line errors. */
-export function readYamlFile(absPath: string, displayPath: string): YamlFile {
+/**
+ * Parse a YAML file, turning syntax errors into file:line errors.
+ * `secret`: never memoized, so never written to the parse cache (profiles.yml holds passwords).
+ */
+export function readYamlFile(absPath: string, displayPath: string, options: { readonly secret?: boolean } = {}): YamlFile {
   let text: string;
   try {
     text = readFileSync(absPath, 'utf8');
@@ -23,7 +26,7 @@ export function readYamlFile(absPath: string, displayPath: string): YamlFile {
     const why = code === 'EISDIR' ? 'it is a directory, not a YAML file' : `cannot read it (${err instanceof Error ? err.message : String(err)})`;
     throw new ProjectError(why, { location: { file: displayPath } });
   }
-  return parseYamlText(text, displayPath);
+  return options.secret ? parseDocumentText(text, displayPath) : parseYamlText(text, displayPath);
 }
 
 /** Parse YAML text, through the memo of earlier parses of the same text (see yaml-memo.ts). */

@@ -247,7 +247,8 @@ export class PostgresConnection implements Connection {
   /** A schema is created (PostgreSQL's schemas are not files: `path` is unused). */
   attachSchema(name: string, _path: string): void {
     if (this.readonly || this.schemaOf(name) === this.mainSchema) return;
-    this.exec(`create schema if not exists ${quoteName(name)}`);
+    // Only when missing: CREATE SCHEMA IF NOT EXISTS needs CREATE on the database even when the schema is there.
+    if (this.value('select 1 from pg_namespace where nspname = ?', name) === undefined) this.exec(`create schema if not exists ${quoteName(name)}`);
   }
 
   attachedSchemas(): string[] {
@@ -353,7 +354,9 @@ export function openPostgres(path: string, options: OpenOptions, settings: Postg
   ];
   try {
     client.connect(pgClientConfig(settings), session);
-    if (!options.readonly) client.query(`create schema if not exists ${quoteName(schema)}`, undefined, { extended: false });
+    // Only when missing: a user granted CREATE on its schema alone (not on the database) can still build there.
+    const present = client.query('select 1 from pg_namespace where nspname = $1', [schema])[0]!.rows.length > 0;
+    if (!options.readonly && !present) client.query(`create schema if not exists ${quoteName(schema)}`, undefined, { extended: false });
     const searchPath = settings.searchPath ? `${quoteName(schema)}, ${settings.searchPath}` : `${quoteName(schema)}, public`;
     client.query(`set search_path = ${searchPath}`, undefined, { extended: false });
     client.query(`set application_name = ${quoteText(settings.applicationName ?? 'mini-dbt')}`, undefined, { extended: false });

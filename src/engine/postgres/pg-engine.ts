@@ -3,7 +3,7 @@ import type { PostgresSettings } from '../../project/target.js';
 import { openPostgres } from './pg-connection.js';
 import { postgresDialect } from './pg-dialect.js';
 import { PgError } from './pg-sync-client.js';
-import { explainPgOpenError } from './pg-open-error.js';
+import { explainPgError, explainPgOpenError } from './pg-open-error.js';
 
 /**
  * The PostgreSQL engine for one target: `open` connects with the target's
@@ -19,5 +19,6 @@ export function postgresEngine(settings: PostgresSettings, schema: string): Engi
     isBusyError: (err) => err instanceof PgError && (err.code === '55P03' || err.code === '40P01'),
     isInMemory: () => true,
     explainOpenError: (err) => explainPgOpenError(err, settings),
+    explainError: (err) => explainPgError(err, settings),
   };
 }

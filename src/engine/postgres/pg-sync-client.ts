@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { pgWorkerMain } from './pg-worker-main.js';
+import { ConnectionLostError } from '../connection-lost.js';
+import { isPgConnectionGone, pgServerLabel, pgUserLabel, type PgServerCoordinates } from './pg-connection-lost.js';
 
 /** One statement's answer from the server. */
 export interface PgResult {
@@ -41,6 +43,10 @@ export class PgSyncClient {
   private readonly port;
   private readonly worker: Worker;
   private closed = false;
+  /** Where this client is connected (set once connected: errors after that can be a lost connection). */
+  private server: PgServerCoordinates | undefined;
+  /** Once the connection is gone, every later call says so at once. */
+  private lost: ConnectionLostError | undefined;
 
   constructor() {
     const { port1, port2 } = new MessageChannel();
@@ -61,22 +67,35 @@ export class PgSyncClient {
 
   private call(request: Record<string, unknown>): unknown {
     if (this.closed) throw new PgError({ message: 'the connection is closed' });
+    if (this.lost) throw new ConnectionLostError(this.lost.server, this.lost.reason, this.lost.code);
     Atomics.store(this.state, 0, 0);
     this.port.postMessage(request);
     // Wait in slices: a worker that died cannot answer, and a slice lets that be noticed.
     for (;;) {
       const woke = Atomics.wait(this.state, 0, 0, 1000);
       if (woke !== 'timed-out') break;
-      if (this.worker.threadId === -1) throw new PgError({ message: 'the PostgreSQL connection thread stopped' });
+      if (this.worker.threadId === -1) throw this.failure({ message: 'the PostgreSQL connection thread stopped' });
     }
     const message = receiveMessageOnPort(this.port)?.message as { ok: boolean; value?: unknown; error?: Record<string, unknown> } | undefined;
-    if (!message) throw new PgError({ message: 'no answer from the PostgreSQL connection thread' });
-    if (!message.ok) throw new PgError(message.error ?? {});
+    if (!message) throw this.failure({ message: 'no answer from the PostgreSQL connection thread' });
+    if (!message.ok) throw this.failure(message.error ?? {});
     return message.value;
+  }
+
+  /** The error to raise: a lost connection says where it was; a refused privilege says as whom. */
+  private failure(fields: Record<string, unknown>): Error {
+    if (this.server === undefined) return new PgError(fields);
+    if (isPgConnectionGone(fields)) {
+      this.lost = new ConnectionLostError(pgServerLabel(this.server), String(fields.message ?? 'no reason given'), typeof fields.code === 'string' ? fields.code : undefined);
+      return this.lost;
+    }
+    if (fields.code === '42501') return new PgError({ ...fields, message: `${String(fields.message)} (as ${pgUserLabel(this.server)})` });
+    return new PgError(fields);
   }
 
   connect(config: Record<string, unknown>, session: readonly string[]): void {
     this.call({ op: 'connect', config, session: [...session] });
+    this.server = { host: config.host, port: config.port, database: config.database, user: config.user };
   }
 
   /** One statement through the extended protocol (refuses several), or a script through the simple one. */
