@@ -7,6 +7,7 @@ import { ProjectError } from '../errors/project-error.js';
 import { timeSourcesOf } from '../state/effective-as-of.js';
 import type { Graph } from '../graph/graph-node.js';
 import { indexedLateRows } from './indexed-late-rows.js';
+import { greater, lesser } from './pairwise-extremes.js';
 import { timeColumns } from './time-columns.js';
 
 export interface FastStalePartition {
@@ -77,8 +78,8 @@ export function fastStale(db: Warehouse, manifest: Manifest, graph: Graph, node:
       from raw left join last_write lw on lw.partition = raw.partition
       where (lw.partition is null and raw.loaded_at <= @asOf)
          or (lw.partition is not null and lw.as_of is null and raw.loaded_at <= @asOf)
-         or (raw.loaded_at > min(lw.as_of, @asOf) and raw.loaded_at <= max(lw.as_of, @asOf))
-      group by raw.partition
+         or (raw.loaded_at > ${lesser('lw.as_of', 'cast(@asOf as text)')} and raw.loaded_at <= ${greater('lw.as_of', 'cast(@asOf as text)')})
+      group by raw.partition, lw.as_of
       order by 1`).all({ model: node.name, asOf }) as FastStalePartition[];
     for (const r of rows) {
       const seen = byPartition.get(r.partition);

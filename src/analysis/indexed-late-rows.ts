@@ -23,6 +23,7 @@ import { qualifiedName, quoteIdentifier } from '../engine/quote-identifier.js';
 import { dialect } from '../engine/current-engine.js';
 import { hasTextAffinity } from '../engine/text-affinity.js';
 import type { FastStalePartition } from './fast-stale.js';
+import { greater, lesser } from './pairwise-extremes.js';
 
 export interface IndexedLateRows {
   readonly rows: FastStalePartition[];
@@ -35,7 +36,7 @@ export function indexedLateRows(db: Warehouse, table: string, eventTime: string,
   const t = qualifiedName(schema, table);
   const e = quoteIdentifier(eventTime);
   const l = quoteIdentifier(loadedAt);
-  if (db.value(`select exists (select 1 from ${t} where ${e} is null)`) === 1) return null;
+  if (Number(db.value(`select exists (select 1 from ${t} where ${e} is null)`)) === 1) return null;
 
   const lastWrite = `last_write as (
     select p.partition, p.as_of
@@ -46,7 +47,7 @@ export function indexedLateRows(db: Warehouse, table: string, eventTime: string,
   )`;
   const params = { model, asOf };
   // Written partitions with an as-of: the rows between that as-of and the one asked about.
-  const floor = db.value(`with ${lastWrite} select min(min(as_of, @asOf)) from last_write where as_of is not null`, params) as string | null;
+  const floor = db.value(`with ${lastWrite} select min(${lesser('as_of', 'cast(@asOf as text)')}) from last_write where as_of is not null`, params) as string | null;
   const late = floor === null ? [] : (db.prepare(`
     with ${lastWrite},
     raw as (
@@ -56,8 +57,8 @@ export function indexedLateRows(db: Warehouse, table: string, eventTime: string,
     select raw.partition as partition, lw.as_of as last_as_of, count(*) as late_rows,
            min(raw.loaded_at) as first_loaded, max(raw.loaded_at) as last_loaded
     from raw join last_write lw on lw.partition = raw.partition
-    where lw.as_of is not null and raw.loaded_at > min(lw.as_of, @asOf) and raw.loaded_at <= max(lw.as_of, @asOf)
-    group by raw.partition
+    where lw.as_of is not null and raw.loaded_at > ${lesser('lw.as_of', 'cast(@asOf as text)')} and raw.loaded_at <= ${greater('lw.as_of', 'cast(@asOf as text)')}
+    group by raw.partition, lw.as_of
     order by 1`).all({ ...params, floor }) as FastStalePartition[]);
 
   // Every distinct event value, one index seek each.

@@ -58,7 +58,7 @@ export function keyPartitions(
     const rows = db.prepare(
       `select distinct cast(${quoteIdentifier(keyColumn)} as text) as k, ${dialect.dayOrText(quoteIdentifier(eventTime!))} as p
        from ${qualifiedName(source.schema, source.alias)}
-       where cast(${quoteIdentifier(keyColumn)} as text) in (select value from json_each(@keys))${landed}`,
+       where cast(${quoteIdentifier(keyColumn)} as text) in (select keys.value from ${dialect.jsonTexts('@keys', 'keys')})${landed}`,
     ).all({ keys: JSON.stringify(keys), ...(asOf === null ? {} : { asOf }) }) as { k: string; p: string | null }[];
     for (const { k, p } of rows) if (p !== null) (found.get(k) ?? found.set(k, new Set()).get(k)!).add(String(p));
   }

@@ -72,7 +72,7 @@ function longestLateness(db: Warehouse, table: string, eventTime: string, loaded
   if (isIsoDate(first) && isIsoDate(last) && first <= night && daysBetween(first, last < night ? last : night) <= MAX_SEEK_DAYS) {
     const value = db.value(
       `select max(cast(${dialect.dayNumber(dialect.dateOf(`(select max(${loaded}) from ${table} where ${event} = days.value and ${loaded} <= @asOf)`))} - ${dialect.dayNumber('days.value')} as integer))
-       from json_each(@days) as days`,
+       from ${dialect.jsonTexts('@days', 'days')}`,
       { days: JSON.stringify(dateRange(first, last < night ? last : night)), asOf },
     );
     return value === null || value === undefined ? null : Math.max(0, Number(value));

@@ -29,7 +29,7 @@ export function partitionTotals(
   const params: unknown[] = [];
   if (filter && part) {
     if ('partitions' in filter) {
-      where = `where ${part} in (select value from json_each(?))`;
+      where = `where ${part} in (select listed.value from ${dialect.jsonTexts('?', 'listed')})`;
       params.push(JSON.stringify(filter.partitions));
     } else {
       where = `where ${part} between ? and ?`;

@@ -2,24 +2,26 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Manifest } from '../compile/manifest.js';
+import { engine } from '../engine/current-engine.js';
 import { openProjectWarehouse } from '../engine/open-warehouse.js';
 import type { Project } from '../project/project.js';
 import type { Target } from '../project/target.js';
+import { scratchSchema } from './scratch-schema.js';
 
 /** What a scratch copy needs of a session (the api's Session has these). */
-interface SessionLike {
+export interface SessionLike {
   readonly project: Project;
   readonly manifest: Manifest;
 }
 
 export interface ScratchWarehouse<S extends SessionLike> {
-  /** The copy's path (in a fresh temp folder). */
+  /** The copy's path (in a fresh temp folder), or its locator (a scratch schema of the same database). */
   readonly path: string;
   /** The same session, pointed at the copy: runs through it never touch the live file. */
   readonly session: S;
   /** Whether the live warehouse existed (and was copied). */
   readonly copied: boolean;
-  /** Delete the copy and its folder. */
+  /** Delete the copy and its folder (its schemas). */
   dispose(): void;
 }
 
@@ -30,11 +32,20 @@ export function withDatabase<S extends SessionLike>(session: S, databasePath: st
 }
 
 /**
+ * A copy of the live warehouse that runs can write without touching it: a
+ * file copy where the warehouse is a file, a scratch schema of the same
+ * database on a server (scratch-schema.ts). The one place that tells them apart.
+ */
+export function scratchWarehouse<S extends SessionLike>(session: S): ScratchWarehouse<S> {
+  return engine.inSchema ? scratchSchema(session, engine.inSchema) : scratchFile(session);
+}
+
+/**
  * A consistent copy of the live warehouse in a temp folder (VACUUM INTO from
  * a read-only connection: the live file is only read), or an empty file when
  * there is no live warehouse yet.
  */
-export function scratchWarehouse<S extends SessionLike>(session: S): ScratchWarehouse<S> {
+function scratchFile<S extends SessionLike>(session: S): ScratchWarehouse<S> {
   const dir = mkdtempSync(join(tmpdir(), 'mini-dbt-scratch-'));
   const path = join(dir, 'scratch.db');
   const live = session.project.databasePath;

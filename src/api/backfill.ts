@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { warehouseExists } from '../engine/warehouse-exists.js';
 import type { ModelNode } from '../compile/manifest.js';
 import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
 import { qualifiedName } from '../engine/quote-identifier.js';
@@ -121,7 +121,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     throw new ProjectError('a backfill needs a reason (--reason "..."), recorded in the run ledger', { hint: `e.g. --reason "refunds landed after the 3-day lookback"` });
   }
   const select = checkSelection(base, node, options.select);
-  if (!existsSync(project.databasePath)) throw new ProjectError(`warehouse ${project.databasePath} does not exist yet`, { hint: 'run `mini-dbt seed` and `mini-dbt run` first' });
+  if (!warehouseExists(project.databasePath)) throw new ProjectError(`warehouse ${project.databasePath} does not exist yet`, { hint: 'run `mini-dbt seed` and `mini-dbt run` first' });
 
   const picked = [options.stale ? '--stale' : undefined, options.start !== undefined || options.end !== undefined ? '--start/--end' : undefined, options.keys !== undefined ? '--keys' : undefined, options.partitions !== undefined ? 'partitions' : undefined].filter(Boolean);
   if (picked.length > 1) throw new ProjectError(`give one of --start/--end, --stale or --keys, not ${picked.join(' and ')}`);

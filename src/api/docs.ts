@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { warehouseExists } from '../engine/warehouse-exists.js';
 import { join } from 'node:path';
 import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
 import { collectDocs } from '../docs/collect-docs.js';
@@ -49,7 +49,7 @@ export async function generateDocs(options: DocsOptions = {}): Promise<Generated
   const session = loadSession(options);
   const { project, manifest, graph } = session;
   const target = join(project.root, project.paths.target);
-  const db: Warehouse | undefined = existsSync(project.databasePath) ? openProjectWarehouse(project, { readonly: true }) : undefined;
+  const db: Warehouse | undefined = warehouseExists(project.databasePath) ? openProjectWarehouse(project, { readonly: true }) : undefined;
   try {
     const site = collectDocs({ manifest, graph, db, testStatuses: lastTestStatuses(join(target, 'run_results.json'), `${project.paths.target}/run_results.json`), compile: options.compile });
     const indexPath = join(target, 'index.html');

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { warehouseExists } from '../engine/warehouse-exists.js';
 import type { ModelNode, SeedNode, SourceNode } from '../compile/manifest.js';
 import { dialect } from '../engine/current-engine.js';
 import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
@@ -84,7 +84,7 @@ export function explainOrder(options: ExplainOrderOptions): ExplainOrderResult {
   const { source, model } = resolveNodes(session, options);
   const eventTime = source.settings.eventTime!;
   const loadedAt = source.settings.loadedAt!;
-  if (!existsSync(session.project.databasePath)) throw notLoaded(source);
+  if (!warehouseExists(session.project.databasePath)) throw notLoaded(source);
   const db = openProjectWarehouse(session.project, { readonly: true });
   try {
     if (relationKind(db, source.alias, source.schema) === null) throw notLoaded(source);
@@ -199,7 +199,7 @@ function modelRuns(db: Warehouse, model: string, partition: string): Omit<OrderR
     from _mini_dbt_node_runs n left join _mini_dbt_runs r on r.invocation_id = n.invocation_id
     where n.model = @model and n.status = 'success'
     order by n.id`).all({ model, partition }) as (Omit<OrderRun, 'version_seen' | 'covered'> & { covered: number })[];
-  return rows.map((r) => ({ ...r, as_of: r.as_of === null ? null : String(r.as_of), covered: r.covered === 1 }));
+  return rows.map((r) => ({ ...r, as_of: r.as_of === null ? null : String(r.as_of), covered: Number(r.covered) === 1 }));
 }
 
 function notLoaded(source: SeedNode | SourceNode): ProjectError {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { warehouseExists } from '../engine/warehouse-exists.js';
 import { openProjectWarehouse } from '../engine/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
 import { findModel } from '../analysis/find-node.js';
@@ -34,7 +34,7 @@ export function history(options: HistoryOptions): HistoryResult {
     partition = /^\d{4}-/.test(options.partition) ? requireIsoDate(options.partition, '--partition') : options.partition;
   }
   const path = session.project.databasePath;
-  if (!existsSync(path)) throw new ProjectError(`warehouse ${path} does not exist yet`, { hint: 'run `mini-dbt seed` and `mini-dbt run` first' });
+  if (!warehouseExists(path)) throw new ProjectError(`warehouse ${path} does not exist yet`, { hint: 'run `mini-dbt seed` and `mini-dbt run` first' });
   const db = openProjectWarehouse(session.project, { readonly: true });
   try {
     const hasLedger = db.hasTable('_mini_dbt_node_runs');

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { warehouseExists } from '../engine/warehouse-exists.js';
 import { openProjectWarehouse } from '../engine/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
 import { findSeedOrSource } from '../analysis/find-node.js';
@@ -27,7 +27,7 @@ export function lateness(options: LatenessOptions): LatenessReport & { name: str
   const columns = timeColumns(node, { eventTime: options.eventTime, loadedAt: options.loadedAt });
   const lookback = options.lookback ?? (session.manifest.vars.lookback_days == null ? 0 : requireWholeDays(session.manifest.vars.lookback_days, "var 'lookback_days'"));
   const path = session.project.databasePath;
-  if (!existsSync(path)) throw new ProjectError(`warehouse ${path} does not exist yet`, { hint: 'load the raw rows first: mini-dbt seed' });
+  if (!warehouseExists(path)) throw new ProjectError(`warehouse ${path} does not exist yet`, { hint: 'load the raw rows first: mini-dbt seed' });
   const db = openProjectWarehouse(session.project, { readonly: true });
   try {
     return { name: node.name, ...latenessReport(db, { relation: node.alias, schema: node.schema, columns, lookback, by: options.by }) };

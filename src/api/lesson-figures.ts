@@ -1,4 +1,5 @@
 import { openWarehouse } from '../engine/open-warehouse.js';
+import { addDays } from '../feed/iso-date.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import type { Session } from './session.js';
 import { LESSON_MODEL, LESSON_SEED } from './lesson-project.js';
@@ -14,7 +15,7 @@ export function monthTotals(database: string): MonthTotal[] {
   const db = openWarehouse(database, { readonly: true });
   try {
     return db.prepare<MonthTotal>(
-      `select substr(order_date, 1, 7) as month, sum(orders) as orders, round(sum(revenue), 2) as revenue from ${quoteIdentifier(LESSON_MODEL)} group by 1 order by 1`,
+      `select substr(cast(order_date as text), 1, 7) as month, sum(orders) as orders, round(sum(revenue), 2) as revenue from ${quoteIdentifier(LESSON_MODEL)} group by 1 order by 1`,
     ).all();
   } finally {
     db.close();
@@ -51,8 +52,8 @@ export function feedTotals(session: Session): FeedTotals {
 export function storyNights(database: string, table: string): { from: string; to: string; firstDay: string } {
   const db = openWarehouse(database, { readonly: true });
   try {
-    const r = db.prepare<{ first: string; last: string; next: string }>(`select min(order_date) as first, date(min(order_date), '+1 day') as next, max(load_date) as last from ${quoteIdentifier(table)}`).get()!;
-    return { from: r.next, to: r.last, firstDay: r.first };
+    const r = db.prepare<{ first: string; last: string }>(`select min(order_date) as first, max(load_date) as last from ${quoteIdentifier(table)}`).get()!;
+    return { from: addDays(String(r.first), 1), to: r.last, firstDay: r.first };
   } finally {
     db.close();
   }

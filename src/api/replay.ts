@@ -112,6 +112,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   const keepAs = keep?.path;
   const scratch = scratchWarehouse(base);
   try {
+    // The model as the copy has it (on a server, its relation is in the scratch schema).
+    const node = findModel(scratch.session.manifest, options.model);
     await ensureSources(scratch.session, node);
     const db = openProjectWarehouse(scratch.session.project);
     try {

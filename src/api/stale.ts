@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { warehouseExists } from '../engine/warehouse-exists.js';
 import { openProjectWarehouse } from '../engine/open-warehouse.js';
 import { replacesRows } from '../materialize/incremental/strategy-registry.js';
 import { ProjectError } from '../errors/project-error.js';
@@ -67,7 +67,7 @@ export function stale(options: StaleOptions): StaleReport {
     const asOf = requireIsoDate(declared, "var 'as_of'");
     if (asOf !== declared) session = withVars(session, { ...(options.vars ?? {}), as_of: asOf });
   }
-  if (!options.db && !existsSync(project.databasePath)) {
+  if (!options.db && !warehouseExists(project.databasePath)) {
     throw new ProjectError(`warehouse ${project.databasePath} does not exist yet`, { hint: 'run `mini-dbt seed` and `mini-dbt run` first' });
   }
   const db = options.db ?? openProjectWarehouse(project, { readonly: true });

@@ -27,6 +27,11 @@ export interface Engine {
   isInMemory(path: string): boolean;
   /** A failure to open, as one message for the user (which server, database and user: never a secret) and a hint. */
   explainOpenError?(err: unknown, path: string): { message: string; hint?: string } | undefined;
+  /**
+   * The address of the same database working in another schema (a scratch copy's: a replay's), for an
+   * engine whose schemas are names in one database; absent where a warehouse is a file (SQLite).
+   */
+  inSchema?(path: string, schema: string): string;
   /** An error met on an open connection that is the user's to act on (connection lost, privilege refused), explained as explainOpenError does; undefined for others. */
   explainError?(err: unknown): { message: string; hint?: string } | undefined;
 }

@@ -226,17 +226,43 @@ export class PostgresConnection implements Connection {
   /** A copy of a schema into another one of the same database (`path` names the new schema: PostgreSQL has no database files). */
   copyTo(path: string, schema = 'main'): void {
     const from = this.schemaOf(schema);
+    const searchPath = String(this.value('show search_path'));
     this.client.script(`create schema ${quoteName(path)}`);
-    const tables = this.query(`select c.relname as name, c.relkind as kind, pg_get_viewdef(c.oid) as definition from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ? and c.relkind in ('r', 'v', 'p') order by c.oid`, [from]).rows as { name: string; kind: string; definition: string | null }[];
-    for (const t of tables) {
-      if (t.kind === 'v') continue;
-      this.exec(`create table ${quoteName(path)}.${quoteName(t.name)} (like ${quoteName(from)}.${quoteName(t.name)} including all)`);
-      this.exec(`insert into ${quoteName(path)}.${quoteName(t.name)} select * from ${quoteName(from)}.${quoteName(t.name)}`);
+    try {
+      // Read with `from` first on the search path, so the views' text names its tables unqualified...
+      this.exec(`set search_path = ${quoteName(from)}, public`);
+      const tables = this.query(`select c.relname as name, c.relkind as kind, pg_get_viewdef(c.oid) as definition from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ? and c.relkind in ('r', 'v', 'p') order by c.oid`, [from]).rows as { name: string; kind: string; definition: string | null }[];
+      for (const t of tables) {
+        if (t.kind === 'v') continue;
+        const copy = `${quoteName(path)}.${quoteName(t.name)}`;
+        this.exec(`create table ${copy} (like ${quoteName(from)}.${quoteName(t.name)} including all)`);
+        this.exec(`insert into ${copy} select * from ${quoteName(from)}.${quoteName(t.name)}`);
+        this.ownSequences(path, t.name);
+      }
+      // ...and created with the copy first: they read the copied tables, never the originals.
+      this.exec(`set search_path = ${quoteName(path)}, public`);
+      for (const t of tables) {
+        if (t.kind !== 'v' || t.definition === null) continue;
+        this.exec(`create view ${quoteName(path)}.${quoteName(t.name)} as ${t.definition.replace(/;\s*$/, '')}`);
+      }
+    } finally {
+      this.exec(`set search_path = ${searchPath}`);
     }
-    for (const t of tables) {
-      if (t.kind !== 'v' || t.definition === null) continue;
-      // The view's text names the copied schema's tables through the search path of whoever reads it.
-      this.exec(`create view ${quoteName(path)}.${quoteName(t.name)} as ${t.definition.replace(/;\s*$/, '')}`);
+  }
+
+  /** A copied table's serial columns draw from sequences of the copy's own (LIKE keeps the original's nextval default). */
+  private ownSequences(schema: string, table: string): void {
+    const copy = `${quoteName(schema)}.${quoteName(table)}`;
+    const serials = this.all<{ name: string }>(
+      `select a.attname as name from pg_attrdef d join pg_attribute a on a.attrelid = d.adrelid and a.attnum = d.adnum
+       where d.adrelid = cast(? as regclass) and pg_get_expr(d.adbin, d.adrelid) like 'nextval(%'`,
+      copy,
+    );
+    for (const { name } of serials) {
+      const sequence = `${quoteName(schema)}.${quoteName(`${table}_${name}_seq`.slice(0, 63))}`;
+      this.exec(`create sequence ${sequence} owned by ${copy}.${quoteName(name)}`);
+      this.exec(`select setval(${quoteText(sequence)}, coalesce(max(${quoteName(name)}), 0) + 1, false) from ${copy}`);
+      this.exec(`alter table ${copy} alter column ${quoteName(name)} set default nextval(${quoteText(sequence)})`);
     }
   }
 

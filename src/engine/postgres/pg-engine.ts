@@ -3,6 +3,7 @@ import type { PostgresSettings } from '../../project/target.js';
 import { openPostgres } from './pg-connection.js';
 import { postgresDialect } from './pg-dialect.js';
 import { PgError } from './pg-sync-client.js';
+import { locatorInSchema, schemaOfLocator } from './pg-schema-locator.js';
 import { explainPgError, explainPgOpenError } from './pg-open-error.js';
 
 /**
@@ -14,7 +15,8 @@ export function postgresEngine(settings: PostgresSettings, schema: string): Engi
   return {
     name: 'postgres',
     dialect: postgresDialect,
-    open: (path, options) => openPostgres(path, options, settings, schema),
+    open: (path, options) => openPostgres(path, options, settings, schemaOfLocator(path) ?? schema),
+    inSchema: locatorInSchema,
     // lock_timeout ran out (55P03), or a deadlock was broken by failing this session (40P01).
     isBusyError: (err) => err instanceof PgError && (err.code === '55P03' || err.code === '40P01'),
     isInMemory: () => true,
