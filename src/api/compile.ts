@@ -4,6 +4,7 @@ import { renderModel } from '../compile/render-model.js';
 import { now } from '../clock.js';
 import { backfillOfVars, PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
 import { warehouseFacts } from '../state/warehouse-facts.js';
+import { engine } from '../engine/current-engine.js';
 import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
 import { selectNodes } from '../graph/select-nodes.js';
 import { topologicalOrder } from '../graph/topological-order.js';
@@ -61,7 +62,8 @@ export function compileProject(options: CompileOptions = {}): CompiledProject {
   const { manifest, graph, project } = session;
   const selected = selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.snapshots === false ? ['model'] : ['model', 'snapshot'] });
   warnUnusedVars(session, options.vars, selected);
-  const db: Warehouse | undefined = existsSync(project.databasePath) ? openProjectWarehouse(project, { readonly: true }) : undefined;
+  // A server's database (PostgreSQL) has no file: it is there to read; a SQLite file may not be yet.
+  const db: Warehouse | undefined = engine.isInMemory(project.databasePath) || existsSync(project.databasePath) ? openProjectWarehouse(project, { readonly: true }) : undefined;
   const facts = db ? warehouseFacts(db) : undefined;
   // compile runs nothing: no invocation id; microbatch batches end at the as_of var, else now.
   const context: RunContext = { ...PARSE_CONTEXT, startedAt: now(), fullRefresh: options.fullRefresh ?? false, backfill: backfillOfVars(manifest.vars), vars: manifest.vars, ...(options.empty ? { empty: true } : {}) };

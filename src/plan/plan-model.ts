@@ -1,5 +1,7 @@
 import type { ModelNode } from '../compile/manifest.js';
+import { isKeyExpression } from '../config/key-expression.js';
 import { invalidOnSchemaChangeNote } from '../config/model-config.js';
+import { dialect } from '../engine/current-engine.js';
 import { qualifiedName } from '../engine/quote-identifier.js';
 import type { RelationKind } from '../engine/relation-kind.js';
 import { incrementalStatements, keyChecks, type IncrementalRunOptions } from '../materialize/incremental.js';
@@ -36,7 +38,7 @@ export interface PlanModelInput {
 /** Pure: the statements of a model's build in the mode decided for it. */
 export function planModel(input: PlanModelInput): NodePlan {
   const { node, sql, existing, mode } = input;
-  const settings = node.settings;
+  const settings = withKeyAsWritten(node.settings);
   const materialization = settings.materialized;
   const note = keylessAppendNote(settings);
   const base = {
@@ -105,6 +107,17 @@ export function planModel(input: PlanModelInput): NodePlan {
       return never;
     }
   }
+}
+
+/**
+ * The unique_key's column names as the engine reads them unquoted (dbt writes
+ * the key into its SQL unquoted): a key 'STATE' is the column state on
+ * PostgreSQL too. Expressions stay as written.
+ */
+function withKeyAsWritten<S extends ModelNode['settings']>(settings: S): S {
+  const key = settings.uniqueKeyColumns;
+  const folded = key.map((k) => (isKeyExpression(k) ? k : dialect.unquotedName(k)));
+  return folded.every((k, i) => k === key[i]) ? settings : { ...settings, uniqueKeyColumns: folded };
 }
 
 /** Whether a strategy's table carries a unique index on the key (merge's upsert): a full build refuses a duplicate key then. */

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 13): `--empty` (dbt 1.8+). Modelled on
@@ -18,16 +19,17 @@ const SOURCES = `sources:
       - name: raw_source
 `;
 
-const project = (files: Record<string, string> = {}) => conformanceProject({
+const projectOn = (engine: EngineName) => (files: Record<string, string> = {}) => conformanceProject({
   'seeds/raw_source.csv': 'id\n3\n',
   'models/sources.yml': SOURCES,
   'models/model_input.sql': 'select 1 as id\n',
   'models/ephemeral_model_input.sql': "{{ config(materialized='ephemeral') }}\nselect 2 as id\n",
   'models/model.sql': "select *\nfrom {{ ref('model_input') }}\nunion all\nselect *\nfrom {{ ref('ephemeral_model_input') }}\nunion all\nselect *\nfrom {{ source('seed_sources', 'raw_source') }}\n",
   ...files,
-}, 'empty');
+}, 'empty', { engine });
 
-describe('run --empty: refs and sources (ephemeral refs too) read no rows, so relations are built with their columns and no rows (BaseTestEmpty)', () => {
+describeEachEngine('run --empty: refs and sources (ephemeral refs too) read no rows, so relations are built with their columns and no rows (BaseTestEmpty)', (engine) => {
+  const project = projectOn(engine);
   it('a plain run gives 3 rows (one per input); run --empty then gives 0 rows and the same column', () => {
     const p = project();
     expect(p.dbt(['seed']).code).toBe(0);
@@ -72,7 +74,8 @@ describe('run --empty: refs and sources (ephemeral refs too) read no rows, so re
   });
 });
 
-describe('--empty keeps SQL that aliases or qualifies a relation working (BaseTestEmptyInlineSourceRef)', () => {
+describeEachEngine('--empty keeps SQL that aliases or qualifies a relation working (BaseTestEmptyInlineSourceRef)', (engine) => {
+  const project = projectOn(engine);
   it('`from source(...) as raw_source` and a join on aliased refs build with 0 rows', () => {
     const p = project({
       'models/inline.sql': "{{ config(materialized='table') }}\nselect * from {{ source('seed_sources', 'raw_source') }} as raw_source\n",
@@ -88,7 +91,8 @@ describe('--empty keeps SQL that aliases or qualifies a relation working (BaseTe
   });
 });
 
-describe('what --empty does not limit: .render(), this, and metadata (MetadataWithEmptyFlag)', () => {
+describeEachEngine('what --empty does not limit: .render(), this, and metadata (MetadataWithEmptyFlag)', (engine) => {
+  const project = projectOn(engine);
   it("ref('x').render() and source(...).render() read every row under --empty", () => {
     const p = project({
       'models/rendered.sql': "{{ config(materialized='table') }}\nselect id from {{ ref('model_input').render() }}\nunion all\nselect id from {{ source('seed_sources', 'raw_source').render() }}\n",
@@ -127,7 +131,7 @@ select 100 + {% if is_incremental() %}(select count(*) from {{ this }}){% else %
 select {% for c in columns %}{{ c.name }} as copy_{{ c.name }}{% if not loop.last %}, {% endif %}{% endfor %}
 from {{ ref("my_seed") }}
 `,
-    }, 'empty');
+    }, 'empty', { engine });
     expect(p.dbt(['seed']).code).toBe(0);
     const empty = p.dbt(['run', '--empty', '--select', 'copy_columns']);
     expect(empty.code, empty.stdout + empty.stderr).toBe(0);
@@ -136,7 +140,8 @@ from {{ ref("my_seed") }}
   });
 });
 
-describe('compile --empty shows the limited relations without building anything', () => {
+describeEachEngine('compile --empty shows the limited relations without building anything', (engine) => {
+  const project = projectOn(engine);
   it('compile --empty exits 0 and the warehouse keeps the rows of the last real run', () => {
     const p = project();
     expect(p.dbt(['seed']).code).toBe(0);
@@ -149,11 +154,12 @@ describe('compile --empty shows the limited relations without building anything'
 
 // dbt 1.12 (BaseTestEmptySeedFlag): `seed --empty` creates each seed table with its inferred column types and no
 // rows, and `build --empty` loads seeds that way too.
-describe('seed --empty (dbt 1.12, BaseTestEmptySeedFlag)', () => {
+describeEachEngine('seed --empty (dbt 1.12, BaseTestEmptySeedFlag)', (engine) => {
+  const project = projectOn(engine);
   const seedFiles = { 'seeds/people.csv': 'id,name,score\n1,Ann,1.5\n2,Bo,2.5\n' };
 
   it('seed --empty creates the seed table with its columns and 0 rows; a later seed --full-refresh loads its rows', () => {
-    const p = conformanceProject(seedFiles, 'empty_seed');
+    const p = conformanceProject(seedFiles, 'empty_seed', { engine });
     const empty = p.dbt(['seed', '--empty']);
     expect(empty.code, empty.stdout + empty.stderr).toBe(0);
     expect(p.count('people')).toBe(0);
@@ -163,7 +169,7 @@ describe('seed --empty (dbt 1.12, BaseTestEmptySeedFlag)', () => {
   });
 
   it('build --empty leaves the seed table with 0 rows', () => {
-    const p = conformanceProject({ ...seedFiles, 'models/m.sql': "select * from {{ ref('people') }}\n" }, 'empty_seed');
+    const p = conformanceProject({ ...seedFiles, 'models/m.sql': "select * from {{ ref('people') }}\n" }, 'empty_seed', { engine });
     const build = p.dbt(['build', '--empty']);
     expect(build.code, build.stdout + build.stderr).toBe(0);
     expect(p.count('people')).toBe(0);

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 13): ephemeral models. Modelled on
@@ -27,7 +28,7 @@ const PEOPLE = `id,first_name,gender
 
 const manifestNodeIds = (dir: string): string[] => Object.keys((JSON.parse(readFileSync(join(dir, 'target/manifest.json'), 'utf8')) as { nodes: Record<string, unknown> }).nodes).sort();
 
-describe('an ephemeral model feeds a view and a table and is not built itself (BaseEphemeral)', () => {
+describeEachEngine('an ephemeral model feeds a view and a table and is not built itself (BaseEphemeral)', (engine) => {
   const files = {
     'seeds/base.csv': PEOPLE,
     'models/ephemeral.sql': "{{ config(materialized='ephemeral') }}\nselect * from {{ ref('base') }}\n",
@@ -36,7 +37,7 @@ describe('an ephemeral model feeds a view and a table and is not built itself (B
   };
 
   it('run has two results (no ephemeral), both relations equal the seed, and no relation is named after the ephemeral', () => {
-    const p = conformanceProject(files, 'ephemeral');
+    const p = conformanceProject(files, 'ephemeral', { engine });
     expect(p.dbt(['seed']).statuses).toEqual({ 'seed.ephemeral.base': 'success' });
     const run = p.dbt(['run']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -49,7 +50,7 @@ describe('an ephemeral model feeds a view and a table and is not built itself (B
   });
 });
 
-describe('several ephemerals feeding one model share one CTE each (BaseEphemeralMulti)', () => {
+describeEachEngine('several ephemerals feeding one model share one CTE each (BaseEphemeralMulti)', (engine) => {
   const files = {
     'seeds/seed.csv': PEOPLE,
     'models/base/base.sql': "{{ config(materialized='ephemeral') }}\n\nselect * from {{ this.schema }}.seed\n",
@@ -64,7 +65,7 @@ describe('several ephemerals feeding one model share one CTE each (BaseEphemeral
   };
 
   it('run builds the three models, each equal to the seed', () => {
-    const p = conformanceProject(files, 'test');
+    const p = conformanceProject(files, 'test', { engine });
     expect(p.dbt(['seed']).code).toBe(0);
     const run = p.dbt(['run']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -76,7 +77,7 @@ describe('several ephemerals feeding one model share one CTE each (BaseEphemeral
   });
 
   it('the executed SQL of double_dependent defines each ephemeral CTE once, base before base_copy', () => {
-    const p = conformanceProject(files, 'test');
+    const p = conformanceProject(files, 'test', { engine });
     expect(p.dbt(['seed']).code).toBe(0);
     expect(p.dbt(['run']).code).toBe(0);
     const sql = readFileSync(join(p.dir, 'target/run/test/models/double_dependent.sql'), 'utf8');
@@ -85,26 +86,26 @@ describe('several ephemerals feeding one model share one CTE each (BaseEphemeral
   });
 });
 
-describe('an ephemeral of an ephemeral of a table (BaseEphemeralNested)', () => {
+describeEachEngine('an ephemeral of an ephemeral of a table (BaseEphemeralNested)', (engine) => {
   it('run has two results (the table and the view) and the view equals the table, NULL row included', () => {
     const p = conformanceProject({
       'models/source_table.sql': "{{ config(materialized='table') }}\n\nwith source_data as (\n    select 1 as id\n    union all\n    select null as id\n)\n\nselect *\nfrom source_data\n",
       'models/ephemeral_level_two.sql': "{{\n  config(\n    materialized = \"ephemeral\",\n  )\n}}\nselect * from {{ ref('source_table') }}\n",
       'models/ephemeral.sql': "{{\n  config(\n    materialized = \"ephemeral\",\n  )\n}}\nselect * from {{ref(\"ephemeral_level_two\")}}\n",
       'models/root_view.sql': "select * from {{ref(\"ephemeral\")}}\n",
-    }, 'test');
+    }, 'test', { engine });
     const run = p.dbt(['run']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.statuses).toEqual({ 'model.test.source_table': 'success', 'model.test.root_view': 'success' });
     expect(p.relationType('root_view')).toBe('view');
-    expect(p.rows('root_view', 'id')).toEqual([{ id: null }, { id: 1 }]);
+    expect(p.rows('root_view', 'id nulls first')).toEqual([{ id: null }, { id: 1 }]);
     expect(p.difference('source_table', 'root_view')).toBe(0);
     const sql = readFileSync(join(p.dir, 'target/run/test/models/root_view.sql'), 'utf8');
     expect([...sql.matchAll(/(__dbt__cte__\w+) as \(/g)].map((m) => m[1])).toEqual(['__dbt__cte__ephemeral_level_two', '__dbt__cte__ephemeral']);
   });
 });
 
-describe('an ephemeral that fails: the model using it fails, the rest of the project runs, exit 1 (BaseEphemeralErrorHandling)', () => {
+describeEachEngine('an ephemeral that fails: the model using it fails, the rest of the project runs, exit 1 (BaseEphemeralErrorHandling)', (engine) => {
   const base = {
     'seeds/seed.csv': PEOPLE,
     'models/base/base.sql': "{{ config(materialized='ephemeral') }}\n\nselect * from {{ this.schema }}.seed\n",
@@ -113,7 +114,7 @@ describe('an ephemeral that fails: the model using it fails, the rest of the pro
   };
 
   it('a SQL error in the ephemeral: the dependent model errors with the database message, the unrelated model is built', () => {
-    const p = conformanceProject({ ...base, 'models/base/base_copy.sql': "{{ config(materialized='ephemeral') }}\n\nselect id, gender, no_such_column from {{ ref('base') }}\n" }, 'test');
+    const p = conformanceProject({ ...base, 'models/base/base_copy.sql': "{{ config(materialized='ephemeral') }}\n\nselect id, gender, no_such_column from {{ ref('base') }}\n" }, 'test', { engine });
     expect(p.dbt(['seed']).code).toBe(0);
     const run = p.dbt(['run']);
     expect(run.code, run.stdout + run.stderr).toBe(1);
@@ -124,7 +125,7 @@ describe('an ephemeral that fails: the model using it fails, the rest of the pro
   });
 
   it('a Jinja error met only at run time (under execute): exit 1, the dependent is not built, the unrelated model is', () => {
-    const p = conformanceProject({ ...base, 'models/base/base_copy.sql': "{{ config(materialized='ephemeral') }}\n\n{% if execute %}{{ adapter.invalid_method() }}{% endif %}\n\nselect * from {{ ref('base') }}\n" }, 'test');
+    const p = conformanceProject({ ...base, 'models/base/base_copy.sql': "{{ config(materialized='ephemeral') }}\n\n{% if execute %}{{ adapter.invalid_method() }}{% endif %}\n\nselect * from {{ ref('base') }}\n" }, 'test', { engine });
     expect(p.dbt(['seed']).code).toBe(0);
     const run = p.dbt(['run']);
     expect(run.code, run.stdout + run.stderr).toBe(1);
@@ -138,7 +139,7 @@ describe('an ephemeral that fails: the model using it fails, the rest of the pro
   // dbt: the dependent's message "Compilation Error in model.test.dependent, caused by compilation error in referenced
   // ephemeral model model.test.base_copy" (its status `skipped`; mini-dbt's is `error`, README's deviations).
   it("a run-time Jinja error in an ephemeral fails the dependent with dbt's wording, at the ephemeral's own file and line", () => {
-    const p = conformanceProject({ ...base, 'models/base/base_copy.sql': "{{ config(materialized='ephemeral') }}\n\n{% if execute %}{{ adapter.invalid_method() }}{% endif %}\n\nselect * from {{ ref('base') }}\n" }, 'test');
+    const p = conformanceProject({ ...base, 'models/base/base_copy.sql': "{{ config(materialized='ephemeral') }}\n\n{% if execute %}{{ adapter.invalid_method() }}{% endif %}\n\nselect * from {{ ref('base') }}\n" }, 'test', { engine });
     expect(p.dbt(['seed']).code).toBe(0);
     const run = p.dbt(['run']);
     expect(run.code).toBe(1);
@@ -151,7 +152,7 @@ describe('an ephemeral that fails: the model using it fails, the rest of the pro
   // undefined, so the project loads and only the dependent fails at run time (skipped, exit 1). mini-dbt refuses the
   // load (exit 2, "'adapter' has no attribute 'invalid_method'") and runs nothing.
   it('an unknown adapter method in an ephemeral is a run-time error of its dependents, not a load error', () => {
-    const p = conformanceProject({ ...base, 'models/base/base_copy.sql': "{{ config(materialized='ephemeral') }}\n\n{{ adapter.invalid_method() }}\n\nselect * from {{ ref('base') }}\n" }, 'test');
+    const p = conformanceProject({ ...base, 'models/base/base_copy.sql': "{{ config(materialized='ephemeral') }}\n\n{{ adapter.invalid_method() }}\n\nselect * from {{ ref('base') }}\n" }, 'test', { engine });
     expect(p.dbt(['ls']).code).toBe(0);
     expect(p.dbt(['seed']).code).toBe(0);
     const run = p.dbt(['run']);
@@ -162,7 +163,7 @@ describe('an ephemeral that fails: the model using it fails, the rest of the pro
   });
 });
 
-describe('singular tests that ref an ephemeral model (BaseSingularTestsEphemeral)', () => {
+describeEachEngine('singular tests that ref an ephemeral model (BaseSingularTestsEphemeral)', (engine) => {
   const BASE_IDS = `id,name\n${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => `${i},name${i}`).join('\n')}\n`;
   const passing = "with my_other_cool_cte as (\n    select id, name from {{ ref('ephemeral') }}\n    where id > 1000\n)\nselect name, id from my_other_cool_cte\n";
   const failing = "with my_other_cool_cte as (\n    select id, name from {{ ref('ephemeral') }}\n    where id < 1000\n)\nselect name, id from my_other_cool_cte\n";
@@ -177,7 +178,7 @@ describe('singular tests that ref an ephemeral model (BaseSingularTestsEphemeral
 
   // dbt inlines the ephemeral into the test's SQL as a CTE: passing passes, failing fails once per seed row.
   it("test: a singular test reading an ephemeral passes or fails on the ephemeral's rows (failures = 10)", () => {
-    const p = conformanceProject(files, 'singular_tests_ephemeral');
+    const p = conformanceProject(files, 'singular_tests_ephemeral', { engine });
     expect(p.dbt(['seed']).code).toBe(0);
     const test = p.dbt(['test']);
     expect(test.code, test.stdout + test.stderr).toBe(1);
@@ -191,7 +192,7 @@ describe('singular tests that ref an ephemeral model (BaseSingularTestsEphemeral
     const p = conformanceProject({
       'models/ephemeral.sql': "{{ config(materialized='ephemeral') }}\nselect 1 as id\n",
       'models/schema.yml': 'models:\n  - name: ephemeral\n    columns:\n      - name: id\n        data_tests: [unique]\n',
-    }, 'ephemeral_tests');
+    }, 'ephemeral_tests', { engine });
     const test = p.dbt(['test', '--select', 'ephemeral']);
     expect(test.code, test.stdout + test.stderr).toBe(0);
     expect(test.results.map((r) => [r.unique_id.replace(/\.[0-9a-f]{10}$/, ''), r.status])).toEqual([['test.ephemeral_tests.unique_ephemeral_id', 'pass']]);
@@ -202,7 +203,7 @@ describe('singular tests that ref an ephemeral model (BaseSingularTestsEphemeral
   });
 
   it('run builds the two models (WITH merged into the CTEs of the ephemeral) and neither is the ephemeral', () => {
-    const p = conformanceProject(files, 'singular_tests_ephemeral');
+    const p = conformanceProject(files, 'singular_tests_ephemeral', { engine });
     expect(p.dbt(['seed']).code).toBe(0);
     const run = p.dbt(['run']);
     expect(run.code, run.stdout + run.stderr).toBe(0);

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { compile } from '../../src/api/compile.js';
 import { runCli } from '../support/run-cli.js';
 import { miniProject, type MiniProject } from '../support/strategy-project.js';
+import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 13): an incremental strategy that does not
@@ -24,6 +25,7 @@ const ADDED = `${BASE}4,Nolan,1976-05-06T20:21:35
 `;
 const SOURCES = `sources:
   - name: raw
+    schema: "{{ target.schema }}"
     tables:
       - name: seed
         identifier: "{{ var('seed_name', 'base') }}"
@@ -35,14 +37,15 @@ where id > (select max(id) from {{ this }})
 {% endif %}
 `;
 
-function project(files: Record<string, string> = {}): MiniProject {
-  return miniProject({ 'seeds/base.csv': BASE, 'seeds/added.csv': ADDED, 'models/sources.yml': SOURCES, 'models/incremental.sql': MODEL(', incremental_strategy="bad_strategy"'), ...files });
-}
+const projectOn = (engine: EngineName) => function project(files: Record<string, string> = {}): MiniProject {
+  return miniProject({ 'seeds/base.csv': BASE, 'seeds/added.csv': ADDED, 'models/sources.yml': SOURCES, 'models/incremental.sql': MODEL(', incremental_strategy="bad_strategy"'), ...files }, undefined, { engine });
+};
 
 interface RunResults { results: { unique_id: string; status: string; message: string | null }[] }
 const runResults = (dir: string) => JSON.parse(readFileSync(join(dir, 'target/run_results.json'), 'utf8')) as RunResults;
 
-describe('run: an unknown incremental_strategy fails that model on its first attempt (test_incremental_invalid_strategy)', () => {
+describeEachEngine('run: an unknown incremental_strategy fails that model on its first attempt (test_incremental_invalid_strategy)', (engine) => {
+  const project = projectOn(engine);
   it('seed loads both seeds; run has one result, an error naming the strategy and its macro; exit 1; nothing is built', () => {
     const p = project();
     const seed = runCli(['seed', '--project-dir', p.dir]);
@@ -82,7 +85,8 @@ describe('run: an unknown incremental_strategy fails that model on its first att
   });
 });
 
-describe("compile: a model a run would fail compiles, as in dbt (compile does not run the materialization)", () => {
+describeEachEngine("compile: a model a run would fail compiles, as in dbt (compile does not run the materialization)", (engine) => {
+  const project = projectOn(engine);
   const files = {
     'models/incremental.sql': MODEL(', incremental_strategy="bad_strategy"'),
     'models/typo.sql': "{{ config(materialized='tabel') }}\nselect id, name from {{ ref('base') }}\n",
@@ -118,7 +122,8 @@ describe("compile: a model a run would fail compiles, as in dbt (compile does no
   });
 });
 
-describe("a strategy's own config problem fails only an incremental run: dbt raises it in the macro that writes the incremental SQL", () => {
+describeEachEngine("a strategy's own config problem fails only an incremental run: dbt raises it in the macro that writes the incremental SQL", (engine) => {
+  const project = projectOn(engine);
   it('insert_overwrite without partition_by: the first build succeeds, the incremental run fails that model (exit 1) and leaves the table', async () => {
     const p = project({ 'models/incremental.sql': MODEL(', incremental_strategy="insert_overwrite"') });
     await p.buildOk({ command: 'seed' });

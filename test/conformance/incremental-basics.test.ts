@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runCli } from '../support/run-cli.js';
 import { miniProject, type MiniProject } from '../support/strategy-project.js';
+import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 13): the basic incremental model of
@@ -23,23 +24,24 @@ const ADDED = `${BASE}5,Hannah,1982-06-23T05:41:26
 7,Lily,1971-03-29T14:58:02
 `;
 
-function project(): MiniProject {
+const projectOn = (engine: EngineName) => function project(): MiniProject {
   return miniProject({
     'seeds/base.csv': BASE,
     'seeds/added.csv': ADDED,
-    'models/sources.yml': `sources:\n  - name: raw\n    tables:\n      - name: seed\n        identifier: "{{ var('seed_name', 'base') }}"\n`,
+    'models/sources.yml': `sources:\n  - name: raw\n    schema: "{{ target.schema }}"\n    tables:\n      - name: seed\n        identifier: "{{ var('seed_name', 'base') }}"\n`,
     'models/incremental.sql': `{{ config(materialized="incremental") }}
 select * from {{ source('raw', 'seed') }}
 {% if is_incremental() %}
 where id > (select max(id) from {{ this }})
 {% endif %}
 `,
-  });
-}
+  }, undefined, { engine });
+};
 
 const results = (dir: string) => (JSON.parse(readFileSync(join(dir, 'target/run_results.json'), 'utf8')) as { results: { unique_id: string; status: string }[] }).results;
 
-describe('an incremental model follows its source as new rows arrive (test_incremental)', () => {
+describeEachEngine('an incremental model follows its source as new rows arrive (test_incremental)', (engine) => {
+  const project = projectOn(engine);
   it('through the CLI: seed loads 2 seeds; run with seed_name base equals base; run with seed_name added equals added', () => {
     const p = project();
     expect(runCli(['seed', '--project-dir', p.dir]).code).toBe(0);

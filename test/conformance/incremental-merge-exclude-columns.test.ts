@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { RunResult } from '../../src/api/run.js';
 import { miniProject, type MiniProject } from '../support/strategy-project.js';
+import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 13): merge_exclude_columns, and its mirror
@@ -31,9 +32,9 @@ const EXPECTED = `id,msg,color
 3,anyway,purple
 `;
 
-function project(config: string): MiniProject {
-  return miniProject({ 'models/merged.sql': model(config), 'seeds/expected.csv': EXPECTED });
-}
+const projectOn = (engine: EngineName) => function project(config: string): MiniProject {
+  return miniProject({ 'models/merged.sql': model(config), 'seeds/expected.csv': EXPECTED }, undefined, { engine });
+};
 
 function statuses(result: RunResult): string[] {
   return result.results.map((r) => `${r.name}:${r.status}`);
@@ -51,7 +52,8 @@ async function twoRuns(p: MiniProject): Promise<RunResult> {
 
 const rowsOf = (p: MiniProject) => p.rows('merged', 'id').map((r) => `${r.id}:${r.msg}:${r.color}`);
 
-describe('merge_exclude_columns: matched rows keep the excluded columns, new rows are inserted whole (test__merge_exclude_columns)', () => {
+describeEachEngine('merge_exclude_columns: matched rows keep the excluded columns, new rows are inserted whole (test__merge_exclude_columns)', (engine) => {
+  const project = projectOn(engine);
   it("merge_exclude_columns=['msg']: the table equals dbt's expected rows", async () => {
     const p = project(", merge_exclude_columns=['msg']");
     await twoRuns(p);
@@ -93,7 +95,7 @@ describe('merge_exclude_columns: matched rows keep the excluded columns, new row
     const p = miniProject({
       'models/merged.sql': model(''),
       'models/other.sql': "{{ config(materialized='table') }}\nselect 1 as n\n",
-    });
+    }, undefined, { engine });
     await p.buildOk();
     const before = rowsOf(p);
     p.write('models/merged.sql', model(", merge_update_columns=['color'], merge_exclude_columns=['msg']"));

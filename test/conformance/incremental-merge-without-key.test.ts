@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { backfill } from '../../src/api/backfill.js';
 import { stale } from '../../src/api/stale.js';
 import { miniProject, type MiniProject } from '../support/strategy-project.js';
+import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 13): merge without a unique_key. dbt's
@@ -21,15 +22,16 @@ select id, day, amount from {{ source('raw', 'events') }}
 `;
 }
 
-function project(config: string): MiniProject {
-  const p = miniProject({ 'models/merged.sql': model(`, incremental_strategy='merge'${config}`), 'models/appended.sql': model(", incremental_strategy='append'") });
+const projectOn = (engine: EngineName) => function project(config: string): MiniProject {
+  const p = miniProject({ 'models/merged.sql': model(`, incremental_strategy='merge'${config}`), 'models/appended.sql': model(", incremental_strategy='append'") }, undefined, { engine });
   p.exec(RAW);
   return p;
-}
+};
 
 const ids = (p: MiniProject, table: string) => p.rows(table, 'id, day, amount').map((r) => r.id);
 
-describe("merge without a unique_key inserts every new row, as dbt's MERGE on FALSE does (the same rows as append)", () => {
+describeEachEngine("merge without a unique_key inserts every new row, as dbt's MERGE on FALSE does (the same rows as append)", (engine) => {
+  const project = projectOn(engine);
   for (const [label, config] of [['unset', ''], ["''", ", unique_key=''"], ['[]', ', unique_key=[]']] as const) {
     it(`unique_key ${label}: the run succeeds, re-selected rows are inserted again, and the table equals the append model's`, async () => {
       const p = project(config);
@@ -72,7 +74,8 @@ describe("merge without a unique_key inserts every new row, as dbt's MERGE on FA
   });
 });
 
-describe('a backfill refuses merge without a unique_key, as it refuses append: it would insert its range a second time', () => {
+describeEachEngine('a backfill refuses merge without a unique_key, as it refuses append: it would insert its range a second time', (engine) => {
+  const project = projectOn(engine);
   /** A model a backfill can drive: the start/end vars select the range, else the latest day again. */
   const ranged = (config: string) => `{{ config(materialized='incremental', partition_by='day'${config}) }}
 select id, day, amount from {{ source('raw', 'events') }}
@@ -81,7 +84,7 @@ select id, day, amount from {{ source('raw', 'events') }}
 `;
 
   function partitioned(config: string): MiniProject {
-    const p = miniProject({ 'models/merged.sql': ranged(`, incremental_strategy='merge'${config}`) });
+    const p = miniProject({ 'models/merged.sql': ranged(`, incremental_strategy='merge'${config}`) }, undefined, { engine });
     p.exec(RAW);
     return p;
   }

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { RunResult } from '../../src/api/run.js';
 import { miniProject, type MiniProject } from '../support/strategy-project.js';
+import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 13): on_schema_change in its four modes, as
@@ -48,9 +49,9 @@ const str = (column: string) => `cast(${column} as {{ string_type }}) as ${colum
 const laterOnly = (column: string) => `cast(case when id <= 3 then null else ${column} end as {{ string_type }}) as ${column}`;
 const firstOnly = (column: string) => `cast(case when id > 3 then null else ${column} end as {{ string_type }}) as ${column}`;
 
-function project(model: string, target: string): MiniProject {
-  return miniProject({ 'models/upstream.sql': UPSTREAM, 'models/inc.sql': model, 'models/inc_expected.sql': target });
-}
+const projectOn = (engine: EngineName) => function project(model: string, target: string): MiniProject {
+  return miniProject({ 'models/upstream.sql': UPSTREAM, 'models/inc.sql': model, 'models/inc_expected.sql': target }, undefined, { engine });
+};
 
 function allOk(result: RunResult): void {
   expect(result.results.map((r) => `${r.name}:${r.status}${r.status === 'success' ? '' : ` ${r.message}`}`).sort()).toEqual(['inc:success', 'inc_expected:success', 'upstream:success']);
@@ -69,7 +70,8 @@ async function runTwiceAndCompare(p: MiniProject): Promise<RunResult> {
 
 const names = (p: MiniProject, table: string) => p.columns(table).map((c) => c.name);
 
-describe('ignore: new columns are not written, the table keeps its columns (test_run_incremental_ignore)', () => {
+describeEachEngine('ignore: new columns are not written, the table keeps its columns (test_run_incremental_ignore)', (engine) => {
+  const project = projectOn(engine);
   it('ids 4-6 arrive with field3 and field4: the table holds all six rows with id, field1, field2 only', async () => {
     const p = project(
       incremental('ignore', 'id, field1, field2', 'id, field1, field2, field3, field4'),
@@ -88,7 +90,8 @@ describe('ignore: new columns are not written, the table keeps its columns (test
   });
 });
 
-describe('ignore with a column the model no longer produces: dbt inserts the table\'s columns, so the run fails that model', () => {
+describeEachEngine('ignore with a column the model no longer produces: dbt inserts the table\'s columns, so the run fails that model', (engine) => {
+  const project = projectOn(engine);
   it('field2 dropped from the model: the incremental run errors naming field2 (exit 1), the table keeps its rows', async () => {
     const p = project(incremental('ignore', 'id, field1, field2', 'id, field1'), expected('id, field1, field2'));
     allOk(await p.build());
@@ -101,7 +104,8 @@ describe('ignore with a column the model no longer produces: dbt inserts the tab
   });
 });
 
-describe('append_new_columns: new columns are added, old rows hold NULL in them (test_run_incremental_append_new_columns)', () => {
+describeEachEngine('append_new_columns: new columns are added, old rows hold NULL in them (test_run_incremental_append_new_columns)', (engine) => {
+  const project = projectOn(engine);
   it('field3 and field4 are added; ids 1-3 have NULL there', async () => {
     const p = project(
       incremental('append_new_columns', `id, ${str('field1')}, ${str('field2')}`, `id, ${str('field1')}, ${str('field2')}, ${str('field3')}, ${str('field4')}`),
@@ -121,7 +125,8 @@ describe('append_new_columns: new columns are added, old rows hold NULL in them 
   });
 });
 
-describe('sync_all_columns: the table takes the model\'s columns, adding and dropping (test_run_incremental_sync_all_columns)', () => {
+describeEachEngine('sync_all_columns: the table takes the model\'s columns, adding and dropping (test_run_incremental_sync_all_columns)', (engine) => {
+  const project = projectOn(engine);
   it('field2 is dropped, field3 and field4 added: ids 1-3 keep field1 and hold NULL in the new columns', async () => {
     const p = project(
       incremental('sync_all_columns', `id, ${str('field1')}, ${str('field2')}`, `id, ${str('field1')}, ${str('field3')}, ${str('field4')}`),
@@ -146,7 +151,7 @@ describe('sync_all_columns: the table takes the model\'s columns, adding and dro
 select 1 || '-' || current_timestamp as user_id_current_time,
 {% if is_incremental() %} 'thisis18characters' as platform {% else %} 'okthisis20characters' as platform {% endif %}
 `,
-    });
+    }, undefined, { engine });
     await p.buildOk();
     const second = await p.buildOk();
     expect(second.results[0]!.plan!.mode).toBe('incremental');
@@ -155,7 +160,8 @@ select 1 || '-' || current_timestamp as user_id_current_time,
   });
 });
 
-describe('fail: a changed column list fails that model, and the table is left as it was (test_run_incremental_fail_on_schema_change)', () => {
+describeEachEngine('fail: a changed column list fails that model, and the table is left as it was (test_run_incremental_fail_on_schema_change)', (engine) => {
+  const project = projectOn(engine);
   it('built with field3, run with field2: the incremental run errors (exit 1) naming both columns; upstream still succeeds', async () => {
     const p = miniProject({
       'models/upstream.sql': UPSTREAM,
@@ -163,7 +169,7 @@ describe('fail: a changed column list fails that model, and the table is left as
 with source_data as (select * from {{ ref('upstream') }})
 {% if is_incremental() %} select id, field1, field2 from source_data {% else %} select id, field1, field3 from source_data {% endif %}
 `,
-    });
+    }, undefined, { engine });
     const first = await p.build({ fullRefresh: true });
     expect(first.exitCode).toBe(0);
     const before = p.rows('inc', 'id');
@@ -182,7 +188,7 @@ with source_data as (select * from {{ ref('upstream') }})
   it('the failed result\'s message says "Compilation Error in model inc (models/inc.sql)", as dbt\'s does', async () => {
     const p = miniProject({
       'models/inc.sql': "{{ config(materialized='incremental', unique_key='id', on_schema_change='fail') }}\nselect 1 as id{% if is_incremental() %}, 2 as extra{% endif %}\n",
-    });
+    }, undefined, { engine });
     expect((await p.build()).exitCode).toBe(0);
     const second = await p.build();
     expect(second.exitCode).toBe(1);
@@ -199,7 +205,8 @@ with source_data as (select * from {{ ref('upstream') }})
   });
 });
 
-describe("dbt's type macros: dbt.type_string() and the others render what dbt's defaults give, and cast in SQLite", () => {
+describeEachEngine("dbt's type macros: dbt.type_string() and the others render what dbt's defaults give, and cast in SQLite", (engine) => {
+  const project = projectOn(engine);
   it('type_string, type_int, type_bigint, type_float, type_numeric, type_boolean', async () => {
     const p = miniProject({
       'models/typed.sql': `{{ config(materialized='table') }}
@@ -207,13 +214,16 @@ select cast(12 as {{ dbt.type_string() }}) as s, cast('7' as {{ dbt.type_int() }
   cast('1.5' as {{ dbt.type_float() }}) as f, cast('2.25' as {{ dbt.type_numeric() }}) as n, cast(1 as {{ dbt.type_boolean() }}) as t,
   '{{ dbt.type_string() }}|{{ dbt.type_int() }}|{{ dbt.type_bigint() }}|{{ dbt.type_float() }}|{{ dbt.type_numeric() }}|{{ dbt.type_boolean() }}' as names
 `,
-    });
+    }, undefined, { engine });
     await p.buildOk();
-    expect(p.rows('typed')).toEqual([{ s: '12', i: 7, b: 8, f: 1.5, n: 2.25, t: 1, names: 'TEXT|integer|bigint|float|numeric(28,6)|boolean' }]);
+    // PostgreSQL has a boolean type and spells dbt's string type in lower case.
+    const postgres = engine === 'postgres';
+    expect(p.rows('typed')).toEqual([{ s: '12', i: 7, b: 8, f: 1.5, n: 2.25, t: postgres ? true : 1, names: `${postgres ? 'text' : 'TEXT'}|integer|bigint|float|numeric(28,6)|boolean` }]);
   });
 });
 
-describe('column names that need quoting (a space, a keyword, a dash, dots): columns are added and dropped by their quoted names (the special-character cases of dbt-postgres test_incremental.py)', () => {
+describeEachEngine('column names that need quoting (a space, a keyword, a dash, dots): columns are added and dropped by their quoted names (the special-character cases of dbt-postgres test_incremental.py)', (engine) => {
+  const project = projectOn(engine);
   const q = (name: string) => `{{ adapter.quote("${name}") }}`;
   const SPECIAL_UPSTREAM = `{{ config(materialized='table') }}
 select 1 as id, 'aaa' as ${q('field with space')}, 'bbb' as ${q('select')}, 111 as ${q('field-with-dash')}, 'TTT' as ${q('field.with.dots')}
@@ -221,7 +231,7 @@ union all select 2, 'ccc', 'ddd', 222, 'UUU'
 union all select 3, 'eee', 'fff', 333, 'VVV'
 union all select 4, 'ggg', 'hhh', 444, 'WWW'
 `;
-  const special = (model: string, target: string) => miniProject({ 'models/upstream.sql': SPECIAL_UPSTREAM, 'models/inc.sql': model, 'models/inc_expected.sql': target });
+  const special = (model: string, target: string) => miniProject({ 'models/upstream.sql': SPECIAL_UPSTREAM, 'models/inc.sql': model, 'models/inc_expected.sql': target }, undefined, { engine });
 
   it("append_new_columns: 'field-with-dash' and 'field.with.dots' are added, NULL for ids 1-3", async () => {
     const p = special(
@@ -242,7 +252,8 @@ union all select 4, 'ggg', 'hhh', 444, 'WWW'
   });
 });
 
-describe('the same runs under merge (dbt-snowflake and dbt-bigquery run this suite with merge, their default strategy)', () => {
+describeEachEngine('the same runs under merge (dbt-snowflake and dbt-bigquery run this suite with merge, their default strategy)', (engine) => {
+  const project = projectOn(engine);
   const merge = (model: string) => model.replace("unique_key='id'", "unique_key='id', incremental_strategy='merge'");
   const cases: [string, string, string, string[]][] = [
     ['ignore', incremental('ignore', 'id, field1, field2', 'id, field1, field2, field3, field4'), expected('id, field1, field2'), ['id', 'field1', 'field2']],

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { RunResult } from '../../src/api/run.js';
 import { miniProject, type MiniProject } from '../support/strategy-project.js';
+import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 13): incremental_predicates, and its older
@@ -32,10 +33,10 @@ const EXPECTED = `id,msg,color
 3,anyway,purple
 `;
 
-function project(models: Record<string, unknown>): MiniProject {
+const projectOn = (engine: EngineName) => function project(models: Record<string, unknown>): MiniProject {
   const yml = `name: shop\nmodels:\n  shop:\n${Object.entries(models).map(([k, v]) => `    ${k}: ${JSON.stringify(v)}\n`).join('')}`;
-  return miniProject({ 'models/with_predicates.sql': MODEL, 'seeds/expected.csv': EXPECTED }, yml);
-}
+  return miniProject({ 'models/with_predicates.sql': MODEL, 'seeds/expected.csv': EXPECTED }, yml, { engine });
+};
 
 function ok(result: RunResult, names: readonly string[]): RunResult {
   expect(result.results.map((r) => `${r.name}:${r.status}${r.status === 'success' ? '' : ` ${r.message}`}`)).toEqual(names.map((n) => `${n}:success`));
@@ -49,7 +50,8 @@ async function twoRuns(p: MiniProject): Promise<RunResult> {
   return ok(await p.build({ select: ['with_predicates'] }), ['with_predicates']);
 }
 
-describe('delete+insert: a predicate narrows the delete, so a new version of a row it excludes is added next to the old one', () => {
+describeEachEngine('delete+insert: a predicate narrows the delete, so a new version of a row it excludes is added next to the old one', (engine) => {
+  const project = projectOn(engine);
   for (const key of ['+incremental_predicates', '+predicates'] as const) {
     it(`${key}: ["id != 2"] (project file): the table equals dbt's expected rows`, async () => {
       const p = project({ [key]: ['id != 2'], '+incremental_strategy': 'delete+insert' });
@@ -76,7 +78,7 @@ describe('delete+insert: a predicate narrows the delete, so a new version of a r
     const p = miniProject({
       'models/with_predicates.sql': MODEL.replace("unique_key='id'", "unique_key='id', incremental_strategy='delete+insert', incremental_predicates=['DBT_INTERNAL_DEST.id != 2']"),
       'seeds/expected.csv': EXPECTED,
-    });
+    }, undefined, { engine });
     await twoRuns(p);
     expect(p.rows('with_predicates')).toEqual(p.rows('expected'));
   });
@@ -103,7 +105,8 @@ describe('delete+insert: a predicate narrows the delete, so a new version of a r
   });
 });
 
-describe('merge (dbt-bigquery and dbt-redshift run the same test with merge): the predicate is part of the match, so an excluded row is inserted', () => {
+describeEachEngine('merge (dbt-bigquery and dbt-redshift run the same test with merge): the predicate is part of the match, so an excluded row is inserted', (engine) => {
+  const project = projectOn(engine);
   // dbt's MERGE matches on `predicates AND key`: the new id 2 matches no row and is inserted,
   // giving the same expected rows as delete+insert.
   it('+incremental_predicates: ["DBT_INTERNAL_DEST.id != 2"] with merge: the table equals dbt\'s expected rows (id 2 twice)', async () => {

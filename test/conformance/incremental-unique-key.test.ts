@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { RunResult } from '../../src/api/run.js';
 import { runCli } from '../support/run-cli.js';
 import { miniProject, type MiniProject } from '../support/strategy-project.js';
+import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 13): an incremental model under every form of
@@ -48,14 +49,14 @@ select state, county, city, last_visit_date from {{ ref('visits') }}
 `;
 }
 
-function project(config: string, extra: Record<string, string> = {}): MiniProject {
+const projectOn = (engine: EngineName) => function project(config: string, extra: Record<string, string> = {}): MiniProject {
   return miniProject({
     'seeds/visits.csv': VISITS,
     'seeds/expected_overwrite.csv': EXPECTED_OVERWRITE,
     'models/visits_inc.sql': visitsModel(config),
     ...extra,
-  });
-}
+  }, undefined, { engine });
+};
 
 function succeeded(result: RunResult, names: readonly string[]): void {
   expect(result.results.map((r) => `${r.name}:${r.status}${r.status === 'success' ? '' : ` ${r.message}`}`)).toEqual(names.map((n) => `${n}:success`));
@@ -96,7 +97,8 @@ const KEYED = [
   ["unique_key ['state', 'county', 'city'] (three columns)", ", unique_key=['state', 'county', 'city']"],
 ] as const;
 
-describe('new rows land in the seed: under every unique_key the model ends equal to the seed (test__no_unique_keys, test__empty_str_unique_key, test__empty_unique_key_list, test__trinary_unique_key_list_no_update)', () => {
+describeEachEngine('new rows land in the seed: under every unique_key the model ends equal to the seed (test__no_unique_keys, test__empty_str_unique_key, test__empty_unique_key_list, test__trinary_unique_key_list_no_update)', (engine) => {
+  const project = projectOn(engine);
   for (const [label, config] of [...KEYLESS, ...KEYED]) {
     it(`${label}: the incremental run adds the two new rows; --full-refresh rebuilds the same rows`, async () => {
       const p = project(config);
@@ -108,7 +110,8 @@ describe('new rows land in the seed: under every unique_key the model ends equal
   }
 });
 
-describe('a later version of an existing row lands: a key overwrites it in place, no key appends it (test__one_unique_key, test__unary_unique_key_list, test__duplicated_unary_unique_key_list, test__trinary_unique_key_list)', () => {
+describeEachEngine('a later version of an existing row lands: a key overwrites it in place, no key appends it (test__one_unique_key, test__unary_unique_key_list, test__duplicated_unary_unique_key_list, test__trinary_unique_key_list)', (engine) => {
+  const project = projectOn(engine);
   for (const [label, config] of KEYED) {
     it(`${label}: the CT row is replaced (the table equals the expected one); --full-refresh then holds both CT visits, as the seed does`, async () => {
       const p = project(config);
@@ -165,7 +168,8 @@ describe('a later version of an existing row lands: a key overwrites it in place
   });
 });
 
-describe('a NULL in a key column: NULL equals nothing, so the old row is never replaced and both are kept, as in dbt', () => {
+describeEachEngine('a NULL in a key column: NULL equals nothing, so the old row is never replaced and both are kept, as in dbt', (engine) => {
+  const project = projectOn(engine);
   const laterDenver = "insert into visits values ('CO', 'Denver', null, '2022-03-01')";
 
   for (const strategy of ['delete+insert', 'merge'] as const) {
@@ -194,7 +198,8 @@ describe('a NULL in a key column: NULL equals nothing, so the old row is never r
   });
 });
 
-describe('a unique_key column the model does not produce (test__bad_unique_key, test__bad_unique_key_list): beyond the cases of node-errors-and-unique-key.test.ts', () => {
+describeEachEngine('a unique_key column the model does not produce (test__bad_unique_key, test__bad_unique_key_list): beyond the cases of node-errors-and-unique-key.test.ts', (engine) => {
+  const project = projectOn(engine);
   it('a plain first run (no --full-refresh) ignores the key too, and --full-refresh after the failed incremental run rebuilds the table', async () => {
     const p = project(", unique_key=['state', 'thisisnotacolumn']");
     succeeded(await p.build({ command: 'seed' }), ['expected_overwrite', 'visits']);
@@ -214,7 +219,7 @@ describe('a unique_key column the model does not produce (test__bad_unique_key, 
     const p = miniProject({
       'seeds/visits.csv': VISITS,
       'models/not_found.sql': "{{ config(materialized='incremental', unique_key='thisisnotacolumn') }}\nselect * from {{ ref('visits') }}\n{% if is_incremental() %} where last_visit_date > (select max(last_visit_date) from {{ this }}) {% endif %}\n",
-    });
+    }, undefined, { engine });
     expect(runCli(['seed', '--project-dir', p.dir]).code).toBe(0);
     const full = runCli(['run', '--select', 'not_found', '--full-refresh', '--project-dir', p.dir]);
     expect(full.code, full.stderr + full.stdout).toBe(0);
@@ -227,7 +232,8 @@ describe('a unique_key column the model does not produce (test__bad_unique_key, 
   });
 });
 
-describe('a unique_key that is an SQL expression (dbt documents unique_key as "a column name or expression")', () => {
+describeEachEngine('a unique_key that is an SQL expression (dbt documents unique_key as "a column name or expression")', (engine) => {
+  const project = projectOn(engine);
   // dbt pastes the key into its delete SQL as written: `(state || county) in (select state || county from new rows)`.
   it("unique_key='state || county': the incremental run replaces the rows whose expression value is among the new rows", async () => {
     const p = project(", incremental_strategy='delete+insert', unique_key='state || county'");
@@ -250,7 +256,8 @@ describe('a unique_key that is an SQL expression (dbt documents unique_key as "a
   });
 });
 
-describe("merge and a key that repeats: dbt's MERGE (a key may repeat in the table; two new rows with a new key are both inserted)", () => {
+describeEachEngine("merge and a key that repeats: dbt's MERGE (a key may repeat in the table; two new rows with a new key are both inserted)", (engine) => {
+  const project = projectOn(engine);
   // dbt's first build is a plain create table as, whatever the key: the seed's two NY rows are kept.
   it("merge on unique_key 'state': the first build keeps both NY rows, and a later CT visit replaces the CT row", async () => {
     const p = project(", incremental_strategy='merge', unique_key='state'");

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runCli } from '../support/run-cli.js';
 import { miniProject, type MiniProject } from '../support/strategy-project.js';
+import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 13): errors belong to nodes, and unique_key as
@@ -15,16 +16,17 @@ import { miniProject, type MiniProject } from '../support/strategy-project.js';
 const RAW = `create table events (id integer, state text, amount integer);
 insert into events values (1, 'CT', 10), (2, 'MA', 20), (3, 'NY', 30);`;
 
-function project(files: Record<string, string>): MiniProject {
-  const p = miniProject(files);
+const projectOn = (engine: EngineName) => function project(files: Record<string, string>): MiniProject {
+  const p = miniProject(files, undefined, { engine });
   p.exec(RAW);
   return p;
-}
+};
 
 const count = (p: MiniProject, table: string) => p.rows(table).length;
 const runResults = (dir: string) => JSON.parse(readFileSync(join(dir, 'target/run_results.json'), 'utf8')) as { results: { unique_id: string; status: string; message: string | null }[] };
 
-describe('an unknown incremental strategy fails its model, not the project (dbt: the strategy is resolved when the model runs)', () => {
+describeEachEngine('an unknown incremental strategy fails its model, not the project (dbt: the strategy is resolved when the model runs)', (engine) => {
+  const project = projectOn(engine);
   const files = {
     'models/bogus.sql': "{{ config(materialized='incremental', incremental_strategy='bogus') }}\nselect id, state from {{ source('raw', 'events') }}\n",
     'models/bogus_child.sql': "select * from {{ ref('bogus') }}\n",
@@ -59,7 +61,8 @@ describe('an unknown incremental strategy fails its model, not the project (dbt:
   });
 });
 
-describe('an unknown materialization fails its model, not the project (dbt: MissingMaterializationError when the model runs)', () => {
+describeEachEngine('an unknown materialization fails its model, not the project (dbt: MissingMaterializationError when the model runs)', (engine) => {
+  const project = projectOn(engine);
   it('run: that model errors naming the valid materializations and the closest, its child is skipped, the rest builds, exit 1', () => {
     const p = project({
       'models/typo.sql': "{{ config(materialized='tabel') }}\nselect id from {{ source('raw', 'events') }}\n",
@@ -76,7 +79,8 @@ describe('an unknown materialization fails its model, not the project (dbt: Miss
   });
 });
 
-describe('an invalid on_schema_change is not a load error: dbt logs it and uses ignore', () => {
+describeEachEngine('an invalid on_schema_change is not a load error: dbt logs it and uses ignore', (engine) => {
+  const project = projectOn(engine);
   it('the incremental run warns naming the closest value and behaves as ignore (the new column is not written)', async () => {
     const model = (cols: string) => `{{ config(materialized='incremental', on_schema_change='append_new_column') }}\nselect ${cols} from {{ source('raw', 'events') }}\n`;
     const p = project({ 'models/inc.sql': model('id, state') });
@@ -92,7 +96,8 @@ describe('an invalid on_schema_change is not a load error: dbt logs it and uses 
   });
 });
 
-describe("unique_key '' and [] mean no key: the default strategy is append (dbt's test__empty_str_unique_key, test__empty_unique_key_list)", () => {
+describeEachEngine("unique_key '' and [] mean no key: the default strategy is append (dbt's test__empty_str_unique_key, test__empty_unique_key_list)", (engine) => {
+  const project = projectOn(engine);
   for (const [label, key] of [['empty string', "''"], ['empty list', '[]']] as const) {
     it(`${label}: every run appends, a second run adds all rows again`, async () => {
       const p = project({ 'models/inc.sql': `{{ config(materialized='incremental', unique_key=${key}) }}\nselect id, state from {{ source('raw', 'events') }}\n` });
@@ -118,7 +123,8 @@ describe("unique_key '' and [] mean no key: the default strategy is append (dbt'
   });
 });
 
-describe('a unique_key column the model does not produce fails only an incremental run (dbt: "unique keys are not applied on first run")', () => {
+describeEachEngine('a unique_key column the model does not produce fails only an incremental run (dbt: "unique keys are not applied on first run")', (engine) => {
+  const project = projectOn(engine);
   for (const [label, key] of [['one column', "'thisisnotacolumn'"], ['a list', "['state', 'thisisnotacolumn']"]] as const) {
     it(`${label}: the full build succeeds, the incremental run fails that model (exit 1) and leaves its table as it was`, async () => {
       const p = project({
@@ -154,7 +160,8 @@ describe('a unique_key column the model does not produce fails only an increment
   });
 });
 
-describe('a node failing with an error the project caused exits 1, as every node failure in dbt does', () => {
+describeEachEngine('a node failing with an error the project caused exits 1, as every node failure in dbt does', (engine) => {
+  const project = projectOn(engine);
   it('a var missing at run time: that model errors, exit 1, the others build', () => {
     const p = project({
       'models/needs_var.sql': "select {{ var('currency') }} as c\n",

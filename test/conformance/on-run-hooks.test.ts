@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 15): the project's on-run-start / on-run-end
@@ -37,7 +38,7 @@ on-run-end:
   - "insert into {{ target.schema }}.db_schemas (db, schema) values {% for db, schema in database_schemas %}('{{ db }}', '{{ schema }}' ){% if not loop.last %},{% endif %}{% endfor %}"
 `;
 
-describe('on-run-start and on-run-end run around run and seed, in order, with the dbt context (BasePrePostRunHooks)', () => {
+describeEachEngine('on-run-start and on-run-end run around run and seed, in order, with the dbt context (BasePrePostRunHooks)', (engine) => {
   const files = {
     'dbt_project.yml': `name: test\nversion: '1.0'\nprofile: default\n${PROJECT_HOOKS}`,
     'macros/before-and-after.sql': CUSTOM_RUN_HOOK,
@@ -48,7 +49,7 @@ describe('on-run-start and on-run-end run around run and seed, in order, with th
 
   it.each(['run', 'seed'])('%s: one start row and one end row, the order tables gone, the schemas listed', (command) => {
     process.env.TERM_TEST = 'TESTING';
-    const p = conformanceProject(files, 'test');
+    const p = conformanceProject(files, 'test', { engine });
     const out = p.dbt([command]);
     expect(out.code, out.stdout + out.stderr).toBe(0);
     const rows = p.rows('on_run_hook', 'test_state desc');
@@ -75,7 +76,7 @@ describe('on-run-start and on-run-end run around run and seed, in order, with th
   });
 });
 
-describe('a failing on-run-start hook skips every node; on-run-end still runs (Test__StartHookFail__FlagIsTrue__ModelSkipped)', () => {
+describeEachEngine('a failing on-run-start hook skips every node; on-run-end still runs (Test__StartHookFail__FlagIsTrue__ModelSkipped)', (engine) => {
   it('the hooks after it are skipped, the model is skipped, exit 1, counted as dbt counts', () => {
     const p = conformanceProject({
       'dbt_project.yml': `name: test\nversion: '1.0'\nprofile: default
@@ -88,7 +89,7 @@ on-run-end:
   - "create table end_audit as select {{ results | length }} as n, '{{ results[0].status }}' as status"
 `,
       'models/my_model.sql': 'select * from {{ target.schema }}.my_hook_table union all select * from {{ target.schema }}.my_end_table\n',
-    }, 'test');
+    }, 'test', { engine });
     const out = p.dbt(['run']);
     expect(out.code).toBe(1);
     // run_results.json as dbt's: the hooks as operations, before and after the nodes.
@@ -115,7 +116,7 @@ on-run-end:
   });
 });
 
-describe('a failing on-run-end hook fails the command; the models stand (Test__ModelPass__EndHookFail)', () => {
+describeEachEngine('a failing on-run-end hook fails the command; the models stand (Test__ModelPass__EndHookFail)', (engine) => {
   it('the model is built, the hook after the failing one is skipped, exit 1', () => {
     const p = conformanceProject({
       'dbt_project.yml': `name: test\nversion: '1.0'\nprofile: default
@@ -126,7 +127,7 @@ on-run-end:
   - "create table {{ target.schema }}.my_hook_table ( id int )"
 `,
       'models/my_model.sql': 'select 1 as id\n',
-    }, 'test');
+    }, 'test', { engine });
     const out = p.dbt(['run']);
     expect(out.code).toBe(1);
     expect(out.results.map((r) => [r.unique_id, r.status])).toEqual([
@@ -145,7 +146,7 @@ on-run-end:
   });
 });
 
-describe('project hooks with an audit table, results and ref(), on build and test', () => {
+describeEachEngine('project hooks with an audit table, results and ref(), on build and test', (engine) => {
   const files = {
     'dbt_project.yml': `name: test\nversion: '1.0'\nprofile: default
 on-run-start: "create table if not exists run_audit (phase text, unique_id text, status text, n int)"
@@ -159,7 +160,7 @@ on-run-end:
   };
 
   it('build: every result is recorded by the end hook, with its status, and ref() reads the built model', () => {
-    const p = conformanceProject(files, 'test');
+    const p = conformanceProject(files, 'test', { engine });
     const out = p.dbt(['build']);
     expect(out.code, out.stdout + out.stderr).toBe(0);
     expect(p.rows('run_audit', 'phase, unique_id')).toEqual([
@@ -172,7 +173,7 @@ on-run-end:
   });
 
   it('test runs the hooks too; an empty selection runs none (Test__SelectorEmpty__NoHooksRan)', () => {
-    const p = conformanceProject(files, 'test');
+    const p = conformanceProject(files, 'test', { engine });
     expect(p.dbt(['build']).code).toBe(0);
     p.exec('delete from run_audit');
     const tested = p.dbt(['test']);

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine } from '../support/engine-under-test.js';
 
 /**
  * The project file's config tree reaches a node by its whole fqn, as dbt's
@@ -7,7 +8,7 @@ import { conformanceProject } from '../support/conformance-project.js';
  * {+materialized: table}}}}`), for models and seeds (dbt-core tests of
  * project configs, and the seeds tests that disable one seed by name).
  */
-describe('configs for one node by name in the project file', () => {
+describeEachEngine('configs for one node by name in the project file', (engine) => {
   it('a model under its folder and a root model are configured by name; a seed disabled by name is not loaded', () => {
     const p = conformanceProject({
       'dbt_project.yml': `name: paths
@@ -32,7 +33,7 @@ seeds:
       'models/marts/orders.sql': "select * from {{ ref('root_model') }}\n",
       'seeds/skipped.csv': 'id\n1\n',
       'seeds/kept.csv': 'id\n2\n',
-    }, 'paths');
+    }, 'paths', { engine });
     const build = p.dbt(['build']);
     expect(build.code, build.stdout + build.stderr).toBe(0);
     expect(p.relationType('root_model')).toBe('table');

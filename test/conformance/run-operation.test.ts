@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 15): `run-operation`. Modelled on dbt-core's
@@ -61,9 +62,9 @@ const files = {
   'models/model.sql': "{{ config(materialized='table') }}\nselect 1 as id union all select 2 union all select 3\n",
 };
 
-describe('run-operation (dbt-core tests/functional/run_operations)', () => {
+describeEachEngine('run-operation (dbt-core tests/functional/run_operations)', (engine) => {
   it('a macro without args creates its table (test_macro_noargs), printing Running with', () => {
-    const p = conformanceProject(files, 'test');
+    const p = conformanceProject(files, 'test', { engine });
     const out = p.dbt(['run-operation', 'no_args']);
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toMatch(/Running with mini-dbt=/);
@@ -73,7 +74,7 @@ describe('run-operation (dbt-core tests/functional/run_operations)', () => {
   });
 
   it('--args are the keyword arguments, as YAML or JSON (test_macro_args)', () => {
-    const p = conformanceProject(files, 'test');
+    const p = conformanceProject(files, 'test', { engine });
     expect(p.dbt(['run-operation', 'table_name_args', '--args', 'table_name: my_fancy_table']).code).toBe(0);
     expect(p.relationType('my_fancy_table')).toBe('table');
     expect(p.dbt(['run-operation', 'table_name_args', '--args', '{"table_name": "json_table"}']).code).toBe(0);
@@ -81,7 +82,7 @@ describe('run-operation (dbt-core tests/functional/run_operations)', () => {
   });
 
   it('run_query returns an agate-like table, and log() prints (test_select, test_print)', () => {
-    const p = conformanceProject(files, 'test');
+    const p = conformanceProject(files, 'test', { engine });
     const out = p.dbt(['run-operation', 'select_something', '--args', '{name: world}']);
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain('selected hello, world');
@@ -94,16 +95,16 @@ describe('run-operation (dbt-core tests/functional/run_operations)', () => {
   });
 
   it('a macro may write: ref() and var() work, and the rows it deletes are gone (a cleanup operation)', () => {
-    const p = conformanceProject(files, 'test');
+    const p = conformanceProject(files, 'test', { engine });
     expect(p.dbt(['run']).code).toBe(0);
     const out = p.dbt(['run-operation', 'cleanup', '--args', '{model_name: model, keep_over: 1}', '--vars', '{why: tidy}']);
     expect(out.code, out.stderr).toBe(0);
-    expect(out.stdout).toContain('kept ids over 1 in "main"."model" (tidy)');
+    expect(out.stdout).toContain(`kept ids over 1 in "${engine === 'postgres' ? 'public' : 'main'}"."model" (tidy)`);
     expect(p.rows('model')).toEqual([{ id: 2 }, { id: 3 }]);
   });
 
   it('a failing statement fails the operation with exit 1 (test_macro_exception)', () => {
-    const p = conformanceProject(files, 'test');
+    const p = conformanceProject(files, 'test', { engine });
     const out = p.dbt(['run-operation', 'syntax_error']);
     expect(out.code).toBe(1);
     expect(out.stderr).toContain('Encountered an error while running operation:');
@@ -113,7 +114,7 @@ describe('run-operation (dbt-core tests/functional/run_operations)', () => {
   });
 
   it('a macro that does not exist is exit 2, in dbt\'s words with the closest name (test_macro_missing)', () => {
-    const p = conformanceProject(files, 'test');
+    const p = conformanceProject(files, 'test', { engine });
     const out = p.dbt(['run-operation', 'this_macro_does_not_exist']);
     expect(out.code).toBe(2);
     expect(out.stderr).toContain("could not find a macro with the name 'this_macro_does_not_exist' in any package");
@@ -123,7 +124,7 @@ describe('run-operation (dbt-core tests/functional/run_operations)', () => {
   });
 
   it('<project>.<macro> names a macro of the project; bad --args YAML is exit 2', () => {
-    const p = conformanceProject(files, 'test');
+    const p = conformanceProject(files, 'test', { engine });
     expect(p.dbt(['run-operation', 'test.no_args']).code).toBe(0);
     expect(p.relationType('no_args')).toBe('table');
     const bad = p.dbt(['run-operation', 'table_name_args', '--args', '[1, 2]']);

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 15): `show`. Modelled on dbt-core's
@@ -25,8 +26,8 @@ const tableRows = (stdout: string): string[] => {
   return rule < 0 ? [] : lines.slice(rule + 1).filter((l) => l.startsWith('|'));
 };
 
-describe('show (dbt-core tests/functional/show)', () => {
-  const p = conformanceProject(files, 'show');
+describeEachEngine('show (dbt-core tests/functional/show)', (engine) => {
+  const p = conformanceProject(files, 'show', { engine });
   const built = p.dbt(['build']);
 
   it('builds the fixture project', () => {
@@ -138,6 +139,7 @@ describe('show (dbt-core tests/functional/show)', () => {
   it('a database error in the previewed query fails with Database Error (TestShowInlineFailDB)', () => {
     const out = p.dbt(['show', '--inline', 'select nope from sample_seed']);
     expect(out.code).toBe(1);
-    expect(out.stderr).toContain('Database Error in inline query: no such column: nope');
+    // The engine's own words for the missing column.
+    expect(out.stderr).toContain(engine === 'postgres' ? 'Database Error in inline query: column "nope" does not exist' : 'Database Error in inline query: no such column: nope');
   });
 });

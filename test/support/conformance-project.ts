@@ -89,7 +89,7 @@ function projectAt(dir: string, pg?: PgTestTarget): ConformanceProject {
     rows: (relation, orderBy) => withDb((db) => {
       const cols = db.columns(relation).map((c) => `"${c.name}"`);
       if (cols.length === 0) throw new Error(`no relation ${relation} in the warehouse`);
-      return db.all(`select * from "${relation}" order by ${orderBy ?? cols.join(', ')}`);
+      return db.all(`select * from "${relation}" order by ${orderBy ?? cols.map((c) => `${c} nulls first`).join(', ')}`);
     }),
     count: (relation) => withDb((db) => Number(db.all(`select count(*) as n from "${relation}"`)[0]!.n)),
     relationType: (relation) => withDb((db) => db.kind(relation)),

@@ -58,7 +58,8 @@ export function miniProject(files: Readonly<Record<string, string>>, projectYml 
   const yml = pg && profile === undefined ? `${projectYml.replace(/\n?$/, '\n')}profile: mini\n` : projectYml;
   const dir = writeProject({
     'project.yml': yml,
-    'models/sources.yml': SOURCES_YML,
+    // On PostgreSQL a source's schema is real (dbt: its name, `raw`): the fixture's raw.events lives in the target schema, where exec() writes.
+    'models/sources.yml': pg ? SOURCES_YML.replace('  - name: raw\n', '  - name: raw\n    schema: "{{ target.schema }}"\n') : SOURCES_YML,
     ...(pg && !('profiles.yml' in files) ? { 'profiles.yml': pgProjectProfiles(pg, profile ?? 'mini') } : {}),
     ...files,
   });
@@ -73,7 +74,7 @@ export function miniProject(files: Readonly<Record<string, string>>, projectYml 
     rows: (table, orderBy) => withDb((db) => {
       const cols = db.columns(table).map((c) => `"${c.name}"`);
       if (cols.length === 0) return [];
-      return db.all(`select * from "${table}" order by ${orderBy ?? cols.join(', ')}`);
+      return db.all(`select * from "${table}" order by ${orderBy ?? cols.map((c) => `${c} nulls first`).join(', ')}`);
     }),
     columns: (table) => withDb((db) => db.columns(table)),
     ledger: (model) => withDb((db) => db.all('select * from _mini_dbt_node_runs where model = ? order by id', model)),
