@@ -10,6 +10,8 @@ export interface Dialect {
   readonly name: string;
   /** "name", with embedded double quotes doubled. */
   quoteIdentifier(name: string): string;
+  /** The column an unquoted name stands for (a unique_key as dbt writes it, unquoted): SQLite keeps it (its names match in any case), PostgreSQL folds it to lower case. */
+  unquotedName(name: string): string;
   /** 'text', with embedded single quotes doubled. */
   quoteLiteral(value: string): string;
 

@@ -15,6 +15,7 @@ function splitQualified(name: string): { schema?: string; bare: string } {
 export const postgresDialect: Dialect = {
   name: 'postgres',
   quoteIdentifier,
+  unquotedName: (name) => name.toLowerCase(),
   quoteLiteral: (value) => `'${value.replace(/'/g, "''")}'`,
   // SQLite's INTEGER is 64 bits and its REAL a double: the same here.
   types: { integer: 'bigint', real: 'double precision', text: 'text' },

@@ -6,6 +6,7 @@ const quoteIdentifier = (name: string): string => `"${name.replace(/"/g, '""')}"
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
   quoteIdentifier,
+  unquotedName: (name) => name,
   quoteLiteral: (value) => `'${value.replace(/'/g, "''")}'`,
   types: { integer: 'INTEGER', real: 'REAL', text: 'TEXT' },
   /** SQLite's type affinity rules (section 3.1 of "Datatypes In SQLite"), in their order. */
