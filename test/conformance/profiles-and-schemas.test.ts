@@ -239,15 +239,15 @@ describe('bad profiles and targets get one clear message naming what exists (exi
     expect(existsSync(join(dir, 'data/escaped.db'))).toBe(false);
   });
 
-  it('a schema with no file and no schema_directory says how to give it one; a postgres output says it is not built yet', () => {
+  it('a schema with no file and no schema_directory says how to give it one; an output of an engine mini-dbt lacks names the ones it has', () => {
     const dir = project({ 'profiles.yml': PROFILE.replace('      schema_directory: data/dev\n', '') });
     const r = dbt(dir, ['run']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("schema 'main_marts' has no database file: target 'dev' names none for it in schemas_and_paths and sets no schema_directory");
-    const pg = project({ 'profiles.yml': PROFILE.replace('type: sqlite\n      threads: 1', 'type: postgres\n      threads: 1') });
+    const pg = project({ 'profiles.yml': PROFILE.replace('type: sqlite\n      threads: 1', 'type: snowflake\n      threads: 1') });
     const p = dbt(pg, ['ls']);
     expect(p.code).toBe(2);
-    expect(p.stderr).toContain("target 'dev' of profile 'shop' has type 'postgres'; mini-dbt runs on: sqlite");
+    expect(p.stderr).toContain("target 'dev' of profile 'shop' has type 'snowflake'; mini-dbt runs on: sqlite, postgres");
   });
 });
 

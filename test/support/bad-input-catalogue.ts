@@ -89,7 +89,7 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E109', edit: withProfile(PROFILE.replace('brightcart:', 'shop:')), args: ['ls'] },
   { id: 'E110', edit: withProfile(PROFILE.replace('main: warehouse.db\n    prod', 'main: warehouse.db\n        raw: models\n    prod')), args: ['run'] },
   { id: 'E111', edit: both(withProfile(PROFILE), patch('project.yml', /^  marts:\n/m, '  marts:\n    +schema: marts\n')), args: ['run'] },
-  { id: 'E112', edit: withProfile(PROFILE.replace('type: sqlite', 'type: postgres')), args: ['ls'] },
+  { id: 'E112', edit: withProfile(PROFILE.replace('type: sqlite', 'type: snowflake')), args: ['ls'] },
   { id: 'E113', args: ['show'] },
   { id: 'E114', args: ['show', '--inline', 'delete from raw_orders'] },
   { id: 'E115', args: ['show', '--select', 'montly_revenue'] },
