@@ -28,8 +28,12 @@ export interface Dialect {
 
   /** `expr` as text. */
   castText(expr: string): string;
-  /** A text literal read as a value of the declared `type` (SQLite: the text itself, its columns keep any value; PostgreSQL: cast to the type). */
-  literalAs(value: string, type: string): string;
+  /**
+   * A value (a literal, or null) as a value of the declared column `type`: SQLite keeps it as written (its
+   * columns hold any value; affinity converts on insert); PostgreSQL casts it, so that a literal or a null
+   * has the column's type and not text. An empty `type` leaves the value as written.
+   */
+  typed(value: string, type: string): string;
   /** The calendar day (YYYY-MM-DD) of a date or time value, NULL when it is not one. */
   dateOf(expr: string): string;
   /** The partition key of a value: its calendar day when it is a date or time, else the value as text. */

@@ -1,4 +1,5 @@
 import { ProjectError } from '../errors/project-error.js';
+import { dialect } from '../engine/current-engine.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import type { ColumnInfo } from '../engine/relation-kind.js';
 import type { FixtureRow } from '../compile/unit-test-node.js';
@@ -20,6 +21,9 @@ function rowsByColumn(rows: readonly FixtureRow[], columns: readonly ColumnInfo[
   });
 }
 
+/** A fixture value in a column of `type`: dbt casts each value to its column's type (on SQLite, affinity does). */
+const valueAs = (value: unknown, type: string, fromCsv: boolean): string => dialect.typed(fixtureLiteral(value, type, fromCsv), type);
+
 /**
  * A given input's rows as a SELECT with every column of the input's relation
  * (dbt's get_fixture_sql): a column a row leaves out is null; no rows is a
@@ -28,7 +32,7 @@ function rowsByColumn(rows: readonly FixtureRow[], columns: readonly ColumnInfo[
 export function fixtureSql(rows: readonly FixtureRow[], columns: readonly ColumnInfo[], fixtureName: string, fromCsv: boolean): string {
   const byColumn = rowsByColumn(rows, columns, fixtureName);
   const select = (row: Map<string, unknown> | undefined) =>
-    `select ${columns.map((c) => `${row ? fixtureLiteral(row.get(c.name.toLowerCase()), c.type, fromCsv) : 'null'} as ${quoteIdentifier(c.name)}`).join(', ')}`;
+    `select ${columns.map((c) => `${row ? valueAs(row.get(c.name.toLowerCase()), c.type, fromCsv) : dialect.typed('null', c.type)} as ${quoteIdentifier(c.name)}`).join(', ')}`;
   if (byColumn.length === 0) return `${select(undefined)}\nlimit 0`;
   return byColumn.map((row) => select(row)).join('\nunion all\n');
 }
@@ -52,6 +56,6 @@ export function expectedSql(rows: readonly FixtureRow[], columns: readonly Colum
   const types = new Map(columns.map((c) => [c.name.toLowerCase(), c]));
   const tested = testedColumns(rows);
   return byColumn
-    .map((row) => `select ${tested.map((name) => `${fixtureLiteral(row.get(name), types.get(name)!.type, fromCsv)} as ${quoteIdentifier(types.get(name)!.name)}`).join(', ')}`)
+    .map((row) => `select ${tested.map((name) => `${valueAs(row.get(name), types.get(name)!.type, fromCsv)} as ${quoteIdentifier(types.get(name)!.name)}`).join(', ')}`)
     .join('\nunion all\n');
 }

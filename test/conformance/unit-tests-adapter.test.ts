@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
+import { forEachEngine } from '../support/engine-under-test.js';
 
 /**
  * dbt-tests-adapter's unit_testing/ cases on SQLite: test_case_insensitivity.py,
@@ -31,35 +32,38 @@ const TYPES: readonly (readonly [string, string, string])[] = [
   ['real', 'cast(7.77 as real)', '7.77'],
 ];
 
-describe('unit tests: dbt-tests-adapter unit_testing/', () => {
-  it('test_types.py: each type round-trips from a fixture through the model to the expected row (one project, every type)', () => {
-    const files: Record<string, string> = {};
-    let yml = 'unit_tests:\n';
-    for (const [name, sql, yaml] of TYPES) {
-      files[`models/${name}_upstream.sql`] = `select\n  ${sql} as tested_column\n`;
-      files[`models/${name}_model.sql`] = `select\n    tested_column from {{ ref('${name}_upstream')}}\n`;
-      yml += upstreamTest(name, yaml);
-    }
-    // test_types.py's varchar regression (dbt-core #11974): a fixture string longer than the upstream's values.
-    files['models/length_upstream.sql'] = "select 'abc' as tested_column\n";
-    files['models/length_model.sql'] = "select tested_column, length(tested_column) as col_len from {{ ref('length_upstream')}}\n";
-    yml += "  - name: length\n    model: length_model\n    given:\n      - input: ref('length_upstream')\n        rows:\n          - {tested_column: \"longer_string_value\"}\n    expect:\n      rows:\n        - {tested_column: \"longer_string_value\", col_len: 19}\n";
-    const p = conformanceProject({ ...files, 'models/schema.yml': yml });
-    expect(p.dbt(['run']).code).toBe(0);
-    const out = p.dbt(['test']);
-    expect(out.code, out.stdout).toBe(0);
-    expect(Object.values(out.statuses)).toEqual(Array(TYPES.length + 1).fill('pass'));
-  });
+forEachEngine((engine) => {
+  const onEngine = (files: Readonly<Record<string, string>>, name = 'conformance') => conformanceProject(files, name, { engine });
 
-  it('test_case_insensitivity.py and test_quoted_reserved_word_column_names.py: column names in any case; a reserved word as a column', () => {
-    const p = conformanceProject({
-      'models/my_model.sql': "select\n    tested_column from {{ ref('my_upstream_model')}}\n",
-      'models/my_upstream_model.sql': 'select 1 as tested_column\n',
-      'models/reserved.sql': "select\n    * from {{ ref('reserved_upstream')}}\n",
-      'models/reserved_upstream.sql': 'select 1 as "GROUP"\n',
-      'tests/fixtures/input_fixture.csv': '\nGROUP\n1\n2\n3\n',
-      'tests/fixtures/expect_fixture.csv': '\nGROUP\n1\n2\n3\n',
-      'models/unit_tests.yml': `unit_tests:
+  describe('unit tests: dbt-tests-adapter unit_testing/', () => {
+    it('test_types.py: each type round-trips from a fixture through the model to the expected row (one project, every type)', () => {
+      const files: Record<string, string> = {};
+      let yml = 'unit_tests:\n';
+      for (const [name, sql, yaml] of TYPES) {
+        files[`models/${name}_upstream.sql`] = `select\n  ${sql} as tested_column\n`;
+        files[`models/${name}_model.sql`] = `select\n    tested_column from {{ ref('${name}_upstream')}}\n`;
+        yml += upstreamTest(name, yaml);
+      }
+      // test_types.py's varchar regression (dbt-core #11974): a fixture string longer than the upstream's values.
+      files['models/length_upstream.sql'] = "select 'abc' as tested_column\n";
+      files['models/length_model.sql'] = "select tested_column, length(tested_column) as col_len from {{ ref('length_upstream')}}\n";
+      yml += "  - name: length\n    model: length_model\n    given:\n      - input: ref('length_upstream')\n        rows:\n          - {tested_column: \"longer_string_value\"}\n    expect:\n      rows:\n        - {tested_column: \"longer_string_value\", col_len: 19}\n";
+      const p = onEngine({ ...files, 'models/schema.yml': yml });
+      expect(p.dbt(['run']).code).toBe(0);
+      const out = p.dbt(['test']);
+      expect(out.code, out.stdout).toBe(0);
+      expect(Object.values(out.statuses)).toEqual(Array(TYPES.length + 1).fill('pass'));
+    });
+
+    it('test_case_insensitivity.py and test_quoted_reserved_word_column_names.py: column names in any case; a reserved word as a column', () => {
+      const p = onEngine({
+        'models/my_model.sql': "select\n    tested_column from {{ ref('my_upstream_model')}}\n",
+        'models/my_upstream_model.sql': 'select 1 as tested_column\n',
+        'models/reserved.sql': "select\n    * from {{ ref('reserved_upstream')}}\n",
+        'models/reserved_upstream.sql': 'select 1 as "GROUP"\n',
+        'tests/fixtures/input_fixture.csv': '\nGROUP\n1\n2\n3\n',
+        'tests/fixtures/expect_fixture.csv': '\nGROUP\n1\n2\n3\n',
+        'models/unit_tests.yml': `unit_tests:
   - name: test_my_model
     model: my_model
     given:
@@ -83,18 +87,18 @@ describe('unit tests: dbt-tests-adapter unit_testing/', () => {
       format: csv
       fixture: expect_fixture
 `,
+      });
+      expect(p.dbt(['run']).code).toBe(0);
+      const out = p.dbt(['test']);
+      expect(out.code, out.stdout).toBe(0);
+      expect(out.statuses).toEqual({ 'unit_test.conformance.my_model.test_my_model': 'pass', 'unit_test.conformance.reserved.test_reserved': 'pass' });
     });
-    expect(p.dbt(['run']).code).toBe(0);
-    const out = p.dbt(['test']);
-    expect(out.code, out.stdout).toBe(0);
-    expect(out.statuses).toEqual({ 'unit_test.conformance.my_model.test_my_model': 'pass', 'unit_test.conformance.reserved.test_reserved': 'pass' });
-  });
 
-  it('test_invalid_input.py: a column the input or the model does not have is named, with dbt\'s wording', () => {
-    const p = conformanceProject({
-      'models/my_model.sql': "select\n    tested_column from {{ ref('my_upstream_model')}}\n",
-      'models/my_upstream_model.sql': 'select 1 as tested_column\n',
-      'models/unit_tests.yml': `unit_tests:
+    it('test_invalid_input.py: a column the input or the model does not have is named, with dbt\'s wording', () => {
+      const p = onEngine({
+        'models/my_model.sql': "select\n    tested_column from {{ ref('my_upstream_model')}}\n",
+        'models/my_upstream_model.sql': 'select 1 as tested_column\n',
+        'models/unit_tests.yml': `unit_tests:
   - name: test_invalid_input_column_name
     model: my_model
     given:
@@ -114,24 +118,24 @@ describe('unit tests: dbt-tests-adapter unit_testing/', () => {
       rows:
           - {invalid_column_name: 1}
 `,
+      });
+      expect(p.dbt(['run']).code).toBe(0);
+      const input = p.dbt(['test', '--select', 'test_name:test_invalid_input_column_name']);
+      expect(input.code).toBe(1);
+      expect(input.stdout).toContain("Invalid column name: 'invalid_column_name' in unit test fixture for 'my_upstream_model'.");
+      const expected = p.dbt(['test', '--select', 'test_name:test_invalid_expect_column_name']);
+      expect(expected.code).toBe(1);
+      expect(expected.stdout).toContain("Invalid column name: 'invalid_column_name' in unit test fixture for expected output.");
     });
-    expect(p.dbt(['run']).code).toBe(0);
-    const input = p.dbt(['test', '--select', 'test_name:test_invalid_input_column_name']);
-    expect(input.code).toBe(1);
-    expect(input.stdout).toContain("Invalid column name: 'invalid_column_name' in unit test fixture for 'my_upstream_model'.");
-    const expected = p.dbt(['test', '--select', 'test_name:test_invalid_expect_column_name']);
-    expect(expected.code).toBe(1);
-    expect(expected.stdout).toContain("Invalid column name: 'invalid_column_name' in unit test fixture for expected output.");
-  });
 
-  it("dbt-core's test_ut_names.py, test_ut_macros.py, test_ut_aliases.py: one test name on two models, macros composed in the model, an aliased input", () => {
-    const p = conformanceProject({
-      'models/my_model_a.sql': "{{ config(materialized='table') }}\n{% set one = macro_one() %}\n{% set two = macro_two() %}\n{% set one_plus_two = one + two %}\nselect {{ one_plus_two }} as id\n",
-      'models/my_model_b.sql': 'select 2 as id\n',
-      'macros/my_macros.sql': '{% macro macro_one() -%}\n    {{ return(1) }}\n{%- endmacro %}\n{% macro macro_two() -%}\n    {{ return(2) }}\n{%- endmacro %}\n',
-      'models/model_with_alias.sql': "{{ config(alias='beautiful_alias', materialized='view') }}\nselect 'foo' as foo\n",
-      'models/model_tested.sql': "select * from {{ ref('model_with_alias') }}\n",
-      'models/unit.yml': `unit_tests:
+    it("dbt-core's test_ut_names.py, test_ut_macros.py, test_ut_aliases.py: one test name on two models, macros composed in the model, an aliased input", () => {
+      const p = onEngine({
+        'models/my_model_a.sql': "{{ config(materialized='table') }}\n{% set one = macro_one() %}\n{% set two = macro_two() %}\n{% set one_plus_two = one + two %}\nselect {{ one_plus_two }} as id\n",
+        'models/my_model_b.sql': 'select 2 as id\n',
+        'macros/my_macros.sql': '{% macro macro_one() -%}\n    {{ return(1) }}\n{%- endmacro %}\n{% macro macro_two() -%}\n    {{ return(2) }}\n{%- endmacro %}\n',
+        'models/model_with_alias.sql': "{{ config(alias='beautiful_alias', materialized='view') }}\nselect 'foo' as foo\n",
+        'models/model_tested.sql': "select * from {{ ref('model_with_alias') }}\n",
+        'models/unit.yml': `unit_tests:
   - name: my_test_name
     model: my_model_a
     given: []
@@ -154,15 +158,16 @@ describe('unit tests: dbt-tests-adapter unit_testing/', () => {
           - {foo: bar }
           - {foo: foo }
 `,
+      });
+      expect(p.dbt(['run']).code).toBe(0);
+      const all = p.dbt(['test']);
+      expect(all.code, all.stdout).toBe(0);
+      expect(all.stdout).toContain('my_model_a::my_test_name');
+      expect(all.stdout).toContain('my_model_b::my_test_name');
+      expect(Object.keys(p.dbt(['test', '--select', 'test_name:my_test_name']).statuses).sort()).toEqual(['unit_test.conformance.my_model_a.my_test_name', 'unit_test.conformance.my_model_b.my_test_name']);
+      expect(Object.keys(p.dbt(['test', '--select', 'my_model_a,test_name:my_test_name']).statuses)).toEqual(['unit_test.conformance.my_model_a.my_test_name']);
+      expect(Object.keys(p.dbt(['test', '--select', 'my_model_b']).statuses)).toEqual(['unit_test.conformance.my_model_b.my_test_name']);
+      expect(all.statuses['unit_test.conformance.model_tested.test_model_with_alias_input']).toBe('pass');
     });
-    expect(p.dbt(['run']).code).toBe(0);
-    const all = p.dbt(['test']);
-    expect(all.code, all.stdout).toBe(0);
-    expect(all.stdout).toContain('my_model_a::my_test_name');
-    expect(all.stdout).toContain('my_model_b::my_test_name');
-    expect(Object.keys(p.dbt(['test', '--select', 'test_name:my_test_name']).statuses).sort()).toEqual(['unit_test.conformance.my_model_a.my_test_name', 'unit_test.conformance.my_model_b.my_test_name']);
-    expect(Object.keys(p.dbt(['test', '--select', 'my_model_a,test_name:my_test_name']).statuses)).toEqual(['unit_test.conformance.my_model_a.my_test_name']);
-    expect(Object.keys(p.dbt(['test', '--select', 'my_model_b']).statuses)).toEqual(['unit_test.conformance.my_model_b.my_test_name']);
-    expect(all.statuses['unit_test.conformance.model_tested.test_model_with_alias_input']).toBe('pass');
   });
 });

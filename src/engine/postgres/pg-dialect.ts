@@ -32,12 +32,13 @@ export const postgresDialect: Dialect = {
   },
   maxBindParameters: 65535,
   castText: (expr) => `cast(${expr} as text)`,
-  literalAs: (value, type) => `cast('${value.replace(/'/g, "''")}' as ${type})`,
+  typed: (value, type) => (type.trim() === '' ? value : `cast(${value} as ${type})`),
   dateOf: dayOfText,
   dayOrText: (expr) => `coalesce(${dayOfText(expr)}, cast(${expr} as text))`,
   dayNumber: (dayExpr) => `(cast(${dayExpr} as date) - date '2000-01-01')`,
   isNumber: (expr) => `pg_typeof(${expr}) in ('smallint'::regtype, 'integer'::regtype, 'bigint'::regtype, 'numeric'::regtype, 'real'::regtype, 'double precision'::regtype)`,
-  sumOrZero: (expr) => `coalesce(cast(sum(${expr}) as double precision), 0.0)`,
+  // Cast before summing: `expr` may be a text column's CASE that isNumber makes NULL at run time (sum(text) does not exist).
+  sumOrZero: (expr) => `coalesce(sum(cast(${expr} as double precision)), 0.0)`,
   // Every column has one type: a text column holds only text, and a range over another type compares as that type.
   nonText: () => 'false',
   jsonTexts: (param, alias) => `json_array_elements_text(cast(${param} as json)) as ${alias}(value)`,

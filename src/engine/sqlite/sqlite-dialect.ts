@@ -21,7 +21,7 @@ export const sqliteDialect: Dialect = {
   /** SQLite's default SQLITE_MAX_VARIABLE_NUMBER since 3.32. */
   maxBindParameters: 32766,
   castText: (expr) => `cast(${expr} as text)`,
-  literalAs: (value) => `'${value.replace(/'/g, "''")}'`,
+  typed: (value) => value,
   dateOf: (expr) => `date(${expr})`,
   dayOrText: (expr) => `coalesce(date(${expr}), cast(${expr} as text))`,
   dayNumber: (dayExpr) => `julianday(${dayExpr})`,

@@ -1,5 +1,5 @@
 import { dialect } from '../../engine/current-engine.js';
-import { quoteIdentifier as q } from '../../engine/quote-identifier.js';
+import { quoteIdentifier as q, quoteLiteral } from '../../engine/quote-identifier.js';
 import type { SnapshotSettings } from '../../config/snapshot-settings.js';
 
 /** What one snapshot run's statements need (pure: the caller knows the warehouse). */
@@ -121,5 +121,5 @@ export function insertNewRows(input: SnapshotSqlInput, targetColumns: readonly s
  * dbt_valid_from column, so a time it writes (a deleted row's dbt_valid_to) has the type of the rest.
  */
 export function snapshotTime(at: Date, type = 'timestamp'): string {
-  return dialect.literalAs(at.toISOString().slice(0, 19).replace('T', ' '), type);
+  return dialect.typed(quoteLiteral(at.toISOString().slice(0, 19).replace('T', ' ')), type);
 }
