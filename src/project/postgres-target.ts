@@ -1,8 +1,15 @@
+import { didYouMean } from '../errors/did-you-mean.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { ResolvedTarget, Where } from './load-target.js';
 import { postgresLocator, type PostgresSettings } from './target.js';
 
 const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'];
+
+/** The keys a postgres output may have (dbt-postgres's, and dbt's own `type` and `threads`). */
+const KNOWN_KEYS = [
+  'type', 'threads', 'host', 'port', 'user', 'password', 'pass', 'dbname', 'database', 'schema', 'sslmode', 'keepalives_idle', 'connect_timeout',
+  'search_path', 'role', 'sslcert', 'sslkey', 'sslrootcert', 'application_name', 'retries', 'retry_all', 'login_timeout', 'query_timeout',
+];
 
 /**
  * A dbt-postgres output (`type: postgres`): host, port, user, password
@@ -14,11 +21,15 @@ const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify
 export function postgresTarget(output: Record<string, unknown>, where: Where): ResolvedTarget {
   const at = (key: string) => ({ file: where.file, line: where.yaml.lineOf([where.profileName, 'outputs', where.targetName, key]) ?? where.yaml.lineOf([where.profileName, 'outputs', where.targetName]) });
   const label = `target '${where.targetName}' of profile '${where.profileName}'`;
+  const missing = (keys: readonly string[]): ProjectError => {
+    // A misspelt key (`dbame:`) is the likely cause: point at it.
+    const typo = Object.keys(output).find((k) => !KNOWN_KEYS.includes(k) && keys.some((wanted) => didYouMean(k, [wanted]) !== undefined));
+    if (typo !== undefined) return new ProjectError(`${label} (type postgres) needs \`${keys[0]}\`; it has \`${typo}\`, which dbt-postgres does not know`, { location: at(typo), hint: `rename it to ${keys[0]}` });
+    return new ProjectError(`${label} (type postgres) needs \`${keys[0]}\``, { location: at('type'), hint: `dbt-postgres's required keys: host, port, user, password, dbname, schema` });
+  };
   const text = (keys: readonly string[], options: { readonly mayBeEmpty?: boolean } = {}): string => {
     const key = keys.find((k) => output[k] !== undefined && output[k] !== null);
-    if (key === undefined) {
-      throw new ProjectError(`${label} (type postgres) needs \`${keys[0]}\``, { location: at('type'), hint: `dbt-postgres's required keys: host, port, user, password, dbname, schema` });
-    }
+    if (key === undefined) throw missing(keys);
     const value = String(output[key]);
     // An empty host would quietly mean the local socket, an empty user or dbname the login's name: say so instead.
     if (value.trim() === '' && !options.mayBeEmpty) throw new ProjectError(`${label}: ${key} cannot be empty`, { location: at(key), hint: key === 'host' ? 'the server\'s name or address, e.g. localhost' : undefined });
@@ -33,7 +44,7 @@ export function postgresTarget(output: Record<string, unknown>, where: Where): R
     return n;
   };
   const port = whole('port', undefined, 1);
-  if (port === undefined) throw new ProjectError(`${label} (type postgres) needs \`port\``, { location: at('type'), hint: `dbt-postgres's required keys: host, port, user, password, dbname, schema` });
+  if (port === undefined) throw missing(['port']);
   if (port > 65535) throw new ProjectError(`${label}: port must be at most 65535, not ${port}`, { location: at('port') });
   const sslmode = output.sslmode === undefined ? undefined : String(output.sslmode);
   if (sslmode !== undefined && !SSL_MODES.includes(sslmode)) throw new ProjectError(`${label}: sslmode '${sslmode}' is not one of ${SSL_MODES.join(', ')}`, { location: at('sslmode') });

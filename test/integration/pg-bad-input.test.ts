@@ -67,6 +67,14 @@ describe('a broken postgres profile is refused at its file and line', () => {
     }
   });
 
+  it('points at a misspelt required key rather than at the output', () => {
+    const renamed = (from: string, to: string) => Object.fromEntries(Object.entries(good).map(([k, v]) => [k === from ? to : k, v]));
+    const { dir, message } = refuse(renamed('dbname', 'dbame'));
+    expect(message).toContain(`${join(dir, 'profiles.yml')}:10: target 'pg' of profile 'badpg' (type postgres) needs \`dbname\`; it has \`dbame\`, which dbt-postgres does not know`);
+    expect(message).toContain('hint: rename it to dbname');
+    expect(refuse(renamed('port', 'prot')).message).toMatch(/profiles\.yml:7: .*needs `port`; it has `prot`/);
+  });
+
   it('names a port that is not a number, or out of range, at its line', () => {
     const { dir, message } = refuse({ ...good, port: 'fivefour' });
     expect(message).toContain(`${join(dir, 'profiles.yml')}:7: target 'pg' of profile 'badpg': port must be a whole number of at least 1, not "fivefour"`);
