@@ -31,6 +31,9 @@ export class PgError extends Error {
   }
 }
 
+/** Waited on (never notified) to pause this thread for a millisecond. */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
 /**
  * A synchronous client over the asynchronous `pg` driver: the driver runs on
  * a worker thread, and each call posts a request and blocks this thread on
@@ -76,10 +79,26 @@ export class PgSyncClient {
       if (woke !== 'timed-out') break;
       if (this.worker.threadId === -1) throw this.failure({ message: 'the PostgreSQL connection thread stopped' });
     }
-    const message = receiveMessageOnPort(this.port)?.message as { ok: boolean; value?: unknown; error?: Record<string, unknown> } | undefined;
+    const message = this.answer() as { ok: boolean; value?: unknown; error?: Record<string, unknown> } | undefined;
     if (!message) throw this.failure({ message: 'no answer from the PostgreSQL connection thread' });
     if (!message.ok) throw this.failure(message.error ?? {});
     return message.value;
+  }
+
+  /**
+   * The worker's answer once it said it answered. When several threads of
+   * the process wait on connections at once (the node pool), a message can
+   * reach the port a moment after the worker's notify: look again, a
+   * millisecond at a time, for up to five seconds.
+   */
+  private answer(): unknown {
+    for (let tries = 0; tries < 5000; tries++) {
+      const received = receiveMessageOnPort(this.port);
+      if (received) return received.message;
+      if (this.worker.threadId === -1) return undefined;
+      Atomics.wait(PAUSE, 0, 0, 1);
+    }
+    return undefined;
   }
 
   /** The error to raise: a lost connection says where it was; a refused privilege says as whom. */
