@@ -14,6 +14,7 @@ import { compilePlanFigures } from './compile-plan-figures.js';
 import { formatRatio, type Figure } from './figure.js';
 import { describeMachine } from './machine.js';
 import { nightlyFigure } from './nightly-figure.js';
+import { pgFigures } from './pg-figures.js';
 import { replayFigure } from './replay-figure.js';
 import { mergeResults, readResults, writeResults, type StoredFigure } from './results-store.js';
 import { runOverheadFigure } from './run-overhead-figure.js';
@@ -33,6 +34,8 @@ const FIGURES: readonly { id: string; run: (ctx: BenchContext) => Promise<Figure
   { id: 'cli', run: cliStartupFigures },
   { id: 'run-overhead', run: runOverheadFigure },
   { id: 'replay', run: replayFigure },
+  // Last: it switches the engine to PostgreSQL while it runs.
+  { id: 'postgres', run: pgFigures },
 ];
 
 function options(): { scale: number; repeats: number; only: string[] | null } {

@@ -43,12 +43,6 @@ export interface PgCluster extends PgServer {
 /** What the globalSetup hands the tests (`inject('miniDbtPg')`). */
 export type PgTestEnvironment = { available: true; server: PgServer } | { available: false; reason: string };
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    miniDbtPg: PgTestEnvironment;
-  }
-}
-
 /** The environment variables the globalSetup sets for the workers and the CLIs they spawn. */
 export const PG_ENV = {
   host: 'MINI_DBT_TEST_PG_HOST',

@@ -43,6 +43,13 @@ export interface PgTestTarget {
   drop(): Promise<void>;
 }
 
+// What the globalSetup provides (here, not in pg-cluster.ts: the bench imports that one and has no vitest).
+declare module 'vitest' {
+  export interface ProvidedContext {
+    miniDbtPg: PgTestEnvironment;
+  }
+}
+
 let cached: PgTestEnvironment | undefined;
 
 /** The run's server as the globalSetup reported it: `inject('miniDbtPg')`, else the MINI_DBT_TEST_PG_* variables. */

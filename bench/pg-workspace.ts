@@ -1,0 +1,87 @@
+/**
+ * The PostgreSQL side of the benchmarks: a throwaway cluster (the test
+ * suite's own, test/support/pg-cluster.ts: initdb in a temp folder, a free
+ * port on 127.0.0.1, stopped and removed at the end), and the example project
+ * over the same three-year history on it (a `type: postgres` profile), seeded
+ * through COPY and fully built once.
+ */
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { loadSession, run } from '../src/index.js';
+import { startPgCluster, type PgCluster } from '../test/support/pg-cluster.js';
+import { copyExample, historyCsv, mustSucceed, type HistoryWorkspace } from './history-workspace.js';
+
+export interface PgWorkspace extends HistoryWorkspace {
+  readonly cluster: PgCluster;
+  readonly database: string;
+}
+
+/** Start the throwaway cluster; undefined (with the reason logged) when PostgreSQL is not installed. */
+export async function startBenchCluster(log: (line: string) => void): Promise<PgCluster | { unavailable: string }> {
+  try {
+    return await startPgCluster({ log });
+  } catch (err) {
+    return { unavailable: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
+  }
+}
+
+/** The server's settings a figure depends on, for the notes. */
+export async function serverSettings(cluster: PgCluster): Promise<string> {
+  const client = new pg.Client({ host: cluster.host, port: cluster.port, user: cluster.user, password: cluster.password, database: 'postgres' });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`select name, setting, unit from pg_settings where name in ('shared_buffers', 'maintenance_work_mem', 'work_mem', 'fsync', 'synchronous_commit', 'wal_level', 'max_parallel_maintenance_workers') order by name`);
+    return rows.map((r: { name: string; setting: string; unit: string | null }) => `${r.name}=${r.setting}${r.unit ?? ''}`).join(', ');
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new empty database on the cluster. */
+export async function createDatabase(cluster: PgCluster, name: string): Promise<void> {
+  const client = new pg.Client({ host: cluster.host, port: cluster.port, user: cluster.user, password: cluster.password, database: 'postgres' });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists "${name}" with (force)`);
+    await client.query(`create database "${name}" template template0`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The example project in `dir` with a profiles.yml whose default target `pg` is `database` on the cluster. */
+export function pgExampleProject(dir: string, cluster: PgCluster, database: string): void {
+  copyExample(dir);
+  appendFileSync(join(dir, 'project.yml'), '\nprofile: brightcart\n');
+  writeFileSync(
+    join(dir, 'profiles.yml'),
+    [
+      'brightcart:',
+      '  target: pg',
+      '  outputs:',
+      '    pg:',
+      '      type: postgres',
+      `      host: ${cluster.host}`,
+      `      port: ${cluster.port}`,
+      `      user: ${cluster.user}`,
+      `      password: ${JSON.stringify(cluster.password)}`,
+      `      dbname: ${database}`,
+      '      schema: analytics',
+      '      threads: 1',
+      '',
+    ].join('\n'),
+  );
+}
+
+/** The example over the history at `scale` on the cluster, seeded (COPY) and built. */
+export async function createPgHistoryWorkspace(dir: string, scale: number, cluster: PgCluster): Promise<PgWorkspace> {
+  const database = 'bench_history';
+  await createDatabase(cluster, database);
+  pgExampleProject(dir, cluster, database);
+  const history = historyCsv(join(dir, 'seeds', 'raw_orders.csv'), scale);
+  const session = loadSession({ projectDir: dir, profilesDir: dir });
+  const t0 = performance.now();
+  mustSucceed(await run({ session, command: 'build' }), 'seeding and building the history on PostgreSQL');
+  return { dir, history, session, setupMs: performance.now() - t0, cluster, database };
+}
