@@ -1,3 +1,4 @@
+import { dialect } from '../engine/current-engine.js';
 import { quoteIdentifier, quoteLiteral } from '../engine/quote-identifier.js';
 import { Relation, type RelationType } from './relation.js';
 
@@ -16,20 +17,20 @@ export interface EventTimeBatch {
  */
 export function eventTimeRelation(identifier: string, type: RelationType, eventTime: unknown, batch: EventTimeBatch | undefined, empty = false, schema = 'main'): Relation {
   const bare = new Relation(identifier, type, undefined, schema);
-  const from = empty ? emptySubquery(bare.render()) : bare.render();
+  const from = empty ? emptySubquery(bare.render(), identifier) : bare.render();
   if (!batch || typeof eventTime !== 'string' || eventTime === '') return empty ? new Relation(identifier, type, from, schema) : bare;
   const et = quoteIdentifier(eventTime);
   // As in dbt, the limited subquery is inside the event-time filter.
-  const filtered = `(select * from ${from} where ${et} >= ${quoteLiteral(batch.start)} and ${et} < ${quoteLiteral(batch.end)})`;
+  const filtered = `(select * from ${from} where ${et} >= ${quoteLiteral(batch.start)} and ${et} < ${quoteLiteral(batch.end)})${dialect.subqueryAlias('et_filter', identifier)}`;
   return new Relation(identifier, type, filtered, schema);
 }
 
 /**
  * dbt's --empty rendering of a relation (its render_limited with limit 0):
- * the same columns, no rows. Without an alias, as dbt renders it on adapters
- * whose subqueries need none (SQLite needs none), so `from {{ ref('x') }} as o`
- * keeps working.
+ * the same columns, no rows. Without an alias where the engine's subqueries
+ * need none (SQLite), as dbt renders it there, so `from {{ ref('x') }} as o`
+ * keeps working; with dbt's alias where they need one (PostgreSQL).
  */
-export function emptySubquery(rendered: string): string {
-  return `(select * from ${rendered} where false limit 0)`;
+export function emptySubquery(rendered: string, table: string): string {
+  return `(select * from ${rendered} where false limit 0)${dialect.subqueryAlias('limit', table)}`;
 }

@@ -107,7 +107,7 @@ export function ephemeralRelation(manifest: Manifest, target: ModelNode, options
     }
     ctes.set(target.name, { name: cte, sql: body.sql });
   }
-  return new Relation(cte, 'ephemeral', options.run?.empty === true ? emptySubquery(cte) : cte);
+  return new Relation(cte, 'ephemeral', options.run?.empty === true ? emptySubquery(cte, cte) : cte);
 }
 
 interface Body {

@@ -37,7 +37,7 @@ function renderTestSql(manifest: Manifest, test: TestNode, options: TestRenderOp
   // --empty: the tested relation reads no rows, as its ref() does in dbt.
   const ephemeral = target.resourceType === 'model' && target.settings.materialized === 'ephemeral' ? state.ref(target.name) : undefined;
   const bare = ephemeral ?? new Relation(target.alias, type, undefined, target.schema);
-  const from = ephemeral ? String(ephemeral) : options.run?.empty ? emptySubquery(bare.render()) : bare.render();
+  const from = ephemeral ? String(ephemeral) : options.run?.empty ? emptySubquery(bare.render(), bare.identifier) : bare.render();
   let model = ephemeral ?? (options.run?.empty ? new Relation(target.alias, type, from, target.schema) : bare);
   if (where !== undefined && where !== null && String(where).trim() !== '') {
     const condition = renderTestArgs(jinja, test.path, String(where), state);

@@ -87,7 +87,7 @@ export function runtimeTestState(manifest: Manifest, test: TestNode, options: Te
   // --empty (build): a test reads its refs and sources as empty subqueries too, as dbt's do.
   const relation = (node: { readonly alias: string; readonly schema: string }, type: RelationType) => {
     const bare = new Relation(node.alias, type, undefined, node.schema);
-    return options.run?.empty ? new Relation(node.alias, type, emptySubquery(bare.render()), node.schema) : bare;
+    return options.run?.empty ? new Relation(node.alias, type, emptySubquery(bare.render(), bare.identifier), node.schema) : bare;
   };
   return baseState({
     name: test.name, path: test.path, config: { ...test.config }, vars: manifest.packageVars?.get(test.fqn[0] ?? '') ?? manifest.vars, databasePath: manifest.project.databasePath, target: manifest.project.target, execute: true, options, projectFlags: manifest.project.flags, projectName: manifest.project.name,

@@ -80,7 +80,7 @@ function endLocals(manifest: Manifest, results: readonly NodeResult[]): Record<s
       adapter_response: r.adapterResponse,
     })),
     schemas: [...schemas],
-    // dbt-sqlite's database is `main`, as target.database says.
-    database_schemas: [...schemas].map((schema) => ['main', schema]),
+    // The target's database, as target.database says: dbt-sqlite's is `main`, dbt-postgres's the dbname.
+    database_schemas: [...schemas].map((schema) => [manifest.project.target.postgres?.dbname ?? 'main', schema]),
   };
 }

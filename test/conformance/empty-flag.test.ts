@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
 import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 
@@ -74,8 +74,10 @@ describeEachEngine('run --empty: refs and sources (ephemeral refs too) read no r
   });
 });
 
-describeEachEngine('--empty keeps SQL that aliases or qualifies a relation working (BaseTestEmptyInlineSourceRef)', (engine) => {
-  const project = projectOn(engine);
+// SQLite only: on PostgreSQL a subquery in FROM needs an alias, so dbt renders the limited relation with its own
+// (` _dbt_limit_subq_<name>`) and an alias written after it cannot follow; dbt-postgres does not run this test either.
+describe('--empty keeps SQL that aliases or qualifies a relation working (BaseTestEmptyInlineSourceRef) [sqlite]', () => {
+  const project = projectOn('sqlite');
   it('`from source(...) as raw_source` and a join on aliased refs build with 0 rows', () => {
     const p = project({
       'models/inline.sql': "{{ config(materialized='table') }}\nselect * from {{ source('seed_sources', 'raw_source') }} as raw_source\n",
