@@ -12,6 +12,8 @@ export interface Dialect {
   quoteIdentifier(name: string): string;
   /** The column an unquoted name stands for (a unique_key as dbt writes it, unquoted): SQLite keeps it (its names match in any case), PostgreSQL folds it to lower case. */
   unquotedName(name: string): string;
+  /** What follows a subquery standing for a relation (--empty, a microbatch's filter): dbt's ` _dbt_<namespace>_subq_<table>` where a subquery in FROM needs an alias (PostgreSQL), else nothing (SQLite). */
+  subqueryAlias(namespace: string, table: string): string;
   /** 'text', with embedded single quotes doubled. */
   quoteLiteral(value: string): string;
 

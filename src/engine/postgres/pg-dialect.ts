@@ -16,6 +16,7 @@ export const postgresDialect: Dialect = {
   name: 'postgres',
   quoteIdentifier,
   unquotedName: (name) => name.toLowerCase(),
+  subqueryAlias: (namespace, table) => ` _dbt_${namespace}_subq_${table}`,
   quoteLiteral: (value) => `'${value.replace(/'/g, "''")}'`,
   // SQLite's INTEGER is 64 bits and its REAL a double: the same here.
   types: { integer: 'bigint', real: 'double precision', text: 'text' },

@@ -7,6 +7,7 @@ export const sqliteDialect: Dialect = {
   name: 'sqlite',
   quoteIdentifier,
   unquotedName: (name) => name,
+  subqueryAlias: () => '',
   quoteLiteral: (value) => `'${value.replace(/'/g, "''")}'`,
   types: { integer: 'INTEGER', real: 'REAL', text: 'TEXT' },
   /** SQLite's type affinity rules (section 3.1 of "Datatypes In SQLite"), in their order. */
