@@ -47,17 +47,19 @@ export function diffPartitions(
   const onlyRebuilt = rebuilt.columns.filter((c) => !live.columns.includes(c));
   const part = partitionColumn && columns.includes(partitionColumn) ? `cast(${quoteIdentifier(partitionColumn)} as text)` : `'${WHOLE_TABLE}'`;
   const cols = columns.map(quoteIdentifier).join(', ');
-  const grouped = (relation: string) => `select ${part} as p, ${cols}, count(*) as n from ${relation} group by ${part}, ${cols}`;
+  // The partition key is computed in a subquery and grouped by name: PostgreSQL refuses a constant in GROUP BY
+  // (the whole table's key), and a relation given as a subquery needs an alias there.
+  const grouped = (relation: string) => `select p, ${cols}, count(*) as n from (select ${part} as p, ${cols} from ${relation} as rel) as keyed group by p, ${cols}`;
   const stale = db.values(
     `select p from (${grouped(live.relation)} except ${grouped(rebuilt.relation)}) as only_live
      union
      select p from (${grouped(rebuilt.relation)} except ${grouped(live.relation)}) as only_rebuilt
      order by 1`,
   ).map((v) => String(v));
-  const partitionsChecked = Number(db.value(`select count(*) from (select ${part} from ${live.relation} union select ${part} from ${rebuilt.relation}) as checked`));
+  const partitionsChecked = Number(db.value(`select count(*) from (select ${part} as p from ${live.relation} as live union select ${part} as p from ${rebuilt.relation} as rebuilt) as checked`));
   const limit = options.detailRows ?? 20;
   const rowsOf = (relation: string, p: string) =>
-    db.prepare(`select ${cols} from ${relation} where ${part} = ? order by ${cols} limit ?`).all(p, limit) as Record<string, unknown>[];
+    db.prepare(`select ${cols} from ${relation} as rel where ${part} = ? order by ${cols} limit ?`).all(p, limit) as Record<string, unknown>[];
   const details = stale.slice(0, options.detailPartitions ?? stale.length).map((p) => ({ partition: p, live: rowsOf(live.relation, p), rebuilt: rowsOf(rebuilt.relation, p) }));
   return { columns, onlyLive, onlyRebuilt, partitionsChecked, stale, details };
 }

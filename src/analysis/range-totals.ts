@@ -42,7 +42,7 @@ export function partitionTotals(
     `count(case when ${numeric(c)} then 1 end) as n${i}`,
     `${dialect.sumOrZero(`case when ${numeric(c)} then ${quoteIdentifier(c)} end`)} as s${i}`,
   ]);
-  const row = db.prepare(`select count(*) as rows${selects.length ? `, ${selects.join(', ')}` : ''} from ${relation} ${where}`).get(...params) as Record<string, number>;
+  const row = db.prepare(`select count(*) as rows${selects.length ? `, ${selects.join(', ')}` : ''} from ${relation} as rel ${where}`).get(...params) as Record<string, number>;
   const sums: Record<string, number> = {};
   measured.forEach((c, i) => {
     if (Number(row[`n${i}`]) > 0) sums[c] = Math.round(Number(row[`s${i}`]) * 1e6) / 1e6;

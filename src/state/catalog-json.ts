@@ -2,6 +2,7 @@ import { nowIso } from '../clock.js';
 import type { Manifest, ManifestNode, SnapshotNode } from '../compile/manifest.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { relationColumns, relationKind } from '../engine/relation-kind.js';
+import { relationDatabase } from './relation-database.js';
 
 interface CatalogTable {
   readonly metadata: { readonly type: string; readonly schema: string; readonly name: string; readonly database: string; readonly comment: null; readonly owner: null };
@@ -11,12 +12,12 @@ interface CatalogTable {
 }
 
 /** One relation as dbt's catalog describes it, or undefined when it is not in the warehouse. */
-function catalogTable(db: Warehouse, node: ManifestNode | SnapshotNode): CatalogTable | undefined {
+function catalogTable(db: Warehouse, node: ManifestNode | SnapshotNode, database: string): CatalogTable | undefined {
   const kind = relationKind(db, node.alias, node.schema);
   if (kind === null) return undefined;
   const columns = relationColumns(db, node.alias, { schema: node.schema });
   return {
-    metadata: { type: kind, schema: node.schema, name: node.alias, database: 'main', comment: null, owner: null },
+    metadata: { type: kind, schema: node.schema, name: node.alias, database, comment: null, owner: null },
     columns: Object.fromEntries(columns.map((c, i) => [c.name, { type: c.type, index: i + 1, name: c.name, comment: null }])),
     // SQLite keeps no table statistics dbt would show: dbt's "no stats" entry.
     stats: { has_stats: { id: 'has_stats', label: 'Has Stats?', value: false, include: false, description: 'Indicates whether there are statistics for this table' } },
@@ -34,13 +35,14 @@ function catalogTable(db: Warehouse, node: ManifestNode | SnapshotNode): Catalog
 export function catalogJson(manifest: Manifest, db: Warehouse | undefined, invocationId: string): Record<string, unknown> {
   const nodes: Record<string, CatalogTable> = {};
   const sources: Record<string, CatalogTable> = {};
+  const database = relationDatabase(manifest.project.target).name;
   for (const node of db ? manifest.nodes.values() : []) {
     if (node.resourceType === 'model' && node.settings.materialized === 'ephemeral') continue;
-    const table = catalogTable(db!, node);
+    const table = catalogTable(db!, node, database);
     if (table) (node.resourceType === 'source' ? sources : nodes)[node.uniqueId] = table;
   }
   for (const snapshot of db ? manifest.snapshots?.values() ?? [] : []) {
-    const table = catalogTable(db!, snapshot);
+    const table = catalogTable(db!, snapshot, database);
     if (table) nodes[snapshot.uniqueId] = table;
   }
   return {

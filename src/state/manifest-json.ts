@@ -4,6 +4,7 @@ import { nowIso } from '../clock.js';
 import type { Manifest, ManifestNode, SnapshotNode } from '../compile/manifest.js';
 import type { Graph } from '../graph/graph-node.js';
 import { testNodeJson } from './test-node-json.js';
+import { relationDatabase } from './relation-database.js';
 import type { ColumnProperties } from '../project/project.js';
 import { docBlockRefs } from '../compile/doc-block-refs.js';
 
@@ -11,6 +12,7 @@ const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /** The fields every relation node of dbt's manifest has. */
 function relationJson(node: ManifestNode | SnapshotNode, name: string, manifest: Manifest): Record<string, unknown> {
+  const database = relationDatabase(manifest.project.target);
   return {
     unique_id: node.uniqueId,
     name,
@@ -19,11 +21,11 @@ function relationJson(node: ManifestNode | SnapshotNode, name: string, manifest:
     fqn: node.fqn,
     alias: node.alias,
     schema: node.schema,
-    database: 'main',
+    database: database.name,
     config: node.config,
     tags: Array.isArray(node.config.tags) ? node.config.tags : [],
-    // dbt-sqlite's: schema-qualified, no database.
-    relation_name: `${quoted(node.schema)}.${quoted(node.alias)}`,
+    // dbt-sqlite's: schema-qualified, no database; dbt-postgres's: the database first.
+    relation_name: `${database.qualifies ? `${quoted(database.name)}.` : ''}${quoted(node.schema)}.${quoted(node.alias)}`,
   };
 }
 
