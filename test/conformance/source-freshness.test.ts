@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
+import { forEachEngine, type EngineName } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 15): `source freshness`, modelled on dbt-core's
@@ -14,6 +15,7 @@ import { conformanceProject, type ConformanceProject } from '../support/conforma
 // dbt's schema: the source's freshness, the table's error_after winning key by key.
 const SOURCES = `sources:
   - name: test_source
+    schema: "{{ target.schema }}"
     loader: custom
     freshness:
       warn_after: {count: 10, period: hour}
@@ -37,7 +39,7 @@ const sqlTime = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-
 /** dbt's _set_updated_at_to: a row loaded `hours` before now, with the next id from 101 on. */
 function insertHoursAgo(p: ConformanceProject, hours: number): string {
   const at = new Date(Math.floor(Date.now() / 1000) * 1000 - hours * 3600_000);
-  p.exec(`insert into source (id, updated_at) select max(max(id) + 1, 101), '${sqlTime(at)}' from source`);
+  p.exec(`insert into source (id, updated_at) select case when max(id) + 1 > 101 then max(id) + 1 else 101 end, '${sqlTime(at)}' from source`);
   return at.toISOString().replace('.000Z', '+00:00');
 }
 
@@ -48,82 +50,86 @@ interface SourcesJson {
 }
 const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as SourcesJson;
 
-function seeded(files: Record<string, string> = {}): ConformanceProject {
-  const p = conformanceProject({ 'models/schema.yml': SOURCES, 'seeds/source.csv': SEED, 'models/descendant_model.sql': "select * from {{ source('test_source', 'test_table') }}\n", ...files });
+function seeded(engine: EngineName, files: Record<string, string> = {}): ConformanceProject {
+  const p = conformanceProject({ 'models/schema.yml': SOURCES, 'seeds/source.csv': SEED, 'models/descendant_model.sql': "select * from {{ source('test_source', 'test_table') }}\n", ...files }, 'conformance', { engine });
   expect(p.dbt(['seed']).code).toBe(0);
   return p;
 }
 
-describe('source freshness (dbt-core tests/functional/sources/test_source_freshness.py)', () => {
-  it('TestSourceFreshness: error, then warn, then pass as rows land; sources.json in dbt\'s shape at -o', () => {
-    const p = seeded();
-    const errorPath = join(p.dir, 'target/error_source.json');
-    const error = p.dbt(['source', 'freshness', '-o', errorPath]);
-    expect(error.code, error.stdout + error.stderr).toBe(1);
-    expect(error.stdout).toContain('1 of 1 START freshness of test_source.test_table');
-    expect(error.stdout).toContain('1 of 1 ERROR STALE freshness of test_source.test_table');
-    const errorJson = read(errorPath);
-    expect(Object.keys(errorJson).sort()).toEqual(['elapsed_time', 'metadata', 'results']);
-    expect(errorJson.metadata.dbt_schema_version).toBe('https://schemas.getdbt.com/dbt/sources/v3.json');
-    expect(errorJson.results).toHaveLength(1);
-    expect(errorJson.results[0]).toMatchObject({
-      unique_id: 'source.conformance.test_source.test_table',
-      max_loaded_at: '2016-09-19T14:45:51+00:00',
-      status: 'error',
-      criteria: { filter: null, warn_after: { count: 10, period: 'hour' }, error_after: { count: 18, period: 'hour' } },
-      thread_id: 'Thread-1',
+forEachEngine((engine) => {
+  const onEngine = (files: Readonly<Record<string, string>>, name = 'conformance') => conformanceProject(files, name, { engine });
+
+  describe('source freshness (dbt-core tests/functional/sources/test_source_freshness.py)', () => {
+    it('TestSourceFreshness: error, then warn, then pass as rows land; sources.json in dbt\'s shape at -o', () => {
+      const p = seeded(engine);
+      const errorPath = join(p.dir, 'target/error_source.json');
+      const error = p.dbt(['source', 'freshness', '-o', errorPath]);
+      expect(error.code, error.stdout + error.stderr).toBe(1);
+      expect(error.stdout).toContain('1 of 1 START freshness of test_source.test_table');
+      expect(error.stdout).toContain('1 of 1 ERROR STALE freshness of test_source.test_table');
+      const errorJson = read(errorPath);
+      expect(Object.keys(errorJson).sort()).toEqual(['elapsed_time', 'metadata', 'results']);
+      expect(errorJson.metadata.dbt_schema_version).toBe('https://schemas.getdbt.com/dbt/sources/v3.json');
+      expect(errorJson.results).toHaveLength(1);
+      expect(errorJson.results[0]).toMatchObject({
+        unique_id: 'source.conformance.test_source.test_table',
+        max_loaded_at: '2016-09-19T14:45:51+00:00',
+        status: 'error',
+        criteria: { filter: null, warn_after: { count: 10, period: 'hour' }, error_after: { count: 18, period: 'hour' } },
+        thread_id: 'Thread-1',
+      });
+      expect(typeof errorJson.results[0]!.max_loaded_at_time_ago_in_s).toBe('number');
+      expect(errorJson.results[0]!.timing).toHaveLength(2);
+
+      const warnAt = insertHoursAgo(p, 12);
+      const warn = p.dbt(['source', 'freshness', '-o', join(p.dir, 'target/warn_source.json')]);
+      expect(warn.code, warn.stdout + warn.stderr).toBe(0);
+      expect(warn.stdout).toContain('1 of 1 WARN freshness of test_source.test_table');
+      const warnResult = read(join(p.dir, 'target/warn_source.json')).results[0]!;
+      expect(warnResult).toMatchObject({ status: 'warn', max_loaded_at: warnAt });
+      expect(warnResult.max_loaded_at_time_ago_in_s as number).toBeGreaterThanOrEqual(12 * 3600);
+      expect(warnResult.max_loaded_at_time_ago_in_s as number).toBeLessThan(12 * 3600 + 60);
+
+      insertHoursAgo(p, 2);
+      const pass = p.dbt(['source', 'freshness', '-o', join(p.dir, 'target/pass_source.json')]);
+      expect(pass.code).toBe(0);
+      expect(pass.stdout).toContain('1 of 1 PASS freshness of test_source.test_table');
+      expect(read(join(p.dir, 'target/pass_source.json')).results[0]!.status).toBe('pass');
     });
-    expect(typeof errorJson.results[0]!.max_loaded_at_time_ago_in_s).toBe('number');
-    expect(errorJson.results[0]!.timing).toHaveLength(2);
 
-    const warnAt = insertHoursAgo(p, 12);
-    const warn = p.dbt(['source', 'freshness', '-o', join(p.dir, 'target/warn_source.json')]);
-    expect(warn.code, warn.stdout + warn.stderr).toBe(0);
-    expect(warn.stdout).toContain('1 of 1 WARN freshness of test_source.test_table');
-    const warnResult = read(join(p.dir, 'target/warn_source.json')).results[0]!;
-    expect(warnResult).toMatchObject({ status: 'warn', max_loaded_at: warnAt });
-    expect(warnResult.max_loaded_at_time_ago_in_s as number).toBeGreaterThanOrEqual(12 * 3600);
-    expect(warnResult.max_loaded_at_time_ago_in_s as number).toBeLessThan(12 * 3600 + 60);
+    it('snapshot-freshness is the older name; selection by source:, by graph (+descendant_model) and --exclude', () => {
+      const p = seeded(engine);
+      insertHoursAgo(p, 2);
+      expect(p.dbt(['source', 'snapshot-freshness']).code).toBe(0);
+      expect(p.dbt(['source', 'freshness', '--threads', '4']).code).toBe(0);
+      const selected = p.dbt(['source', 'freshness', '--select', 'source:test_source.test_table']);
+      expect(selected.code).toBe(0);
+      expect(read(join(p.dir, 'target/sources.json')).results.map((r) => [r.unique_id, r.status])).toEqual([['source.conformance.test_source.test_table', 'pass']]);
+      expect(p.dbt(['source', 'freshness', '-s', '+descendant_model']).code).toBe(0);
+      expect(read(join(p.dir, 'target/sources.json')).results).toHaveLength(1);
+      const excluded = p.dbt(['source', 'freshness', '--exclude', 'source:test_source.test_table']);
+      expect(excluded.code).toBe(0);
+      expect(read(join(p.dir, 'target/sources.json')).results).toEqual([]);
+    });
 
-    insertHoursAgo(p, 2);
-    const pass = p.dbt(['source', 'freshness', '-o', join(p.dir, 'target/pass_source.json')]);
-    expect(pass.code).toBe(0);
-    expect(pass.stdout).toContain('1 of 1 PASS freshness of test_source.test_table');
-    expect(read(join(p.dir, 'target/pass_source.json')).results[0]!.status).toBe('pass');
-  });
+    it('TestSourceFreshnessFilter: the filter decides which rows count; none matching is a runtime error', () => {
+      const filtered = SOURCES.replace('error_after: {count: 18, period: hour}', 'error_after: {count: 18, period: hour}\n          filter: id > 101');
+      const p = seeded(engine, { 'models/schema.yml': filtered });
+      const none = p.dbt(['source', 'freshness']);
+      expect(none.code).toBe(1);
+      expect(read(join(p.dir, 'target/sources.json')).results[0]).toMatchObject({ status: 'runtime error' });
+      insertHoursAgo(p, 2); // id 101: fresh, but filtered out
+      expect(p.dbt(['source', 'freshness']).code).toBe(1);
+      insertHoursAgo(p, 2); // id 102: fresh and counted
+      const ok = p.dbt(['source', 'freshness']);
+      expect(ok.code, ok.stdout).toBe(0);
+      expect(read(join(p.dir, 'target/sources.json')).results[0]).toMatchObject({ status: 'pass', criteria: { filter: 'id > 101' } });
+    });
 
-  it('snapshot-freshness is the older name; selection by source:, by graph (+descendant_model) and --exclude', () => {
-    const p = seeded();
-    insertHoursAgo(p, 2);
-    expect(p.dbt(['source', 'snapshot-freshness']).code).toBe(0);
-    expect(p.dbt(['source', 'freshness', '--threads', '4']).code).toBe(0);
-    const selected = p.dbt(['source', 'freshness', '--select', 'source:test_source.test_table']);
-    expect(selected.code).toBe(0);
-    expect(read(join(p.dir, 'target/sources.json')).results.map((r) => [r.unique_id, r.status])).toEqual([['source.conformance.test_source.test_table', 'pass']]);
-    expect(p.dbt(['source', 'freshness', '-s', '+descendant_model']).code).toBe(0);
-    expect(read(join(p.dir, 'target/sources.json')).results).toHaveLength(1);
-    const excluded = p.dbt(['source', 'freshness', '--exclude', 'source:test_source.test_table']);
-    expect(excluded.code).toBe(0);
-    expect(read(join(p.dir, 'target/sources.json')).results).toEqual([]);
-  });
-
-  it('TestSourceFreshnessFilter: the filter decides which rows count; none matching is a runtime error', () => {
-    const filtered = SOURCES.replace('error_after: {count: 18, period: hour}', 'error_after: {count: 18, period: hour}\n          filter: id > 101');
-    const p = seeded({ 'models/schema.yml': filtered });
-    const none = p.dbt(['source', 'freshness']);
-    expect(none.code).toBe(1);
-    expect(read(join(p.dir, 'target/sources.json')).results[0]).toMatchObject({ status: 'runtime error' });
-    insertHoursAgo(p, 2); // id 101: fresh, but filtered out
-    expect(p.dbt(['source', 'freshness']).code).toBe(1);
-    insertHoursAgo(p, 2); // id 102: fresh and counted
-    const ok = p.dbt(['source', 'freshness']);
-    expect(ok.code, ok.stdout).toBe(0);
-    expect(read(join(p.dir, 'target/sources.json')).results[0]).toMatchObject({ status: 'pass', criteria: { filter: 'id > 101' } });
-  });
-
-  it('TestOverrideSourceFreshness: config over top-level, table over source, key by key; null turns a check off', () => {
-    const override = `sources:
+    it('TestOverrideSourceFreshness: config over top-level, table over source, key by key; null turns a check off', () => {
+      const override = `sources:
   - name: test_source
+    schema: "{{ target.schema }}"
     freshness:
       warn_after: {count: 18, period: hour}
       error_after: {count: 24, period: hour}
@@ -161,61 +167,62 @@ describe('source freshness (dbt-core tests/functional/sources/test_source_freshn
         identifier: source
         freshness: null
 `;
-    const p = seeded({ 'models/schema.yml': override, 'models/descendant_model.sql': 'select 1 as id\n' });
-    insertHoursAgo(p, 30);
-    const r = p.dbt(['source', 'freshness']);
-    expect(r.code).toBe(1);
-    const byId = Object.fromEntries(read(join(p.dir, 'target/sources.json')).results.map((x) => [String(x.unique_id).split('.').pop(), x]));
-    expect(Object.keys(byId).sort()).toEqual(['source_a', 'source_b', 'source_c', 'source_d']);
-    const criteria = (w: number, e: number | null) => ({ warn_after: { count: w, period: 'hour' }, error_after: e === null ? null : { count: e, period: 'hour' }, filter: null });
-    expect(byId.source_a).toMatchObject({ status: 'error', criteria: criteria(6, 24) });
-    expect(byId.source_b).toMatchObject({ status: 'error', criteria: criteria(6, 24) });
-    expect(byId.source_c).toMatchObject({ status: 'warn', criteria: criteria(6, null) });
-    expect(byId.source_d).toMatchObject({ status: 'warn', criteria: criteria(6, 72) });
-    // manifest.json gives each source its merged freshness and loaded_at_field, as dbt's does.
-    p.dbt(['seed']);
-    const manifest = JSON.parse(readFileSync(join(p.dir, 'target/manifest.json'), 'utf8')) as { sources: Record<string, { freshness: unknown; loaded_at_field: unknown }> };
-    expect(manifest.sources['source.conformance.test_source.source_c']).toMatchObject({ loaded_at_field: 'updated_at', freshness: { warn_after: { count: 6, period: 'hour' }, error_after: { count: null, period: null }, filter: null } });
-    expect(manifest.sources['source.conformance.test_source.source_e']!.freshness).toBeNull();
-  });
-
-  it('TestSourceFreshnessErrors and explicit nulls: a missing relation is a runtime error; freshness: null on the source checks nothing', () => {
-    const p = seeded({ 'models/schema.yml': SOURCES.replace('identifier: source\n        loaded_at_field', 'identifier: no_such_table\n        loaded_at_field') });
-    const r = p.dbt(['source', 'freshness']);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toContain('1 of 1 ERROR freshness of test_source.test_table');
-    expect(read(join(p.dir, 'target/sources.json')).results[0]).toMatchObject({ unique_id: 'source.conformance.test_source.test_table', status: 'runtime error' });
-    expect(r.stdout).toContain('"no_such_table" does not exist');
-
-    const off = seeded({ 'models/schema.yml': 'sources:\n  - name: test_source\n    freshness: null\n    loaded_at_field: updated_at\n    tables:\n      - name: test_table\n        identifier: source\n' });
-    const none = off.dbt(['source', 'freshness']);
-    expect(none.code).toBe(0);
-    expect(read(join(off.dir, 'target/sources.json')).results).toEqual([]);
-  });
-
-  it('as_of is "now": only rows landed by that night count, and the age is measured from its end', () => {
-    const p = seeded();
-    p.exec("insert into source (id, updated_at) values (201, '2026-09-01 06:00:00'), (202, '2026-09-02 20:00:00'), (203, '2026-09-03 01:00:00')");
-    // The night of 2026-09-02 ends at 2026-09-03 00:00: the newest row landed 4 hours before; the 09-03 row has not landed yet.
-    const pass = p.dbt(['source', 'freshness', '--vars', '{as_of: 2026-09-02}']);
-    expect(pass.code, pass.stdout + pass.stderr).toBe(0);
-    expect(read(join(p.dir, 'target/sources.json')).results[0]).toMatchObject({
-      status: 'pass', max_loaded_at: '2026-09-02T20:00:00+00:00', snapshotted_at: '2026-09-03T00:00:00+00:00', max_loaded_at_time_ago_in_s: 4 * 3600,
+      const p = seeded(engine, { 'models/schema.yml': override, 'models/descendant_model.sql': 'select 1 as id\n' });
+      insertHoursAgo(p, 30);
+      const r = p.dbt(['source', 'freshness']);
+      expect(r.code).toBe(1);
+      const byId = Object.fromEntries(read(join(p.dir, 'target/sources.json')).results.map((x) => [String(x.unique_id).split('.').pop(), x]));
+      expect(Object.keys(byId).sort()).toEqual(['source_a', 'source_b', 'source_c', 'source_d']);
+      const criteria = (w: number, e: number | null) => ({ warn_after: { count: w, period: 'hour' }, error_after: e === null ? null : { count: e, period: 'hour' }, filter: null });
+      expect(byId.source_a).toMatchObject({ status: 'error', criteria: criteria(6, 24) });
+      expect(byId.source_b).toMatchObject({ status: 'error', criteria: criteria(6, 24) });
+      expect(byId.source_c).toMatchObject({ status: 'warn', criteria: criteria(6, null) });
+      expect(byId.source_d).toMatchObject({ status: 'warn', criteria: criteria(6, 72) });
+      // manifest.json gives each source its merged freshness and loaded_at_field, as dbt's does.
+      p.dbt(['seed']);
+      const manifest = JSON.parse(readFileSync(join(p.dir, 'target/manifest.json'), 'utf8')) as { sources: Record<string, { freshness: unknown; loaded_at_field: unknown }> };
+      expect(manifest.sources['source.conformance.test_source.source_c']).toMatchObject({ loaded_at_field: 'updated_at', freshness: { warn_after: { count: 6, period: 'hour' }, error_after: { count: null, period: null }, filter: null } });
+      expect(manifest.sources['source.conformance.test_source.source_e']!.freshness).toBeNull();
     });
-    // Three nights later nothing new landed by then (the 09-03 01:00 row is 71 hours old): past error_after (18 hours).
-    const stale = p.dbt(['source', 'freshness', '--vars', '{as_of: 2026-09-05}']);
-    expect(stale.code).toBe(1);
-    expect(read(join(p.dir, 'target/sources.json')).results[0]).toMatchObject({ status: 'error', max_loaded_at: '2026-09-03T01:00:00+00:00', max_loaded_at_time_ago_in_s: 71 * 3600 });
-    // An as_of time (not a bare date) is "now" itself: at 2026-09-01 20:00 the newest row is 14 hours old (a warning).
-    expect(p.dbt(['source', 'freshness', '--vars', "{as_of: '2026-09-01 20:00:00'}"]).code).toBe(0);
-    expect(read(join(p.dir, 'target/sources.json')).results[0]).toMatchObject({ max_loaded_at: '2026-09-01T06:00:00+00:00', max_loaded_at_time_ago_in_s: 14 * 3600, status: 'warn' });
-  });
 
-  it('a bad period or count is refused at load with the yml line (exit 2)', () => {
-    const p = seeded();
-    p.write('models/schema.yml', SOURCES.replace('error_after: {count: 18, period: hour}', 'error_after: {count: 18, period: week}'));
-    const r = p.dbt(['source', 'freshness']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain("models/schema.yml:12: 'freshness.error_after.period' must be one of minute, hour, day, got \"week\"");
+    it('TestSourceFreshnessErrors and explicit nulls: a missing relation is a runtime error; freshness: null on the source checks nothing', () => {
+      const p = seeded(engine, { 'models/schema.yml': SOURCES.replace('identifier: source\n        loaded_at_field', 'identifier: no_such_table\n        loaded_at_field') });
+      const r = p.dbt(['source', 'freshness']);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain('1 of 1 ERROR freshness of test_source.test_table');
+      expect(read(join(p.dir, 'target/sources.json')).results[0]).toMatchObject({ unique_id: 'source.conformance.test_source.test_table', status: 'runtime error' });
+      expect(r.stdout).toContain('"no_such_table" does not exist');
+
+      const off = seeded(engine, { 'models/schema.yml': 'sources:\n  - name: test_source\n    schema: "{{ target.schema }}"\n    freshness: null\n    loaded_at_field: updated_at\n    tables:\n      - name: test_table\n        identifier: source\n' });
+      const none = off.dbt(['source', 'freshness']);
+      expect(none.code).toBe(0);
+      expect(read(join(off.dir, 'target/sources.json')).results).toEqual([]);
+    });
+
+    it('as_of is "now": only rows landed by that night count, and the age is measured from its end', () => {
+      const p = seeded(engine);
+      p.exec("insert into source (id, updated_at) values (201, '2026-09-01 06:00:00'), (202, '2026-09-02 20:00:00'), (203, '2026-09-03 01:00:00')");
+      // The night of 2026-09-02 ends at 2026-09-03 00:00: the newest row landed 4 hours before; the 09-03 row has not landed yet.
+      const pass = p.dbt(['source', 'freshness', '--vars', '{as_of: 2026-09-02}']);
+      expect(pass.code, pass.stdout + pass.stderr).toBe(0);
+      expect(read(join(p.dir, 'target/sources.json')).results[0]).toMatchObject({
+        status: 'pass', max_loaded_at: '2026-09-02T20:00:00+00:00', snapshotted_at: '2026-09-03T00:00:00+00:00', max_loaded_at_time_ago_in_s: 4 * 3600,
+      });
+      // Three nights later nothing new landed by then (the 09-03 01:00 row is 71 hours old): past error_after (18 hours).
+      const stale = p.dbt(['source', 'freshness', '--vars', '{as_of: 2026-09-05}']);
+      expect(stale.code).toBe(1);
+      expect(read(join(p.dir, 'target/sources.json')).results[0]).toMatchObject({ status: 'error', max_loaded_at: '2026-09-03T01:00:00+00:00', max_loaded_at_time_ago_in_s: 71 * 3600 });
+      // An as_of time (not a bare date) is "now" itself: at 2026-09-01 20:00 the newest row is 14 hours old (a warning).
+      expect(p.dbt(['source', 'freshness', '--vars', "{as_of: '2026-09-01 20:00:00'}"]).code).toBe(0);
+      expect(read(join(p.dir, 'target/sources.json')).results[0]).toMatchObject({ max_loaded_at: '2026-09-01T06:00:00+00:00', max_loaded_at_time_ago_in_s: 14 * 3600, status: 'warn' });
+    });
+
+    it('a bad period or count is refused at load with the yml line (exit 2)', () => {
+      const p = seeded(engine);
+      p.write('models/schema.yml', SOURCES.replace('error_after: {count: 18, period: hour}', 'error_after: {count: 18, period: week}'));
+      const r = p.dbt(['source', 'freshness']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("models/schema.yml:13: 'freshness.error_after.period' must be one of minute, hour, day, got \"week\"");
+    });
   });
 });
