@@ -41,6 +41,20 @@ await build({
   banner: { js: "const __miniDbtModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });
+// The node pool's thread (src/execute/node-pool.ts: --threads on PostgreSQL), next to cli.cjs and the
+// package's chunks, which start it from there.
+await build({
+  entryPoints: [join(root, 'src', 'execute', 'node-pool-worker.ts')],
+  outfile: join(outdir, 'node-pool-worker.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external: ['better-sqlite3', 'chokidar', 'fsevents'],
+  define: { 'import.meta.url': '__miniDbtModuleUrl' },
+  banner: { js: "const __miniDbtModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: 'warning',
+});
 await build({
   entryPoints: { main: join(root, 'src', 'cli', 'cli-loader.ts') },
   outdir,

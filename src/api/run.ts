@@ -74,6 +74,8 @@ export interface RunOptions extends SessionOptions {
   readonly failFast?: boolean;
   /** dbt's --resource-type / --exclude-resource-type (build, test): only these of the command's node types. */
   readonly resourceTypes?: readonly ResourceType[];
+  /** dbt's --threads (default: the profile's threads): nodes at once where the engine allows (execute/run-nodes.ts). */
+  readonly threads?: number;
 }
 
 export interface RunResult {
@@ -190,6 +192,9 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       reason: options.reason,
       onEvent: options.onEvent,
       onPlanned: (node, plan) => plans.push({ node, plan }),
+      threads: options.threads ?? project.target.threads,
+      ...(options.threads !== undefined ? { threadsFlag: options.threads } : {}),
+      session: { projectDir: options.projectDir, database: options.database, vars: options.vars, busyTimeoutMs, profilesDir: options.profilesDir, profile: options.profile, target: options.target, ...(options.partialParse === false ? { partialParse: false } : {}) },
       ...(startFailure ? { skipAllBecause: `skipped because on-run-start hook ${startFailure.name} failed` } : {}),
     });
     if (order.length > 0) hooks.push(...runProjectHooks({ db, manifest, which: 'on-run-end', run: context, emit, results }));

@@ -52,9 +52,9 @@ export function withSelection(command: Command, options: { modelsOnlyModels?: bo
     });
 }
 
-/** --threads N (dbt): checked, then builds run one node at a time (SQLite has one writer). */
+/** --threads N (dbt): independent nodes at once on PostgreSQL; one at a time on SQLite (one writer). */
 export function withThreads(command: Command): Command {
-  return command.addOption(new Option('--threads <n>', 'accepted for dbt compatibility: a whole number from 1; mini-dbt builds one node at a time whatever it says (SQLite has one writer)').argParser((value: string) => {
+  return command.addOption(new Option('--threads <n>', 'how many independent nodes to build at once (default: the profile\'s threads); PostgreSQL runs them side by side, SQLite one node at a time (one writer)').argParser((value: string) => {
     if (!/^\s*\d+\s*$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('It must be a whole number of threads from 1.');
     return Number(value);
   }));

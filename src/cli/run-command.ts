@@ -31,7 +31,7 @@ export interface RunFlags extends CommonFlags {
   failFast?: boolean;
   /** seed --show: the first rows of each loaded seed. */
   show?: boolean;
-  /** dbt's --threads: checked by the option; mini-dbt builds one node at a time. */
+  /** dbt's --threads: nodes at once on an engine whose writers work side by side (PostgreSQL); one at a time on SQLite. */
   threads?: number;
   /** build / test: dbt's --resource-type and --exclude-resource-type. */
   resourceType?: string[];
@@ -64,6 +64,7 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
     ...(flags.warnError ? { warnError: true } : {}),
     ...(flags.empty ? { empty: true } : {}),
     ...(flags.failFast ? { failFast: true } : {}),
+    ...(flags.threads !== undefined ? { threads: flags.threads } : {}),
     ...(resourceTypesOption(flags.resourceType, flags.excludeResourceType) ? { resourceTypes: resourceTypesOption(flags.resourceType, flags.excludeResourceType) } : {}),
     indirectSelection: indirectSelectionOption(flags.indirectSelection),
     commandLine: ['mini-dbt', ...process.argv.slice(2)].join(' '),

@@ -1,5 +1,6 @@
 import type { Connection, OpenOptions } from './connection.js';
 import type { Dialect } from './dialect.js';
+import type { RelationLocks } from './relation-locks.js';
 
 /**
  * A warehouse engine: the SQL dialect the tool writes for it and the way to
@@ -34,4 +35,11 @@ export interface Engine {
   inSchema?(path: string, schema: string): string;
   /** An error met on an open connection that is the user's to act on (connection lost, privilege refused), explained as explainOpenError does; undefined for others. */
   explainError?(err: unknown): { message: string; hint?: string } | undefined;
+  /**
+   * Present when several connections write the warehouse at once (a server
+   * engine): each publish then locks only the relation it writes, so runs
+   * on different models, and a run's independent nodes (--threads), proceed
+   * side by side. Absent where one writer holds the whole warehouse (SQLite).
+   */
+  readonly relationLocks?: RelationLocks;
 }

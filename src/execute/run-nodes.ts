@@ -1,31 +1,13 @@
-import { nowIso } from '../clock.js';
-import type { Manifest, ModelNode, SeedNode, SnapshotNode } from '../compile/manifest.js';
+import type { Manifest, ModelNode } from '../compile/manifest.js';
+import { engine } from '../engine/current-engine.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
-import { ProjectError } from '../errors/project-error.js';
 import type { Graph } from '../graph/graph-node.js';
-import { loadSeed } from '../materialize/seed.js';
 import type { NodePlan } from '../plan/node-plan.js';
-import { isBusyError } from '../state/warehouse-locked.js';
-import { recordNodeRun, type NodeRunRecord } from '../state/ledger.js';
-import { adapterMessage, describeNode, relationName } from './describe-node.js';
-import { renderSeedHooks, runSeedHooks } from './seed-hooks.js';
-import { effectiveAsOf } from '../state/effective-as-of.js';
-import { windowAfterLanded } from './window-after-landed.js';
-import { lateRowsNotApplied, previousAsOf } from './late-rows-not-applied.js';
-import type { BatchResults, NodeResult, RunEvent } from '../state/node-result.js';
-import { crashPoint } from '../test-hooks.js';
-import type { StatementOutcome } from './run-statements.js';
-import { planNode } from '../plan/plan-node.js';
+import type { NodeResult, RunEvent } from '../state/node-result.js';
 import type { RunContext } from '../invocation/run-context.js';
-import { warehouseFacts } from '../state/warehouse-facts.js';
-import { isLedgerRecorded } from './ledger-recorded.js';
-import { publishModel } from './publish-model.js';
-import { withEarlierBatches } from './with-earlier-batches.js';
-import type { TestNode } from '../compile/test-node.js';
-import { runTestStep } from './run-test-step.js';
-import { describeSnapshot, runSnapshotStep } from './run-snapshot.js';
-import type { UnitTestNode } from '../compile/unit-test-node.js';
-import { describeUnitTest, runUnitTestStep } from './run-unit-test-step.js';
+import type { SessionOptions } from '../api/session.js';
+import { describeRunnable, notStarted, runNode, type NodeRunState, type RunnableNode } from './run-node.js';
+import { runNodesInParallel } from './run-nodes-parallel.js';
 
 export interface RunNodesOptions {
   readonly db: Warehouse;
@@ -41,244 +23,67 @@ export interface RunNodesOptions {
   readonly onPlanned?: (node: ModelNode, plan: NodePlan) => void;
   /** Skip every node with this message (a failed on-run-start hook, as dbt's skip_nodes_if_on_run_start_fails). */
   readonly skipAllBecause?: string;
+  /**
+   * dbt's threads (--threads, else the profile's): how many nodes may run at
+   * once. More than 1 runs independent nodes side by side on an engine whose
+   * writers can (engine.ts `relationLocks`), each thread with its own
+   * connection and the session loaded again from `session`.
+   */
+  readonly threads?: number;
+  /** --threads as given on the command line (a single-writer engine says once that it runs one node at a time). */
+  readonly threadsFlag?: number;
+  /** How the session was loaded (the threads load it again, through the parse cache). */
+  readonly session?: SessionOptions;
 }
 
 /**
  * Build nodes in order, one transaction per publish. A failed node fails
- * alone: its descendants are skipped, the others still run.
+ * alone: its descendants are skipped, the others still run. With threads
+ * on an engine whose writers work side by side, independent nodes run at
+ * once (run-nodes-parallel.ts); else one after another on `db`.
  */
 export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> {
-  const { db, manifest, graph } = options;
-  const snapshotsById = new Map([...(manifest.snapshots?.values() ?? [])].map((n) => [n.uniqueId, n]));
-  const nodes = options.order
-    .map((id) => manifest.nodes.get(id) ?? manifest.tests.get(id) ?? snapshotsById.get(id) ?? manifest.unitTests?.get(id))
-    .filter((n): n is ModelNode | SeedNode | TestNode | SnapshotNode | UnitTestNode => n !== undefined && (n.resourceType === 'seed' || n.resourceType === 'test' || n.resourceType === 'unit_test' || n.resourceType === 'snapshot' || (n.resourceType === 'model' && n.settings.materialized !== 'ephemeral')));
-  const total = nodes.length;
-  const failed = new Set<string>();
-  /** Nodes whose data tests failed (build): their descendants are skipped. */
-  const blocked = new Set<string>();
-  /** Models whose unit test failed (build), with the test's name: the model is skipped. */
-  const blockedModels = new Map<string, string>();
-  const results: NodeResult[] = [];
+  const nodes = runnableNodes(options.manifest, options.order);
+  const threads = Math.max(1, Math.floor(options.threads ?? 1));
   const emit = options.onEvent ?? (() => undefined);
-
+  if (engine.relationLocks) engine.relationLocks.tagSession(options.db, options.context.invocationId);
+  if (threads > 1 && engine.relationLocks && options.session && nodes.length > 1 && options.skipAllBecause === undefined) {
+    return runNodesInParallel(nodes, { ...options, threads, sessionOptions: options.session });
+  }
+  if ((options.threadsFlag ?? 1) > 1 && !engine.relationLocks) emit({ type: 'log', message: `--threads ${options.threadsFlag}: the ${engine.name} engine has one writer, so nodes run one at a time` });
+  const state: NodeRunState = { failed: new Set(), blocked: new Set(), blockedModels: new Map() };
+  const results: NodeResult[] = [];
+  const total = nodes.length;
   for (const [i, node] of nodes.entries()) {
     const index = i + 1;
-    // --fail-fast: once a node failed, every node not yet started is skipped (as dbt marks them).
-    const firstFailure = options.context.failFast ? results.find((r) => r.status === 'error' || r.status === 'fail' || r.status === 'partial success') : undefined;
-    if (firstFailure || options.skipAllBecause !== undefined) {
-      const at = nowIso();
-      const result: NodeResult = {
-        uniqueId: node.uniqueId, name: node.name, resourceType: node.resourceType, status: 'skipped',
-        message: options.skipAllBecause ?? `skipped by --fail-fast: ${firstFailure!.name} failed`, executionTime: 0, startedAt: at, completedAt: at,
-        adapterResponse: {}, relationName: node.resourceType === 'test' || node.resourceType === 'unit_test' ? '' : relationName(node), rowsDeleted: 0, rowsInserted: 0, partitions: [], asOf: null, exitCode: 1,
-      };
+    const skip = skipBeforeStart(options, results);
+    if (skip !== undefined) {
+      const result = notStarted(node, skip);
       results.push(result);
-      const description = node.resourceType === 'test' ? `test ${node.name}` : node.resourceType === 'unit_test' ? `unit_test ${describeUnitTest(node)}` : node.resourceType === 'snapshot' ? describeSnapshot(node) : describeNode(node);
-      emit({ type: 'result', index, total, description, result });
+      emit({ type: 'result', index, total, description: describeRunnable(node), result });
       continue;
     }
-    if (node.resourceType === 'snapshot') {
-      results.push(runSnapshotStep(node, { db, manifest, run: options.context, index, total, emit, failed, blocked }));
-      continue;
-    }
-    if (node.resourceType === 'unit_test') {
-      results.push(runUnitTestStep(node, { db, manifest, run: options.context, index, total, emit, failed, blockedModels }));
-      continue;
-    }
-    if (node.resourceType === 'test') {
-      const result = runTestStep(node, { db, manifest, run: options.context, index, total, emit, failed, blocked });
-      if (result.status === 'skipped' || result.status === 'error') failed.add(node.uniqueId);
-      results.push(result);
-      continue;
-    }
-    const description = describeNode(node);
-    const startedAt = nowIso();
-    const t0 = performance.now();
-    const upstreamFailure = (node.resourceType === 'model' ? node.dependsOn : []).find((p) => failed.has(p) || blocked.has(p));
-    const unitTestFailure = blockedModels.get(node.uniqueId);
-    if (upstreamFailure || unitTestFailure !== undefined) {
-      failed.add(node.uniqueId);
-      const result = skipped(node, startedAt, upstreamFailure ?? `unit test ${unitTestFailure}`);
-      results.push(result);
-      emit({ type: 'result', index, total, description, result });
-      continue;
-    }
-    emit({ type: 'start', index, total, description, uniqueId: node.uniqueId });
-    let plan: NodePlan | undefined;
-    let outcome: StatementOutcome = { rowsDeleted: 0, rowsInserted: 0, partitions: [] };
-    let asOf: string | null = null;
-    let batchResults: BatchResults | undefined;
-    let lateRows: NodeResult['lateRowsNotApplied'];
-    try {
-      if (node.resourceType === 'seed') {
-        // dbt runs a seed's hooks around its load: outside the transaction first and last, the others inside it.
-        const hooks = renderSeedHooks(manifest, node, { db, run: options.context, log: (message) => emit({ type: 'log', message }) });
-        runSeedHooks(db, hooks.pre, false);
-        const loaded = await loadSeed(db, {
-          csvPath: node.file.absPath,
-          displayPath: node.file.path,
-          table: node.alias,
-          schema: node.schema,
-          // dbt 1.12's seed --empty (and build --empty): the table with its columns, no rows.
-          ...(options.context.empty ? { empty: true } : {}),
-          columnTypes: node.settings.columnTypes as Record<string, string> | undefined,
-          quoteColumns: node.settings.quoteColumns,
-          // Checked by the loader (one character; a known encoding), whatever type the yml gave them.
-          delimiter: node.settings.delimiter as string | undefined,
-          encoding: node.settings.encoding as string | undefined,
-          indexes: node.settings.indexes.map((i) => ({ columns: [...i.columns], unique: i.unique })),
-          onProgress: (p) => emit({ type: 'progress', uniqueId: node.uniqueId, name: node.name, stage: p.stage, done: p.bytes, total: p.totalBytes }),
-          afterBegin: (tx) => runSeedHooks(tx, hooks.pre, true),
-          beforeCommit: (tx) => {
-            runSeedHooks(tx, hooks.post, true);
-            crashPoint();
-            recordNodeRun(tx, ledgerRecord(options, node, 'seed', null, { rowsDeleted: 0, rowsInserted: 0, partitions: [] }, 'success', null, startedAt, t0));
-            crashPoint();
-          },
-        });
-        outcome = { rowsDeleted: 0, rowsInserted: loaded.rows, partitions: [] };
-        runSeedHooks(db, hooks.post, false);
-      } else {
-        plan = planNode({ facts: warehouseFacts(db), manifest, node, context: options.context, log: (message) => emit({ type: 'log', message }) });
-        options.onPlanned?.(node, plan);
-        const idle = plan.mode === 'incremental' ? windowAfterLanded(db, manifest, graph, node) : undefined;
-        if (idle) emit({ type: 'log', message: `${node.name}: ${idle}` });
-        asOf = plan.partitionColumn ? effectiveAsOf(db, manifest, graph, node.uniqueId) : null;
-        const at = asOf;
-        // Read before this run's ledger row exists: the as-of its late rows are counted from.
-        const after = plan.mode === 'incremental' && at !== null ? previousAsOf(db, node.name, options.context.invocationId) : null;
-        const published = publishModel(db, plan, {
-          emit,
-          ...(options.context.empty ? { empty: true } : {}),
-          record: (p, o, status, message) => ledgerRecord(options, node, p.mode, p, o, status, at, startedAt, t0, message ?? null),
-        });
-        outcome = published.outcome;
-        for (const warning of [...(outcome.warnings ?? []), ...(outcome.auditWarnings ?? [])]) emit({ type: 'log', message: `${node.name}: ${warning}` });
-        batchResults = published.batchResults;
-        const written = [...outcome.partitions].sort();
-        if (after !== null && at !== null && written.length > 0) lateRows = lateRowsNotApplied(db, manifest, graph, node, after, at, [written[0]!, written[written.length - 1]!]);
-      }
-      const kind = node.resourceType === 'seed' ? 'seed' : (plan?.strategy ?? '');
-      const response = adapterMessage(kind, plan?.mode ?? 'seed', outcome.rowsDeleted, outcome.rowsInserted);
-      const result: NodeResult = {
-        uniqueId: node.uniqueId,
-        name: node.name,
-        resourceType: node.resourceType,
-        status: 'success',
-        message: response.message,
-        executionTime: (performance.now() - t0) / 1000,
-        startedAt,
-        completedAt: nowIso(),
-        adapterResponse: { _message: response.message, code: response.code, rows_affected: response.rows },
-        compiledCode: plan?.sql,
-        relationName: relationName(node),
-        plan,
-        rowsDeleted: outcome.rowsDeleted,
-        rowsInserted: outcome.rowsInserted,
-        partitions: outcome.partitions,
-        asOf,
-        exitCode: 0,
-        ...(batchResults ? { batchResults: withEarlierBatches(batchResults, options.context, node.uniqueId) } : {}),
-        ...(lateRows ? { lateRowsNotApplied: lateRows } : {}),
-      };
-      results.push(result);
-      emit({ type: 'result', index, total, description, result });
-    } catch (err) {
-      // Another process holds the warehouse: stop the whole command, clearly.
-      if (isBusyError(err)) throw err;
-      failed.add(node.uniqueId);
-      const error = err instanceof Error ? err : new Error(String(err));
-      const file = node.file.path;
-      const message = error instanceof ProjectError
-        ? error.format()
-        : `Database Error in ${node.resourceType} ${node.name} (${file})\n  ${error.message}${crossSchemaViewHint(error.message)}${node.resourceType === 'model' ? `\n  compiled code at ${manifest.project.paths.target}/run/${manifest.project.name}/${file}` : ''}`;
-      try {
-        if (!isLedgerRecorded(error)) recordNodeRun(db, ledgerRecord(options, node, plan?.mode ?? (node.resourceType === 'seed' ? 'seed' : 'full'), plan ?? null, outcome, 'error', asOf, startedAt, t0, message));
-      } catch {
-        // The ledger write must not hide the real error (e.g. the database is locked).
-      }
-      const failedBatches = (error as { batchResults?: BatchResults }).batchResults;
-      const result: NodeResult = {
-        uniqueId: node.uniqueId,
-        name: node.name,
-        resourceType: node.resourceType,
-        status: failedBatches && failedBatches.successful.length > 0 ? 'partial success' : 'error',
-        message,
-        executionTime: (performance.now() - t0) / 1000,
-        startedAt,
-        completedAt: nowIso(),
-        adapterResponse: {},
-        compiledCode: plan?.sql,
-        relationName: relationName(node),
-        plan,
-        rowsDeleted: 0,
-        rowsInserted: 0,
-        partitions: [],
-        asOf,
-        // dbt exits 1 whenever a node fails; 2 is for what stops the invocation before nodes run.
-        exitCode: 1,
-        error,
-        ...(failedBatches ? { batchResults: withEarlierBatches(failedBatches, options.context, node.uniqueId) } : {}),
-      };
-      results.push(result);
-      emit({ type: 'result', index, total, description, result });
-    }
+    results.push(await runNode(node, index, total, state, { db: options.db, manifest: options.manifest, graph: options.graph, context: options.context, emit, onPlanned: options.onPlanned }));
   }
   return results;
 }
 
-function skipped(node: ModelNode | SeedNode, at: string, because: string): NodeResult {
-  return {
-    uniqueId: node.uniqueId,
-    name: node.name,
-    resourceType: node.resourceType,
-    status: 'skipped',
-    message: `skipped because ${because} failed`,
-    executionTime: 0,
-    startedAt: at,
-    completedAt: at,
-    adapterResponse: {},
-    relationName: relationName(node),
-    rowsDeleted: 0,
-    rowsInserted: 0,
-    partitions: [],
-    asOf: null,
-    exitCode: 1,
-  };
+/** The nodes of `order` a run executes: seeds, snapshots, tests, unit tests and models that are not ephemeral. */
+export function runnableNodes(manifest: Manifest, order: readonly string[]): RunnableNode[] {
+  const snapshotsById = new Map([...(manifest.snapshots?.values() ?? [])].map((n) => [n.uniqueId, n]));
+  return order
+    .map((id) => manifest.nodes.get(id) ?? manifest.tests.get(id) ?? snapshotsById.get(id) ?? manifest.unitTests?.get(id))
+    .filter((n): n is RunnableNode => n !== undefined && (n.resourceType === 'seed' || n.resourceType === 'test' || n.resourceType === 'unit_test' || n.resourceType === 'snapshot' || (n.resourceType === 'model' && n.settings.materialized !== 'ephemeral')));
 }
 
-function ledgerRecord(
-  options: RunNodesOptions, node: ModelNode | SeedNode, mode: string, plan: NodePlan | null, outcome: StatementOutcome,
-  status: 'success' | 'error', asOf: string | null, startedAt: string, t0: number, message: string | null = null,
-): NodeRunRecord {
-  const partitions = outcome.partitions;
-  return {
-    invocation_id: options.context.invocationId,
-    unique_id: node.uniqueId,
-    model: node.name,
-    resource_type: node.resourceType,
-    materialization: node.resourceType === 'seed' ? 'seed' : node.settings.materialized,
-    strategy: plan?.strategy ?? null,
-    mode,
-    reason: plan ? `${plan.reason}${options.context.empty ? ' (--empty: refs and sources read no rows)' : ''}` : (node.resourceType === 'seed' ? 'seeds are reloaded in full' : null),
-    as_of: asOf,
-    window_start: partitions[0] ?? null,
-    window_end: partitions[partitions.length - 1] ?? null,
-    partition_column: plan?.partitionColumn ?? null,
-    rows_deleted: outcome.rowsDeleted,
-    rows_inserted: outcome.rowsInserted,
-    status,
-    message,
-    started_at: startedAt,
-    completed_at: nowIso(),
-    execution_time: (performance.now() - t0) / 1000,
-  };
-}
-
-/** SQLite keeps a view inside its own file: say what dbt-sqlite says to do about it. */
-function crossSchemaViewHint(message: string): string {
-  return /cannot reference objects in database/.test(message)
-    ? '\n  (a SQLite view cannot read another schema\'s database file: materialize this model as a table, as dbt-sqlite advises)'
-    : '';
+/**
+ * Why a node is skipped before it starts, if it is: a failed on-run-start
+ * hook skips every node; --fail-fast, once a node failed, every node not
+ * yet started (as dbt marks them).
+ */
+export function skipBeforeStart(options: Pick<RunNodesOptions, 'skipAllBecause' | 'context'>, results: readonly NodeResult[]): string | undefined {
+  if (options.skipAllBecause !== undefined) return options.skipAllBecause;
+  if (!options.context.failFast) return undefined;
+  const firstFailure = results.find((r) => r.status === 'error' || r.status === 'fail' || r.status === 'partial success');
+  return firstFailure ? `skipped by --fail-fast: ${firstFailure.name} failed` : undefined;
 }

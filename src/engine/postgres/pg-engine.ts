@@ -4,6 +4,7 @@ import { openPostgres } from './pg-connection.js';
 import { postgresDialect } from './pg-dialect.js';
 import { PgError } from './pg-sync-client.js';
 import { locatorInSchema, schemaOfLocator } from './pg-schema-locator.js';
+import { pgRelationLocks } from './pg-relation-locks.js';
 import { explainPgError, explainPgOpenError } from './pg-open-error.js';
 
 /**
@@ -21,6 +22,7 @@ export function postgresEngine(settings: PostgresSettings, schema: string): Engi
     isBusyError: (err) => err instanceof PgError && (err.code === '55P03' || err.code === '40P01'),
     isInMemory: () => true,
     explainOpenError: (err) => explainPgOpenError(err, settings),
+    relationLocks: pgRelationLocks,
     explainError: (err) => explainPgError(err, settings),
   };
 }
