@@ -1,8 +1,8 @@
-import Database from 'better-sqlite3';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 import { runCli, type CliResult } from '../support/run-cli.js';
 
 /**
@@ -30,33 +30,11 @@ select * from {{ ref('input_model') }}
 
 interface ResultEntry { unique_id: string; status: string; batch_results?: { successful: [string, string][]; failed: [string, string][] } }
 
-/** A dbt project in a temp dir, driven only through the built CLI; its warehouse is read directly. */
-interface Project { dir: string; write(path: string, text: string): void; exec(sql: string): void; rows(table: string, orderBy: string): Record<string, unknown>[]; columns(table: string): string[] }
+/** A dbt project in a temp dir, driven only through the built CLI; its warehouse is read directly (on the engine asked for). */
+type Project = ConformanceProject;
 
-function project(files: Record<string, string> = {}): Project {
-  const dir = mkdtempSync(join(tmpdir(), 'mini-dbt-microbatch-'));
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  };
-  const withDb = <T>(fn: (db: Database.Database) => T): T => {
-    const db = new Database(join(dir, 'warehouse.db'));
-    try {
-      return fn(db);
-    } finally {
-      db.close();
-    }
-  };
-  const all = { 'dbt_project.yml': "name: shop\nversion: '1.0'\nprofile: default\n", 'models/input_model.sql': INPUT, 'models/microbatch_model.sql': microbatch(), ...files };
-  for (const [path, text] of Object.entries(all)) write(path, text);
-  return {
-    dir,
-    write,
-    exec: (sql) => withDb((db) => db.exec(sql)),
-    rows: (table, orderBy) => withDb((db) => db.prepare(`select * from "${table}" order by ${orderBy}`).all() as Record<string, unknown>[]),
-    columns: (table) => withDb((db) => (db.prepare('select name from pragma_table_info(?)').all(table) as { name: string }[]).map((c) => c.name)),
-  };
-}
+const projectOn = (engine: EngineName) => (files: Record<string, string> = {}): Project =>
+  conformanceProject({ 'models/input_model.sql': INPUT, 'models/microbatch_model.sql': microbatch(), ...files }, 'shop', { engine });
 const at = (now: string) => ['--vars', `{as_of: "${now}"}`];
 const dbt = (p: Project, ...args: string[]): CliResult => runCli([...args, '--project-dir', p.dir]);
 const ok = (r: CliResult) => expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -64,7 +42,9 @@ const ids = (p: Project, table = 'microbatch_model') => p.rows(table, 'id').map(
 const result = (p: Project, model: string): ResultEntry =>
   (JSON.parse(readFileSync(join(p.dir, 'target/run_results.json'), 'utf8')) as { results: ResultEntry[] }).results.find((r) => r.unique_id === `model.shop.${model}`)!;
 
-describe('run and build of a microbatch model (TestMicrobatchCLI, TestMicrobatchCLIBuild)', () => {
+describeEachEngine('run and build of a microbatch model (TestMicrobatchCLI, TestMicrobatchCLIBuild)', (engine) => {
+  const project = projectOn(engine);
+  const schema = engine === 'postgres' ? 'public' : 'main';
   for (const command of ['run', 'build']) {
     it(`${command}: a first build runs one batch per day from begin; --event-time-start/--event-time-end with --full-refresh keeps only that range`, () => {
       const p = project();
@@ -73,7 +53,7 @@ describe('run and build of a microbatch model (TestMicrobatchCLI, TestMicrobatch
       expect(ids(p)).toEqual([1, 2, 3]);
       // Two model results, three batch results (dbt counts LogModelResult and LogBatchResult events).
       expect(first.stdout.match(/\d of 2 OK created sql \w+ model/g)).toHaveLength(2);
-      expect(first.stdout.match(/OK created batch 2020-01-0\d of main\.microbatch_model/g)).toHaveLength(3);
+      expect(first.stdout.match(new RegExp(String.raw`OK created batch 2020-01-0\d of ${schema}\.microbatch_model`, 'g'))).toHaveLength(3);
       expect(result(p, 'microbatch_model').status).toBe('success');
       expect(result(p, 'microbatch_model').batch_results!.successful).toHaveLength(3);
 
@@ -96,7 +76,9 @@ describe('run and build of a microbatch model (TestMicrobatchCLI, TestMicrobatch
   });
 });
 
-describe('an incremental run builds the current batch and the lookback before it (TestMicroBatchBoundsDefault, dbt-tests-adapter BaseMicrobatch)', () => {
+describeEachEngine('an incremental run builds the current batch and the lookback before it (TestMicroBatchBoundsDefault, dbt-tests-adapter BaseMicrobatch)', (engine) => {
+  const project = projectOn(engine);
+  const schema = engine === 'postgres' ? 'public' : 'main';
   const variants: [string, Record<string, string>, string][] = [
     ['unique_key id', {}, ' 00:00:00'],
     // dbt-snowflake, dbt-redshift and dbt-spark run BaseMicrobatch without a unique_key.
@@ -126,7 +108,9 @@ describe('an incremental run builds the current batch and the lookback before it
   }
 });
 
-describe('lookback (dbt MicrobatchBuilder.build_start_time): the batches an incremental run rebuilds', () => {
+describeEachEngine('lookback (dbt MicrobatchBuilder.build_start_time): the batches an incremental run rebuilds', (engine) => {
+  const project = projectOn(engine);
+  const schema = engine === 'postgres' ? 'public' : 'main';
   // The input carries a version per row; after the first build every row gets version 2, and the rows a rerun
   // picks up show exactly which batches it rebuilt.
   const VERSIONED = `{{ config(materialized='table', event_time='event_time') }}
@@ -134,7 +118,7 @@ select id, event_time, version from {{ source('raw', 'events') }}
 `;
   const versioned = (lookback: number, batchSize = 'day') => project({
     'models/input_model.sql': VERSIONED,
-    'models/sources.yml': 'sources:\n  - name: raw\n    tables:\n      - name: events\n',
+    'models/sources.yml': 'sources:\n  - name: raw\n    schema: "{{ target.schema }}"\n    tables:\n      - name: events\n',
     'models/microbatch_model.sql': microbatch(`, lookback=${lookback}`, batchSize),
   });
   const seed = (p: Project, times: string[]) => {
@@ -178,7 +162,9 @@ select id, event_time, version from {{ source('raw', 'events') }}
   it.todo('an incremental run\'s lookback may reach before begin (dbt does not clamp build_start_time to begin): begin 2020-01-02, run at 2020-01-02 13:57, again at 14:57 with lookback 1 writes the 2020-01-01 row');
 });
 
-describe('batch_size hour, day, month and year (TestMicrobatchCompiledRunPaths{,Hourly,Monthly,Yearly})', () => {
+describeEachEngine('batch_size hour, day, month and year (TestMicrobatchCompiledRunPaths{,Hourly,Monthly,Yearly})', (engine) => {
+  const project = projectOn(engine);
+  const schema = engine === 'postgres' ? 'public' : 'main';
   for (const [size, count, last] of [['hour', 62, '2020-01-03 13:00:00'], ['month', 1, '2020-01-01'], ['year', 1, '2020-01-01']] as const) {
     it(`${size}: a first build at 2020-01-03 13:57 runs ${count} batch${count === 1 ? '' : 'es'} from begin, the last starting ${last}`, () => {
       const p = project({ 'models/microbatch_model.sql': microbatch('', size) });
@@ -214,7 +200,9 @@ describe('batch_size hour, day, month and year (TestMicrobatchCompiledRunPaths{,
   }
 });
 
-describe('full_refresh: false on a microbatch model (TestMicrobatchFullRefreshConfigFalse)', () => {
+describeEachEngine('full_refresh: false on a microbatch model (TestMicrobatchFullRefreshConfigFalse)', (engine) => {
+  const project = projectOn(engine);
+  const schema = engine === 'postgres' ? 'public' : 'main';
   it('--full-refresh runs it incrementally and warns; without the config, --full-refresh rebuilds every batch from begin', () => {
     const p = project({
       'models/microbatch_model.sql': microbatch(', full_refresh=False'),
@@ -237,11 +225,15 @@ describe('full_refresh: false on a microbatch model (TestMicrobatchFullRefreshCo
   });
 });
 
-describe("a project's own get_incremental_microbatch_sql (TestMicrobatchCustomUserStrategy*)", () => {
+describeEachEngine("a project's own get_incremental_microbatch_sql (TestMicrobatchCustomUserStrategy*)", (engine) => {
+  const project = projectOn(engine);
+  const schema = engine === 'postgres' ? 'public' : 'main';
   it.todo('a macro get_incremental_microbatch_sql in macros/ replaces the built-in microbatch statements: by default (flags.require_batched_execution_for_custom_microbatch_strategy false) the model runs once, unbatched, through it, with a deprecation warning; with the flag true, once per batch (its log line appears, and "START batch"); mini-dbt ignores the macro');
 });
 
-describe('list --output json (TestMicrobatchCLIRunOutputJSON)', () => {
+describeEachEngine('list --output json (TestMicrobatchCLIRunOutputJSON)', (engine) => {
+  const project = projectOn(engine);
+  const schema = engine === 'postgres' ? 'public' : 'main';
   it("a microbatch model's config in `ls --output json` carries begin as dbt writes it (config.begin == '2020-01-01T00:00:00')", () => {
     const p = project();
     const ls = dbt(p, 'ls', '-s', 'microbatch_model', '--output', 'json');
@@ -251,7 +243,9 @@ describe('list --output json (TestMicrobatchCLIRunOutputJSON)', () => {
   });
 });
 
-describe('begin after "now"', () => {
+describeEachEngine('begin after "now"', (engine) => {
+  const project = projectOn(engine);
+  const schema = engine === 'postgres' ? 'public' : 'main';
   it('a first build whose begin is after now still builds one (empty) batch, as dbt\'s build_batches always yields one: the table exists with no rows and a view on it can be queried', () => {
     const p = project({ 'models/downstream.sql': "{{ config(materialized='view') }}\nselect count(*) as n from {{ ref('microbatch_model') }}\n" });
     const first = dbt(p, 'run', ...at('2019-12-30 10:00:00'));
@@ -265,7 +259,9 @@ describe('begin after "now"', () => {
   });
 });
 
-describe('concurrent_batches (TestCanSilenceInvalidConcurrentBatchesConfigWarning)', () => {
+describeEachEngine('concurrent_batches (TestCanSilenceInvalidConcurrentBatchesConfigWarning)', (engine) => {
+  const project = projectOn(engine);
+  const schema = engine === 'postgres' ? 'public' : 'main';
   it('concurrent_batches=true is accepted; the batches run one after another and build the same rows', () => {
     const p = project({ 'models/microbatch_model.sql': microbatch(', concurrent_batches=true') });
     const r = dbt(p, 'run', ...at('2020-01-03 13:57:00'));
@@ -278,7 +274,8 @@ describe('concurrent_batches (TestCanSilenceInvalidConcurrentBatchesConfigWarnin
     const p = project({ 'models/microbatch_model.sql': microbatch(', concurrent_batches=true') });
     const r = dbt(p, 'run', ...at('2020-01-03 13:57:00'));
     ok(r);
-    expect(r.stderr.match(/Found 1 microbatch model with the `concurrent_batches` config set to true, but the sqlite adapter does not support running batches concurrently/g)).toHaveLength(1);
+    // dbt-postgres does not declare MicrobatchConcurrency either: dbt warns on both.
+    expect(r.stderr.match(new RegExp(`Found 1 microbatch model with the \`concurrent_batches\` config set to true, but the ${engine} adapter does not support running batches concurrently`, 'g'))).toHaveLength(1);
     const silenced = dbt(p, 'run', '--warn-error-options', '{silence: [InvalidConcurrentBatchesConfig]}', ...at('2020-01-03 13:57:00'));
     ok(silenced);
     expect(silenced.stderr).not.toContain('concurrent_batches');

@@ -1,7 +1,6 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { conformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 import { runCli } from '../support/run-cli.js';
 
 /**
@@ -17,17 +16,14 @@ import { runCli } from '../support/run-cli.js';
 const INPUT = "{{ config(materialized='table') }}\nselect 1 as id, '2020-01-01 00:00:00' as event_time\n";
 const REF = "select * from {{ ref('input_model') }}\n";
 
-function ls(files: Record<string, string>) {
-  const dir = mkdtempSync(join(tmpdir(), 'mini-dbt-microbatch-'));
-  for (const [path, text] of Object.entries({ 'dbt_project.yml': "name: shop\nversion: '1.0'\nprofile: default\n", 'models/input_model.sql': INPUT, ...files })) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return runCli(['ls', '--project-dir', dir]);
-}
+const lsOn = (engine: EngineName) => (files: Record<string, string>) => {
+  const p = conformanceProject({ 'models/input_model.sql': INPUT, ...files }, 'shop', { engine });
+  return runCli(['ls', '--project-dir', p.dir]);
+};
 const model = (config: string) => ({ 'models/microbatch.sql': `{{ config(materialized='incremental', incremental_strategy='microbatch'${config}) }}\n${REF}` });
 
-describe('microbatch configs dbt refuses at parse time: exit 2, naming the model', () => {
+describeEachEngine('microbatch configs dbt refuses at parse time: exit 2, naming the model', (engine) => {
+  const ls = lsOn(engine);
   const refused: [string, Record<string, string>, string][] = [
     ['event_time missing (TestMissingEventTimeMicrobatch)', model(", batch_size='day', begin='2020-01-01'"), 'event_time'],
     ['event_time not a string (TestInvalidEventTimeMicrobatch)', model(", batch_size='day', begin='2020-01-01', event_time=2"), 'event_time'],
@@ -66,7 +62,8 @@ describe('microbatch configs dbt refuses at parse time: exit 2, naming the model
   });
 });
 
-describe('microbatch configs dbt accepts', () => {
+describeEachEngine('microbatch configs dbt accepts', (engine) => {
+  const ls = lsOn(engine);
   it('a yml config whose begin is a YAML date (TestValidBeginMicrobatch)', () => {
     const r = ls({
       'models/microbatch.sql': REF,

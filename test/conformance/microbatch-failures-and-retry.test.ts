@@ -1,8 +1,8 @@
-import Database from 'better-sqlite3';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { conformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 import { runCli, type CliResult } from '../support/run-cli.js';
 
 /**
@@ -30,34 +30,23 @@ const DOWNSTREAM = "select * from {{ ref('microbatch_model') }}\n";
 interface ResultEntry { unique_id: string; status: string; message: string | null; batch_results?: { successful: [string, string][]; failed: [string, string][] } | null }
 interface Project { dir: string; write(path: string, text: string): void; exists(table: string): boolean; ids(table?: string): unknown[]; results(): ResultEntry[] }
 
-function project(files: Record<string, string>): Project {
-  const dir = mkdtempSync(join(tmpdir(), 'mini-dbt-microbatch-'));
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  };
-  const withDb = <T>(fn: (db: Database.Database) => T): T => {
-    const db = new Database(join(dir, 'warehouse.db'), { readonly: true });
-    try {
-      return fn(db);
-    } finally {
-      db.close();
-    }
-  };
-  for (const [path, text] of Object.entries({ 'dbt_project.yml': "name: shop\nversion: '1.0'\nprofile: default\n", 'models/input_model.sql': INPUT, ...files })) write(path, text);
+const projectOn = (engine: EngineName) => (files: Record<string, string>): Project => {
+  const p = conformanceProject({ 'models/input_model.sql': INPUT, ...files }, 'shop', { engine });
   return {
-    dir,
-    write,
-    exists: (table) => withDb((db) => db.prepare("select 1 from sqlite_master where type in ('table', 'view') and name = ?").get(table) !== undefined),
-    ids: (table = 'microbatch_model') => withDb((db) => (db.prepare(`select id from "${table}" order by id`).all() as { id: unknown }[]).map((r) => r.id)),
-    results: () => (JSON.parse(readFileSync(join(dir, 'target/run_results.json'), 'utf8')) as { results: ResultEntry[] }).results,
+    dir: p.dir,
+    write: p.write,
+    exists: (table) => p.relationType(table) !== undefined,
+    ids: (table = 'microbatch_model') => p.rows(table, 'id').map((r) => r.id),
+    results: () => (JSON.parse(readFileSync(join(p.dir, 'target/run_results.json'), 'utf8')) as { results: ResultEntry[] }).results,
   };
-}
+};
 const NOW = ['--vars', '{as_of: "2020-01-03 13:57:00"}'];
 const dbt = (p: Project, ...args: string[]): CliResult => runCli([...args, '--project-dir', p.dir]);
 const result = (p: Project, model: string) => p.results().find((r) => r.unique_id === `model.shop.${model}`)!;
 
-describe('a failing batch keeps the others (TestMicrobatchIncrementalBatchFailure, TestMicrobatchSecondBatchFailure)', () => {
+describeEachEngine('a failing batch keeps the others (TestMicrobatchIncrementalBatchFailure, TestMicrobatchSecondBatchFailure)', (engine) => {
+  const project = projectOn(engine);
+  const schema = engine === 'postgres' ? 'public' : 'main';
   it('the second of three batches fails: partial success, its rows missing, the others written, the child skipped, exit 1', () => {
     const p = project({ 'models/microbatch_model.sql': failingBatch('20200102'), 'models/downstream_model.sql': DOWNSTREAM });
     const r = dbt(p, 'run', ...NOW);
@@ -74,19 +63,23 @@ describe('a failing batch keeps the others (TestMicrobatchIncrementalBatchFailur
   });
 });
 
-describe('a failing first batch (TestMicrobatchInitialBatchFailure)', () => {
+describeEachEngine('a failing first batch (TestMicrobatchInitialBatchFailure)', (engine) => {
+  const project = projectOn(engine);
+  const schema = engine === 'postgres' ? 'public' : 'main';
   it('skips the other batches, is an error (not a partial success), and leaves no table', () => {
     const p = project({ 'models/microbatch_model.sql': failingBatch('20200101') });
     const r = dbt(p, 'run', ...NOW);
     expect(r.code, r.stdout + r.stderr).toBe(1);
-    expect(r.stdout.match(/SKIP batch 2020-01-0\d of main\.microbatch_model/g)).toHaveLength(2);
+    expect(r.stdout.match(new RegExp(String.raw`SKIP batch 2020-01-0\d of ${schema}\.microbatch_model`, 'g'))).toHaveLength(2);
     expect(r.stdout.match(/Failure in model microbatch_model/g)).toHaveLength(1);
     expect(result(p, 'microbatch_model').status).toBe('error');
     expect(p.exists('microbatch_model')).toBe(false);
   });
 });
 
-describe('an upstream failure skips the microbatch model (TestMicrobatchModelSkipped)', () => {
+describeEachEngine('an upstream failure skips the microbatch model (TestMicrobatchModelSkipped)', (engine) => {
+  const project = projectOn(engine);
+  const schema = engine === 'postgres' ? 'public' : 'main';
   it('status skipped, no batch_results', () => {
     const p = project({
       'models/input_model.sql': "{{ config(materialized='table', event_time='event_time') }}\nselect invalid as event_time\n",
@@ -101,7 +94,9 @@ describe('an upstream failure skips the microbatch model (TestMicrobatchModelSki
   });
 });
 
-describe('a model with one batch that fails to compile (TestCompilationErrorOnSingleBatchRun)', () => {
+describeEachEngine('a model with one batch that fails to compile (TestCompilationErrorOnSingleBatchRun)', (engine) => {
+  const project = projectOn(engine);
+  const schema = engine === 'postgres' ? 'public' : 'main';
   it('is an error, and the summary says "1 error, 0 partial successes"', () => {
     const p = project({
       'macros/validate_param.sql': `{% macro validate_param(valid_param) %}
@@ -138,7 +133,9 @@ select '2020-01-03' as tmp
   });
 });
 
-describe('retry of a partial success (TestMicrobatchRetriesPartialSuccesses, TestMicrobatchMultipleRetries)', () => {
+describeEachEngine('retry of a partial success (TestMicrobatchRetriesPartialSuccesses, TestMicrobatchMultipleRetries)', (engine) => {
+  const project = projectOn(engine);
+  const schema = engine === 'postgres' ? 'public' : 'main';
   it('after the model is fixed, retry reruns only the failed batch: success, and every row is there', () => {
     const p = project({ 'models/microbatch_model.sql': failingBatch('20200102') });
     const first = dbt(p, 'run', ...NOW);
@@ -154,7 +151,7 @@ describe('retry of a partial success (TestMicrobatchRetriesPartialSuccesses, Tes
     expect(retried.stdout).not.toContain('Completed with 1 partial success');
     expect(retried.stdout).toContain('Completed successfully');
     // Only the failed batch ran.
-    expect(retried.stdout.match(/OK created batch \S+ of main\.microbatch_model/g)).toEqual(['OK created batch 2020-01-02 of main.microbatch_model']);
+    expect(retried.stdout.match(new RegExp(String.raw`OK created batch \S+ of ${schema}\.microbatch_model`, 'g'))).toEqual([`OK created batch 2020-01-02 of ${schema}.microbatch_model`]);
     expect(p.ids()).toEqual([1, 2, 3]);
     const mb = result(p, 'microbatch_model');
     expect(mb.status).toBe('success');
@@ -176,7 +173,7 @@ describe('retry of a partial success (TestMicrobatchRetriesPartialSuccesses, Tes
       expect(again.stdout, `retry ${attempt}`).not.toContain('PARTIAL SUCCESS');
       expect(again.stdout, `retry ${attempt}`).toContain('ERROR');
       expect(again.stdout, `retry ${attempt}`).toContain('Completed with 1 error, 0 partial successes, and 0 warnings');
-      expect(again.stdout.match(/START batch \S+ of main\.microbatch_model/g), `retry ${attempt}`).toEqual(['START batch 2020-01-02 of main.microbatch_model']);
+      expect(again.stdout.match(new RegExp(String.raw`START batch \S+ of ${schema}\.microbatch_model`, 'g')), `retry ${attempt}`).toEqual([`START batch 2020-01-02 of ${schema}.microbatch_model`]);
       expect(p.ids()).toEqual([1, 3]);
       const mb = result(p, 'microbatch_model');
       expect(mb.status).toBe('error');
@@ -197,7 +194,7 @@ select * from {{ ref('input_model') }}
     p.write('models/microbatch_model.sql', MICROBATCH);
     const retried = dbt(p, 'retry');
     expect(retried.code, retried.stdout + retried.stderr).toBe(0);
-    expect(retried.stdout.match(/OK created batch \S+ of main\.microbatch_model/g)).toHaveLength(3);
+    expect(retried.stdout.match(new RegExp(String.raw`OK created batch \S+ of ${schema}\.microbatch_model`, 'g'))).toHaveLength(3);
     expect(p.ids()).toEqual([1, 2, 3]);
   });
 

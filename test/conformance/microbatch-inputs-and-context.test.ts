@@ -1,8 +1,8 @@
-import Database from 'better-sqlite3';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { conformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 import { runCli, type CliResult } from '../support/run-cli.js';
 
 /**
@@ -46,36 +46,17 @@ const CONTEXT_CHECK = `{% macro check_invalid_batch_jinja_context() %}
 
 interface Project { dir: string; write(path: string, text: string): void; exec(sql: string): void; ids(table?: string): unknown[]; rows(sql: string): Record<string, unknown>[] }
 
-function project(files: Record<string, string>): Project {
-  const dir = mkdtempSync(join(tmpdir(), 'mini-dbt-microbatch-'));
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  };
-  const withDb = <T>(fn: (db: Database.Database) => T): T => {
-    const db = new Database(join(dir, 'warehouse.db'));
-    try {
-      return fn(db);
-    } finally {
-      db.close();
-    }
-  };
-  for (const [path, text] of Object.entries({ 'dbt_project.yml': "name: shop\nversion: '1.0'\nprofile: default\n", ...files })) write(path, text);
-  const rows = (sql: string) => withDb((db) => db.prepare(sql).all() as Record<string, unknown>[]);
-  return {
-    dir,
-    write,
-    exec: (sql) => withDb((db) => db.exec(sql)),
-    ids: (table = 'microbatch_model') => rows(`select id from "${table}" order by id`).map((r) => r.id),
-    rows,
-  };
-}
+const projectOn = (engine: EngineName) => (files: Record<string, string>): Project => {
+  const p = conformanceProject(files, 'shop', { engine });
+  return { dir: p.dir, write: p.write, exec: p.exec, ids: (table = 'microbatch_model') => p.rows(table, 'id').map((r) => r.id), rows: p.query };
+};
 const at = (now: string) => ['--vars', `{as_of: "${now}"}`];
 const dbt = (p: Project, ...args: string[]): CliResult => runCli([...args, '--project-dir', p.dir]);
 const ok = (r: CliResult) => expect(r.code, r.stdout + r.stderr).toBe(0);
 const distinct = (ids: unknown[]) => [...new Set(ids)];
 
-describe('a source that declares event_time is filtered to each batch (TestMicrobatchWithSource)', () => {
+describeEachEngine('a source that declares event_time is filtered to each batch (TestMicrobatchWithSource)', (engine) => {
+  const project = projectOn(engine);
   it('seeded source with config: event_time: rows land in the model only as "now" reaches their day', () => {
     const p = project({
       'seeds/raw_source.csv': 'id,event_time\n1,2020-01-01 00:00:00\n2,2020-01-02 00:00:00\n3,2020-01-03 00:00:00\n',
@@ -100,7 +81,8 @@ describe('a source that declares event_time is filtered to each batch (TestMicro
   });
 });
 
-describe('an input without event_time is not filtered (TestMicrobatchWithInputWithoutEventTime)', () => {
+describeEachEngine('an input without event_time is not filtered (TestMicrobatchWithInputWithoutEventTime)', (engine) => {
+  const project = projectOn(engine);
   it('every batch reads every row, so rows after the last batch reach the table at once', () => {
     const p = project({
       'models/input_model.sql': INPUT.replace(", event_time='event_time'", ''),
@@ -132,7 +114,8 @@ describe('an input without event_time is not filtered (TestMicrobatchWithInputWi
   });
 });
 
-describe("ref('x').render() opts out of the filter (TestMicrobatchUsingRefRenderSkipsFilter)", () => {
+describeEachEngine("ref('x').render() opts out of the filter (TestMicrobatchUsingRefRenderSkipsFilter)", (engine) => {
+  const project = projectOn(engine);
   it('filtered, rows after the last batch stay out; after switching to .render(), the same run reads them', () => {
     const p = project({ 'models/input_model.sql': INPUT, 'models/microbatch_model.sql': MICROBATCH });
     ok(dbt(p, 'run', ...at('2020-01-03 13:57:00')));
@@ -150,7 +133,8 @@ describe("ref('x').render() opts out of the filter (TestMicrobatchUsingRefRender
   });
 });
 
-describe('the Jinja context of a batch (TestMicrobatchJinjaContext, TestMicrobatchJinjaContextVarsAvailable)', () => {
+describeEachEngine('the Jinja context of a batch (TestMicrobatchJinjaContext, TestMicrobatchJinjaContextVarsAvailable)', (engine) => {
+  const project = projectOn(engine);
   for (const [where, hook] of [['in the model', ''], ['and in a pre-hook that renders to nothing (dbt\'s run_hooks skips it)', 'pre_hook="{{ check_invalid_batch_jinja_context() }}", ']] as const) {
     it(`model is a mapping, sql and compiled_code are strings, is_incremental and should_full_refresh are callable, in every batch: ${where}`, () => {
       const p = project({
@@ -174,7 +158,8 @@ select * from {{ ref('input_model') }}
       'models/protected.sql': `{{ config(materialized='table', full_refresh=false) }}\nselect ${said}\n`,
       'models/microbatch_model.sql': `${CONFIG}\nselect id, event_time, ${said} from {{ ref('input_model') }}\n`,
     });
-    const refresh = (table: string) => p.rows(`select refresh from "${table}" order by rowid`).map((r) => r.refresh);
+    // One row in each table but the microbatch model's, whose rows come one per batch, in id order.
+    const refresh = (table: string) => p.rows(`select refresh from "${table}"${table === 'microbatch_model' ? ' order by id' : ''}`).map((r) => r.refresh);
     ok(dbt(p, 'run', ...at('2020-01-03 13:57:00')));
     expect([refresh('plain'), refresh('protected'), refresh('microbatch_model')]).toEqual([['no'], ['no'], ['no', 'no', 'no']]);
     ok(dbt(p, 'run', '--full-refresh', ...at('2020-01-03 13:57:00')));
@@ -220,7 +205,8 @@ select * from {{ ref('input_model') }}
   it.todo("model.batch.event_time_start / event_time_end are timezone-aware datetimes (log shows '2020-01-01 00:00:00+00:00', tzinfo UTC; the last batch ends at now), and model.config.__dbt_internal_microbatch_event_time_start / _end hold the same values (mini-dbt: bounds as SQL text, and the sandbox refuses the __dbt_internal names)");
 });
 
-describe('hooks run once per model, not per batch (TestFirstBatchRunsPreHookLastBatchRunsPostHook, TestWhenOnlyOneBatchRunBothPostAndPreHooks)', () => {
+describeEachEngine('hooks run once per model, not per batch (TestFirstBatchRunsPreHookLastBatchRunsPostHook, TestWhenOnlyOneBatchRunBothPostAndPreHooks)', (engine) => {
+  const project = projectOn(engine);
   const hooked = `{{ config(
         materialized='incremental',
         incremental_strategy='microbatch',
@@ -228,17 +214,18 @@ describe('hooks run once per model, not per batch (TestFirstBatchRunsPreHookLast
         event_time='event_time',
         batch_size='day',
         begin=modules.datetime.datetime(2020, 1, 1, 0, 0, 0),
-        pre_hook="insert into hook_log values ('{{ 'execute: ' ~ execute ~ ', pre-hook run by batch ' ~ model.batch.id }}')",
-        post_hook="insert into hook_log values ('{{ 'execute: ' ~ execute ~ ', post-hook run by batch ' ~ model.batch.id }}')",
+        pre_hook="insert into hook_log select count(*) + 1, '{{ 'execute: ' ~ execute ~ ', pre-hook run by batch ' ~ model.batch.id }}' from hook_log",
+        post_hook="insert into hook_log select count(*) + 1, '{{ 'execute: ' ~ execute ~ ', post-hook run by batch ' ~ model.batch.id }}' from hook_log",
     )
 }}
 select * from {{ ref('input_model') }}
 `;
-  const hookLog = (p: Project) => p.rows('select said from hook_log order by rowid').map((r) => r.said);
+  // Each hook numbers its row (n), so the log reads in the order the hooks ran on either engine.
+  const hookLog = (p: Project) => p.rows('select said from hook_log order by n').map((r) => r.said);
 
   it('four batches: the pre-hook runs with the first batch, the post-hook with the last', () => {
     const p = project({ 'models/input_model.sql': INPUT, 'models/microbatch_model.sql': hooked });
-    p.exec('create table hook_log (said text)');
+    p.exec('create table hook_log (n integer, said text)');
     ok(dbt(p, 'run', ...at('2020-01-04 13:57:00')));
     expect(hookLog(p)).toEqual(['execute: True, pre-hook run by batch 20200101', 'execute: True, post-hook run by batch 20200104']);
     expect(p.ids()).toEqual([1, 2, 3]);
@@ -246,7 +233,7 @@ select * from {{ ref('input_model') }}
 
   it('one batch: both hooks run, with that batch', () => {
     const p = project({ 'models/input_model.sql': INPUT, 'models/microbatch_model.sql': hooked });
-    p.exec('create table hook_log (said text)');
+    p.exec('create table hook_log (n integer, said text)');
     ok(dbt(p, 'run', ...at('2020-01-01 13:57:00')));
     expect(hookLog(p)).toEqual(['execute: True, pre-hook run by batch 20200101', 'execute: True, post-hook run by batch 20200101']);
     expect(p.ids()).toEqual([1]);

@@ -40,6 +40,8 @@ export interface ConformanceProject {
   /** 'table', 'view', or undefined when the warehouse has no such relation. */
   relationType(relation: string): string | undefined;
   columns(relation: string): string[];
+  /** The rows of any query on the warehouse. */
+  query(sql: string): Record<string, unknown>[];
   /** Rows in one relation and not the other, both ways, plus the row-count gap: 0 when equal (dbt's check_relations_equal). */
   difference(a: string, b: string): number;
   write(path: string, text: string): void;
@@ -94,6 +96,7 @@ function projectAt(dir: string, pg?: PgTestTarget): ConformanceProject {
     count: (relation) => withDb((db) => Number(db.all(`select count(*) as n from "${relation}"`)[0]!.n)),
     relationType: (relation) => withDb((db) => db.kind(relation)),
     columns,
+    query: (sql) => withDb((db) => db.all(sql)),
     difference: (a, b) => withDb((db) => {
       const cols = db.columns(a).map((c) => `"${c.name}"`).join(', ');
       const minus = (x: string, y: string) => Number(db.all(`select count(*) as n from (select ${cols} from "${x}" except select ${cols} from "${y}") as d`)[0]!.n);
