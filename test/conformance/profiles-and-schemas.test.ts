@@ -2,7 +2,9 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { describePgProjects, pgProjectDatabase, pgReader, withReader } from '../support/engine-under-test.js';
 import { writeProject } from '../support/example-project.js';
+import { pgOutputYaml, type PgTestTarget } from '../support/pg-test-database.js';
 import { runCli, type CliResult } from '../support/run-cli.js';
 
 /**
@@ -88,6 +90,8 @@ function project(extra: Record<string, string> = {}): string {
   return dir;
 }
 
+// SQLite only: a dbt-sqlite schema is a database file of its own (schemas_and_paths, schema_directory);
+// the PostgreSQL counterpart, where schemas are schemas of one database, follows.
 describe('a dbt-sqlite profile: schemas are attached database files', () => {
   it('build: sources read from their schema, models and seeds land in <target schema>_<custom>, refs render schema-qualified', () => {
     const dir = project();
@@ -207,6 +211,103 @@ select '{{ this.schema }}' as schema_name, {{ 'true' if rel else 'false' }} as e
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('view "stg_orders" cannot reference objects in database raw');
     expect(r.stdout).toContain('materialize this model as a table');
+  });
+});
+
+describePgProjects('a dbt-postgres profile: schemas are schemas of the one database', () => {
+  const profileFor = (dev: PgTestTarget, prod: PgTestTarget) => `shop:
+  target: dev
+  outputs:
+    dev:
+${pgOutputYaml(dev)}    prod:
+${pgOutputYaml(prod)}`;
+  /** A project on two fresh databases (dev and prod), the raw orders in schema raw of each. */
+  const pgProject = (extra: Record<string, string> = {}) => {
+    const dev = pgProjectDatabase('dev');
+    const prod = pgProjectDatabase('prod');
+    const { 'profiles.yml': _sqlite, ...files } = FILES;
+    const dir = writeProject({ ...files, 'profiles.yml': profileFor(dev, prod), ...extra });
+    const raw = "create schema raw; create table raw.orders (id integer, region text, amount integer); insert into raw.orders values (1, 'n', 10), (2, 'n', 5), (3, 's', 7);";
+    for (const db of [dev, prod]) withReader(() => pgReader(db), (r) => r.exec(raw));
+    const rows = (db: PgTestTarget, sql: string) => withReader(() => pgReader(db), (r) => r.all(sql));
+    const tables = (db: PgTestTarget, schema: string) => rows(db, `select table_name as name from information_schema.tables where table_schema = '${schema}' and table_name not like '\\_mini\\_dbt%' order by 1`).map((r) => r.name);
+    return { dir, dev, prod, rows, tables };
+  };
+
+  it('build: sources read from their schema, models and seeds land in <target schema>_<custom>, refs render schema-qualified', () => {
+    const p = pgProject();
+    const r = dbt(p.dir, ['build']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(p.tables(p.dev, 'public')).toEqual(['stg_orders']);
+    expect(p.tables(p.dev, 'public_marts')).toEqual(['region_totals']);
+    expect(p.tables(p.dev, 'public_seeds')).toEqual(['regions']);
+    expect(p.rows(p.dev, 'select * from public_marts.region_totals order by 1')).toEqual([
+      { label: 'North', total: 15, target_name: 'dev', me: '"public_marts"."region_totals"' },
+      { label: 'South', total: 7, target_name: 'dev', me: '"public_marts"."region_totals"' },
+    ]);
+    expect(r.stdout).toContain('sql table model public_marts.region_totals');
+    expect(r.stdout).toContain('seed file public_seeds.regions');
+    // The ledger lives in the target's schema; the same command again gives the same tables.
+    expect(Number(p.rows(p.dev, 'select count(*) as n from public._mini_dbt_node_runs')[0]!.n)).toBeGreaterThan(0);
+    expect(dbt(p.dir, ['build']).code).toBe(0);
+    expect(p.rows(p.dev, 'select label, total from public_marts.region_totals order by 1')).toEqual([{ label: 'North', total: 15 }, { label: 'South', total: 7 }]);
+  });
+
+  it('--target chooses the output: the other database, its own ledger', () => {
+    const p = pgProject();
+    const prod = dbt(p.dir, ['build', '--target', 'prod']);
+    expect(prod.code, prod.stdout + prod.stderr).toBe(0);
+    expect(p.rows(p.prod, 'select target_name from public_marts.region_totals limit 1')).toEqual([{ target_name: 'prod' }]);
+    expect(p.tables(p.dev, 'public')).toEqual([]);
+    expect(Number(p.rows(p.prod, "select count(*) as n from public._mini_dbt_node_runs where model = 'region_totals'")[0]!.n)).toBe(1);
+  });
+
+  it('a project generate_schema_name macro decides the schema, and sees var()', () => {
+    const p = pgProject({
+      'macros/generate_schema_name.sql': `{% macro generate_schema_name(custom_schema_name, node) -%}
+{%- if custom_schema_name is none -%}{{ target.schema }}{%- else -%}{{ var('schema_prefix', 'x') }}_{{ custom_schema_name | trim }}{%- endif -%}
+{%- endmacro %}`,
+    });
+    const r = dbt(p.dir, ['build', '--vars', '{schema_prefix: ci}']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(p.tables(p.dev, 'ci_marts')).toEqual(['region_totals']);
+    expect(p.tables(p.dev, 'ci_seeds')).toEqual(['regions']);
+  });
+
+  it('incremental models in a custom schema: delete+insert, merge (its unique index) and on_schema_change work in that schema', () => {
+    const p = pgProject({
+      'models/marts/orders_di.sql': "{{ config(materialized='incremental', unique_key='id') }}\nselect id, amount from {{ ref('stg_orders') }}\n{% if is_incremental() %}where id >= (select max(id) from {{ this }}){% endif %}\n",
+      'models/marts/orders_merge.sql': "{{ config(materialized='incremental', incremental_strategy='merge', unique_key='id', on_schema_change='append_new_columns') }}\nselect id, amount{% if var('extra', false) %}, region{% endif %} from {{ ref('stg_orders') }}\n",
+    });
+    expect(dbt(p.dir, ['build']).code).toBe(0);
+    withReader(() => pgReader(p.dev), (r) => r.exec("update raw.orders set amount = 11 where id = 3; insert into raw.orders values (4, 's', 1);"));
+    const second = dbt(p.dir, ['run', '--vars', '{extra: true}']);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(p.rows(p.dev, 'select id, amount from public_marts.orders_di order by id')).toEqual([{ id: 1, amount: 10 }, { id: 2, amount: 5 }, { id: 3, amount: 11 }, { id: 4, amount: 1 }]);
+    expect(p.rows(p.dev, 'select id, amount, region from public_marts.orders_merge order by id')).toEqual([
+      { id: 1, amount: 10, region: 'n' }, { id: 2, amount: 5, region: 'n' }, { id: 3, amount: 11, region: 's' }, { id: 4, amount: 1, region: 's' },
+    ]);
+    expect(p.rows(p.dev, "select indexname from pg_indexes where schemaname = 'public_marts' and tablename = 'orders_merge'").length).toBeGreaterThan(0);
+  });
+
+  it('adapter.get_relation and get_columns_in_relation look in the relation\'s schema', () => {
+    const p = pgProject({
+      'models/marts/introspect.sql': `{%- set rel = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
+{%- set cols = adapter.get_columns_in_relation(ref('region_totals')) -%}
+select '{{ this.schema }}' as schema_name, {{ 'true' if rel else 'false' }} as existed, {{ cols | length }} as upstream_columns
+`,
+    });
+    expect(dbt(p.dir, ['build']).code).toBe(0);
+    expect(dbt(p.dir, ['run', '-s', 'introspect']).code).toBe(0);
+    expect(p.rows(p.dev, 'select * from public_marts.introspect')).toEqual([{ schema_name: 'public_marts', existed: true, upstream_columns: 4 }]);
+  });
+
+  it('a view may read another schema (unlike a SQLite view, held inside its file)', () => {
+    const p = pgProject({ 'models/stg_orders.sql': "with orders as (select * from {{ source('raw', 'orders') }})\nselect * from orders\n" });
+    const r = dbt(p.dir, ['build']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(p.rows(p.dev, "select table_type from information_schema.tables where table_schema = 'public' and table_name = 'stg_orders'")).toEqual([{ table_type: 'VIEW' }]);
+    expect(p.rows(p.dev, 'select count(*) as n from public.stg_orders')).toEqual([{ n: 3 }]);
   });
 });
 

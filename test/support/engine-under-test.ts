@@ -28,6 +28,11 @@ export function forEachEngine(body: (engine: EngineName) => void): void {
   describePg('postgres', () => pgSuite(() => body('postgres')));
 }
 
+/** describePg whose projects' databases (pgProjectDatabase) are dropped after it. */
+export function describePgProjects(title: string, body: () => void): void {
+  describePg(title, () => pgSuite(body));
+}
+
 /**
  * A PostgreSQL suite's body, and the dropping of the databases it made: those
  * made while it was collected and while it ran (not another suite's, which
