@@ -15,7 +15,7 @@ import { timeColumns } from '../analysis/time-columns.js';
 import { wentStale, type WentStale } from '../analysis/went-stale.js';
 import { lateLandings, type LateLanding } from '../analysis/late-landings.js';
 import type { LateRowsNotApplied } from '../state/node-result.js';
-import { checkKeepPath } from './keep-path.js';
+import { checkKeepTarget } from './keep-path.js';
 import { run } from './run.js';
 import { loadSession, withBusyTimeout, withVars, type Session, type SessionOptions } from './session.js';
 
@@ -108,7 +108,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   }
   const lookback = requireWholeDays(base.manifest.vars.lookback_days ?? 0, "var 'lookback_days'");
   const cliVars = options.vars ?? {};
-  const keep = options.keepAs === undefined ? undefined : checkKeepPath(options.keepAs, base.project.databasePath);
+  const keep = options.keepAs === undefined ? undefined : checkKeepTarget(options.keepAs, base.project);
   const keepAs = keep?.path;
   const scratch = scratchWarehouse(base);
   try {
