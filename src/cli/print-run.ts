@@ -1,4 +1,5 @@
 import type { ProjectHookResult } from '../state/hook-result.js';
+import { relationLabel } from '../execute/describe-node.js';
 import { previewValue } from '../errors/value-preview.js';
 import type { NodeResult, RunEvent } from '../state/node-result.js';
 import { testResultLine } from './print-test-result.js';
@@ -58,7 +59,7 @@ export function printEvent(event: RunEvent): void {
     const batches = r.batchResults ? ` (${r.batchResults.successful.length}/${r.batchResults.successful.length + r.batchResults.failed.length})` : '';
     line(dotted(`${head} PARTIALLY created ${event.description}`, `${colors.yellow(`PARTIAL SUCCESS${batches}`)} ${time}`));
   } else {
-    line(dotted(`${head} SKIP relation main.${r.name}`, colors.yellow('SKIP')), { name: 'LogSkipResult' });
+    line(dotted(`${head} SKIP relation ${r.relationName ? relationLabel(r.relationName) : `main.${r.name}`}`, colors.yellow('SKIP')), { name: 'LogSkipResult' });
   }
 }
 
