@@ -1,6 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { ConformanceProject } from '../support/conformance-project.js';
 import { buildCrossDbProject, expectActualEqualsExpected } from '../support/cross-db-project.js';
+import { describeEachEngine } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 14): dbt's string macros, as mini-dbt ships them
@@ -125,41 +126,41 @@ select
   8 as expected_length
 `;
 
-let project: ConformanceProject;
-beforeAll(() => {
-  project = buildCrossDbProject({
-    macros: MACROS,
-    seeds: {
-      data_concat: 'input_1,input_2,output\na,b,ab\na,EMPTY,a\nEMPTY,b,b\nEMPTY,EMPTY,EMPTY\n',
-      data_hash: [
-        'input_1,output',
-        'ab,187ef4436122d1cc2f40dc2b92f0eba0',
-        'a,0cc175b9c0f1b6a831c399e269772661',
-        '1,c4ca4238a0b923820dcc509a6f75849b',
-        'EMPTY,d41d8cd98f00b204e9800998ecf8427e',
-        '',
-      ].join('\n'),
-      data_length: 'expression,output\nabcdef,6\nfishtown,8\ndecember,8\nwww.google.com/path,19\n',
-      data_position: 'substring_text,string_text,result\ndef,abcdef,4\nland,earth,0\ntown,fishtown,5\nember,december,4\n',
-      data_replace: 'string_text,search_chars,replace_chars,result\na,a,b,b\nhttp://google.com,http://,"",google.com\n',
-      data_right: 'string_text,length_expression,output\nabcdef,3,def\nfishtown,4,town\ndecember,5,ember\ndecember,0,\n',
-      data_split_part: 'parts,split_on,result_1,result_2,result_3,result_4\na|b|c,|,a,b,c,c\n1|2|3,|,1,2,3,3\n,|,,,,\n',
-    },
-    models: {
-      test_concat: CONCAT,
-      test_hash: HASH,
-      test_length: LENGTH,
-      test_position: POSITION,
-      test_replace: REPLACE,
-      test_right: RIGHT,
-      test_split_part: SPLIT_PART,
-      test_string_literal: STRING_LITERAL,
-      test_escape_single_quotes: ESCAPE_SINGLE_QUOTES,
-    },
+describeEachEngine("dbt's string macros (dbt-tests-adapter utils/)", (engine) => {
+  let project: ConformanceProject;
+  beforeAll(() => {
+    project = buildCrossDbProject({
+      macros: MACROS,
+      seeds: {
+        data_concat: 'input_1,input_2,output\na,b,ab\na,EMPTY,a\nEMPTY,b,b\nEMPTY,EMPTY,EMPTY\n',
+        data_hash: [
+          'input_1,output',
+          'ab,187ef4436122d1cc2f40dc2b92f0eba0',
+          'a,0cc175b9c0f1b6a831c399e269772661',
+          '1,c4ca4238a0b923820dcc509a6f75849b',
+          'EMPTY,d41d8cd98f00b204e9800998ecf8427e',
+          '',
+        ].join('\n'),
+        data_length: 'expression,output\nabcdef,6\nfishtown,8\ndecember,8\nwww.google.com/path,19\n',
+        data_position: 'substring_text,string_text,result\ndef,abcdef,4\nland,earth,0\ntown,fishtown,5\nember,december,4\n',
+        data_replace: 'string_text,search_chars,replace_chars,result\na,a,b,b\nhttp://google.com,http://,"",google.com\n',
+        data_right: 'string_text,length_expression,output\nabcdef,3,def\nfishtown,4,town\ndecember,5,ember\ndecember,0,\n',
+        data_split_part: 'parts,split_on,result_1,result_2,result_3,result_4\na|b|c,|,a,b,c,c\n1|2|3,|,1,2,3,3\n,|,,,,\n',
+      },
+      models: {
+        test_concat: CONCAT,
+        test_hash: HASH,
+        test_length: LENGTH,
+        test_position: POSITION,
+        test_replace: REPLACE,
+        test_right: RIGHT,
+        test_split_part: SPLIT_PART,
+        test_string_literal: STRING_LITERAL,
+        test_escape_single_quotes: ESCAPE_SINGLE_QUOTES,
+      },
+    }, engine);
   });
-});
 
-describe("dbt's string macros on SQLite (dbt-tests-adapter utils/)", () => {
   it("concat: '||', empty strings kept (test_concat)", () => {
     expect(expectActualEqualsExpected(project, 'test_concat')).toHaveLength(4);
   });

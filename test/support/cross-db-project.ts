@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { conformanceProject, type ConformanceProject } from './conformance-project.js';
+import type { EngineName } from './engine-under-test.js';
 
 /**
  * The shape of dbt-tests-adapter's utils/ tests for the cross-database macros:
@@ -19,7 +20,7 @@ export interface CrossDbFixture {
   readonly files?: Readonly<Record<string, string>>;
 }
 
-/** Every model a table, so the rows are read with a plain SQLite connection (the `md5` of hash lives in mini-dbt's). */
+/** Every model a table, so the rows are read with a plain connection (on SQLite the `md5` of hash lives in mini-dbt's). */
 const PROJECT_FILE = "name: cross_db\nversion: '1.0'\nprofile: default\nmodels:\n  cross_db:\n    +materialized: table\n";
 
 /** `name(` becomes `dbt.name(` inside `{{ ... }}` only (SQL's own date() and replace() stay). */
@@ -28,15 +29,15 @@ export function qualify(sql: string, macros: readonly string[]): string {
   return sql.replace(/\{\{[\s\S]*?\}\}/g, (expression) => expression.replace(call, 'dbt.$1('));
 }
 
-/** The fixture's project, built (seeds, both copies of each model); fails the test if the build does not pass. */
-export function buildCrossDbProject(fixture: CrossDbFixture): ConformanceProject {
+/** The fixture's project on `engine`, built (seeds, both copies of each model); fails the test if the build does not pass. */
+export function buildCrossDbProject(fixture: CrossDbFixture, engine: EngineName = 'sqlite'): ConformanceProject {
   const files: Record<string, string> = { 'dbt_project.yml': PROJECT_FILE, ...fixture.files };
   for (const [name, csv] of Object.entries(fixture.seeds ?? {})) files[`seeds/${name}.csv`] = csv;
   for (const [name, sql] of Object.entries(fixture.models)) {
     files[`models/${name}.sql`] = sql;
     files[`models/${name}_qualified.sql`] = qualify(sql, fixture.macros);
   }
-  const project = conformanceProject(files, 'cross_db');
+  const project = conformanceProject(files, 'cross_db', { engine });
   const out = project.dbt(['build']);
   expect(out.code, `${out.stdout}\n${out.stderr}`).toBe(0);
   return project;

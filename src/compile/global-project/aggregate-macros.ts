@@ -1,7 +1,8 @@
 /**
  * dbt's aggregate macros (any_value, bool_or, listagg) for the internal `dbt`
  * package. SQLite: min() for any_value, max() over 1/0 for bool_or (NULLs
- * skipped, as bool_or skips them), group_concat() for listagg.
+ * skipped, as bool_or skips them), group_concat() for listagg. PostgreSQL
+ * (as dbt-postgres): min() for any_value, string_agg() for listagg.
  */
 export const AGGREGATE_MACROS = String.raw`
 {% macro any_value(expression) -%}
@@ -14,6 +15,12 @@ export const AGGREGATE_MACROS = String.raw`
 
 {#- Any value of the group will do; min() picks one the same way on every run. -#}
 {% macro sqlite__any_value(expression) -%}
+  min({{ expression }})
+{%- endmacro %}
+
+
+{#- PostgreSQL has no any_value before 16: min() picks one, as dbt-postgres does. -#}
+{% macro postgres__any_value(expression) -%}
   min({{ expression }})
 {%- endmacro %}
 
@@ -41,6 +48,15 @@ export const AGGREGATE_MACROS = String.raw`
     array_to_string(array_slice(array_agg({{ measure }}){% if order_by_clause %} within group ({{ order_by_clause }}){% endif %}, 0, {{ limit_num }}), {{ delimiter_text }})
   {%- else -%}
     listagg({{ measure }}, {{ delimiter_text }}){% if order_by_clause %} within group ({{ order_by_clause }}){% endif %}
+  {%- endif -%}
+{%- endmacro %}
+
+{#- string_agg(x, delimiter ORDER BY ...); a limit keeps the first limit_num of array_agg's ordered array. -#}
+{% macro postgres__listagg(measure, delimiter_text, order_by_clause, limit_num) -%}
+  {%- if limit_num -%}
+    array_to_string((array_agg({{ measure }}{% if order_by_clause %} {{ order_by_clause }}{% endif %}))[1:{{ limit_num }}], {{ delimiter_text }})
+  {%- else -%}
+    string_agg({{ measure }}, {{ delimiter_text }}{% if order_by_clause %} {{ order_by_clause }}{% endif %})
   {%- endif -%}
 {%- endmacro %}
 

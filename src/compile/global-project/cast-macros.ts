@@ -53,6 +53,16 @@ export const CAST_MACROS = String.raw`
   {%- endif -%}
 {%- endmacro %}
 
+{#- PostgreSQL's null-safe comparison is IS NOT DISTINCT FROM. -#}
+{% macro postgres__equals(expr1, expr2) -%}
+  {%- set behavior = adapter.behavior if adapter.behavior is defined else none -%}
+  {%- if behavior and behavior.enable_truthy_nulls_equals_macro and behavior.enable_truthy_nulls_equals_macro.no_warn -%}
+    (({{ expr1 }}) is not distinct from ({{ expr2 }}))
+  {%- else -%}
+    (({{ expr1 }}) = ({{ expr2 }}))
+  {%- endif -%}
+{%- endmacro %}
+
 {% macro sqlite__equals(expr1, expr2) -%}
   {%- set behavior = adapter.behavior if adapter.behavior is defined else none -%}
   {%- if behavior and behavior.enable_truthy_nulls_equals_macro and behavior.enable_truthy_nulls_equals_macro.no_warn -%}

@@ -4,6 +4,9 @@
  * sqlite__ versions work on 'YYYY-MM-DD' and 'YYYY-MM-DD HH:MM:SS' strings with
  * date(), datetime(), strftime() and unixepoch(). A value keeps its shape: a
  * date in gives a date out (for whole-day parts), a timestamp gives a timestamp.
+ * PostgreSQL has date types and date_trunc: its postgres__ versions are
+ * dbt-postgres's (interval arithmetic, date_part differences), with a quarter
+ * as three months where PostgreSQL's interval has no quarter.
  */
 export const DATE_MACROS = String.raw`
 {#-
@@ -98,6 +101,17 @@ export const DATE_MACROS = String.raw`
 {%- endmacro %}
 
 
+{#- The value plus n dateparts (a quarter is three months: PostgreSQL's intervals have no quarters). -#}
+{% macro postgres__dateadd(datepart, interval, from_date_or_timestamp) -%}
+  {%- set part = datepart | string | lower | trim | replace("'", '') | replace('"', '') -%}
+  {%- if part in ['quarter', 'quarters'] -%}
+    {{ from_date_or_timestamp }} + ((interval '3 month') * ({{ interval }}))
+  {%- else -%}
+    {{ from_date_or_timestamp }} + ((interval '1 {{ part }}') * ({{ interval }}))
+  {%- endif -%}
+{%- endmacro %}
+
+
 {% macro datediff(first_date, second_date, datepart) -%}
   {{ return(adapter.dispatch('datediff', 'dbt')(first_date, second_date, datepart)) }}
 {%- endmacro %}
@@ -135,6 +149,41 @@ export const DATE_MACROS = String.raw`
   {%- endif -%}
 {%- endmacro %}
 
+{#- The datepart boundaries crossed from first_date to second_date, from date_part differences (as dbt-postgres; weeks start on Sunday there). -#}
+{% macro postgres__datediff(first_date, second_date, datepart) -%}
+  {%- set part = datepart | string | lower | trim | replace("'", '') | replace('"', '') -%}
+  {%- set a = '(' ~ first_date ~ ')' -%}
+  {%- set b = '(' ~ second_date ~ ')' -%}
+  {%- if part == 'year' -%}
+    (date_part('year', {{ b }}::date) - date_part('year', {{ a }}::date))
+  {%- elif part == 'quarter' -%}
+    ({{ dbt.postgres__datediff(first_date, second_date, 'year') }} * 4 + date_part('quarter', {{ b }}::date) - date_part('quarter', {{ a }}::date))
+  {%- elif part == 'month' -%}
+    ({{ dbt.postgres__datediff(first_date, second_date, 'year') }} * 12 + date_part('month', {{ b }}::date) - date_part('month', {{ a }}::date))
+  {%- elif part == 'day' -%}
+    ({{ b }}::date - {{ a }}::date)
+  {%- elif part == 'week' -%}
+    ({{ dbt.postgres__datediff(first_date, second_date, 'day') }} / 7 + case
+      when date_part('dow', {{ a }}::timestamp) <= date_part('dow', {{ b }}::timestamp) then case when {{ a }} <= {{ b }} then 0 else -1 end
+      else case when {{ a }} <= {{ b }} then 1 else 0 end
+    end)
+  {%- elif part == 'hour' -%}
+    ({{ dbt.postgres__datediff(first_date, second_date, 'day') }} * 24 + date_part('hour', {{ b }}::timestamp) - date_part('hour', {{ a }}::timestamp))
+  {%- elif part == 'minute' -%}
+    ({{ dbt.postgres__datediff(first_date, second_date, 'hour') }} * 60 + date_part('minute', {{ b }}::timestamp) - date_part('minute', {{ a }}::timestamp))
+  {%- elif part == 'second' -%}
+    ({{ dbt.postgres__datediff(first_date, second_date, 'minute') }} * 60 + floor(date_part('second', {{ b }}::timestamp)) - floor(date_part('second', {{ a }}::timestamp)))
+  {%- elif part == 'millisecond' -%}
+    ({{ dbt.postgres__datediff(first_date, second_date, 'minute') }} * 60000 + floor(date_part('millisecond', {{ b }}::timestamp)) - floor(date_part('millisecond', {{ a }}::timestamp)))
+  {%- elif part == 'microsecond' -%}
+    ({{ dbt.postgres__datediff(first_date, second_date, 'minute') }} * 60000000 + floor(date_part('microsecond', {{ b }}::timestamp)) - floor(date_part('microsecond', {{ a }}::timestamp)))
+  {%- elif execute -%}
+    {{ exceptions.raise_compiler_error("datediff: datepart '" ~ datepart ~ "' is not one PostgreSQL can do") }}
+  {%- else -%}
+    ({{ b }}::date - {{ a }}::date)
+  {%- endif -%}
+{%- endmacro %}
+
 {#- The fraction of a second of a timestamp string, in microseconds, read from its digits (SQLite's own clock keeps milliseconds). -#}
 {% macro sqlite_fraction_microseconds(value) -%}
   (case when instr({{ value }}, '.') > 0 then cast(substr(substr({{ value }}, instr({{ value }}, '.') + 1) || '000000', 1, 6) as integer) else 0 end)
@@ -151,6 +200,15 @@ export const DATE_MACROS = String.raw`
 
 {% macro default__last_day(date, datepart) -%}
   {{ dbt.default_last_day(date, datepart) }}
+{%- endmacro %}
+
+{#- A quarter is three months on PostgreSQL (its dateadd has no quarter); the rest as the default. -#}
+{% macro postgres__last_day(date, datepart) -%}
+  {%- if (datepart | string | lower | trim | replace("'", '')) == 'quarter' -%}
+    cast({{ dbt.dateadd('day', '-1', dbt.dateadd('month', '3', dbt.date_trunc(datepart, date))) }} as date)
+  {%- else -%}
+    {{ dbt.default_last_day(date, datepart) }}
+  {%- endif -%}
 {%- endmacro %}
 
 {#- Always a date ('YYYY-MM-DD'): the day before the start of the next period (a part under a day: that day). -#}

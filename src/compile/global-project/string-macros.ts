@@ -67,6 +67,11 @@ export const STRING_MACROS = String.raw`
   right({{ string_text }}, {{ length_expression }})
 {%- endmacro %}
 
+{#- right() takes an integer length: a bigint column (mini-dbt's seeds type whole numbers bigint) is cast to one. -#}
+{% macro postgres__right(string_text, length_expression) -%}
+  right({{ string_text }}, cast({{ length_expression }} as integer))
+{%- endmacro %}
+
 {#- PostgreSQL's right(): the last n characters ('' for 0, all for more than there are); a negative n drops the first |n|. -#}
 {% macro sqlite__right(string_text, length_expression) -%}
   {%- set n = '(' ~ length_expression ~ ')' -%}

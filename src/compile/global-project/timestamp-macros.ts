@@ -2,6 +2,8 @@
  * dbt's current-time macros (current_timestamp, snapshot_get_time and the two
  * *_backcompat ones) for the internal `dbt` package. SQLite's clock is UTC and
  * its timestamps are text: datetime('now') gives 'YYYY-MM-DD HH:MM:SS' in UTC.
+ * PostgreSQL's are dbt-postgres's: now(), and a timestamp without time zone
+ * for snapshot_get_time.
  */
 export const TIMESTAMP_MACROS = String.raw`
 {% macro current_timestamp() -%}
@@ -16,6 +18,10 @@ export const TIMESTAMP_MACROS = String.raw`
   datetime('now')
 {%- endmacro %}
 
+{% macro postgres__current_timestamp() -%}
+  now()
+{%- endmacro %}
+
 
 {% macro snapshot_get_time() -%}
   {{ adapter.dispatch('snapshot_get_time', 'dbt')() }}
@@ -23,6 +29,11 @@ export const TIMESTAMP_MACROS = String.raw`
 
 {% macro default__snapshot_get_time() -%}
   {{ dbt.current_timestamp() }}
+{%- endmacro %}
+
+{#- dbt-postgres: a timestamp without time zone. -#}
+{% macro postgres__snapshot_get_time() -%}
+  {{ dbt.current_timestamp() }}::timestamp without time zone
 {%- endmacro %}
 
 
@@ -39,6 +50,10 @@ export const TIMESTAMP_MACROS = String.raw`
   datetime('now')
 {%- endmacro %}
 
+{% macro postgres__current_timestamp_backcompat() -%}
+  current_timestamp::{{ dbt.type_timestamp() }}
+{%- endmacro %}
+
 
 {% macro current_timestamp_in_utc_backcompat() -%}
   {{ return(adapter.dispatch('current_timestamp_in_utc_backcompat', 'dbt')()) }}
@@ -46,5 +61,9 @@ export const TIMESTAMP_MACROS = String.raw`
 
 {% macro default__current_timestamp_in_utc_backcompat() -%}
   {{ return(adapter.dispatch('current_timestamp_backcompat', 'dbt')()) }}
+{%- endmacro %}
+
+{% macro postgres__current_timestamp_in_utc_backcompat() -%}
+  (current_timestamp at time zone 'utc')::{{ dbt.type_timestamp() }}
 {%- endmacro %}
 `;
