@@ -23,6 +23,7 @@ import { DEFAULT_BUSY_TIMEOUT_MS, openProjectWarehouse } from '../engine/open-wa
 import { ensureSchema } from '../engine/target-schemas.js';
 import { isConnectionLost } from '../engine/connection-lost.js';
 import { migrateLedger } from '../state/migrate-ledger.js';
+import { withRelationLock } from '../execute/relation-lock.js';
 import { parseEventTimeRange, parseTime } from '../config/microbatch-time.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
 import { warnUnusedVars } from './warn-unused-vars.js';
@@ -167,9 +168,12 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   };
   const { invocationId, startedAt: runStartedAt } = context;
   try {
-    migrateLedger(db);
-    // dbt's create_schema: the schemas the selected nodes are built in, attached (files created) before anything runs.
-    for (const schema of schemasWritten(manifest, order)) ensureSchema(db, project.target, schema);
+    // Runs that start at once on a server take turns to create the ledger and the schemas (one would fail on the other's catalog row).
+    withRelationLock(db, '_mini_dbt_ledger', () => {
+      migrateLedger(db);
+      // dbt's create_schema: the schemas the selected nodes are built in, attached (files created) before anything runs.
+      for (const schema of schemasWritten(manifest, order)) ensureSchema(db, project.target, schema);
+    }, busyTimeoutMs);
     startRun(db, {
       invocationId,
       command,

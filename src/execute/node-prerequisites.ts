@@ -39,3 +39,18 @@ export function nodePrerequisites(graph: Graph, order: readonly string[]): numbe
     return before;
   });
 }
+
+/**
+ * How many nodes could ever run at once: the most nodes on one level, a
+ * node's level being one past its deepest prerequisite's. A pool needs no
+ * more threads than that (a chain of nodes needs one).
+ */
+export function widestLevel(prerequisites: readonly (readonly number[])[]): number {
+  const level: number[] = [];
+  const count = new Map<number, number>();
+  for (const [i, before] of prerequisites.entries()) {
+    level[i] = before.reduce((deepest, p) => Math.max(deepest, level[p]! + 1), 0);
+    count.set(level[i]!, (count.get(level[i]!) ?? 0) + 1);
+  }
+  return Math.max(0, ...count.values());
+}

@@ -1,7 +1,7 @@
 import type { ModelNode } from '../compile/manifest.js';
 import type { SessionOptions } from '../api/session.js';
 import type { NodeResult } from '../state/node-result.js';
-import { nodePrerequisites } from './node-prerequisites.js';
+import { nodePrerequisites, widestLevel } from './node-prerequisites.js';
 import { NodePool, nodePoolScript } from './node-pool.js';
 import type { SharedState } from './node-pool-messages.js';
 import { describeRunnable, notStarted, type RunnableNode } from './run-node.js';
@@ -26,11 +26,14 @@ export async function runNodesInParallel(nodes: readonly RunnableNode[], options
     emit({ type: 'log', message: `--threads ${options.threads}: ${why}, so nodes run one at a time` });
     return runNodes({ ...options, threads: 1 });
   };
-  const script = nodePoolScript();
-  if (!script) return sequential("the node pool's thread script is not built (npm run build)");
   const order = nodes.map((n) => n.uniqueId);
   const prerequisites = nodePrerequisites(options.graph, order);
-  const pool = new NodePool(script, Math.min(options.threads, nodes.length), {
+  // No more threads than nodes that could ever run at once; a chain runs here, with no thread to start.
+  const width = Math.min(options.threads, widestLevel(prerequisites));
+  if (width <= 1) return runNodes({ ...options, threads: 1 });
+  const script = nodePoolScript();
+  if (!script) return sequential("the node pool's thread script is not built (npm run build)");
+  const pool = new NodePool(script, width, {
     role: 'mini-dbt-node-pool',
     sessionOptions: options.sessionOptions,
     busyTimeoutMs: busyTimeoutOf(options.manifest.project),
