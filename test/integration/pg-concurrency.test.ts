@@ -129,6 +129,23 @@ describePg('--threads on PostgreSQL', () => {
     expect(rows).toEqual([1, 2]);
   });
 
+  it('two first runs at once on a new database both succeed: they take turns to create the ledger', async () => {
+    const fresh = await freshPgDatabase('first_runs');
+    try {
+      const dir = project(fresh, { north: sleeper(1, 0.2), south: sleeper(2, 0.2) });
+      dirs.push(dir);
+      const [a, b] = await Promise.all([
+        runCliAsync(['run', '-s', 'north', '--project-dir', dir, '--profiles-dir', dir]),
+        runCliAsync(['run', '-s', 'south', '--project-dir', dir, '--profiles-dir', dir]),
+      ]);
+      expect([a.code, b.code], a.stdout + a.stderr + b.stdout + b.stderr).toEqual([0, 0]);
+      const runs = await withPgClient(async (c) => (await c.query("select count(*)::int as n from _mini_dbt_runs where status = 'success'")).rows[0].n, fresh);
+      expect(runs).toBe(2);
+    } finally {
+      await fresh.drop();
+    }
+  });
+
   it('two runs of the same model take turns: both succeed, one publish after the other', async () => {
     const dir = project(place, { same: sleeper(7, 1.5) });
     dirs.push(dir);
