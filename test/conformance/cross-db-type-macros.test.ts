@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceProject } from '../support/conformance-project.js';
 import { buildCrossDbProject, expectActualEqualsExpected } from '../support/cross-db-project.js';
+import { describeEachEngine, pgReader, withReader } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 14): dbt's type and cast macros, as mini-dbt
@@ -14,6 +15,7 @@ import { buildCrossDbProject, expectActualEqualsExpected } from '../support/cros
  * test_cast, test_safe_cast, test_cast_bool_to_text; each model built
  * unqualified and as dbt.<macro>.
  *
+ * On PostgreSQL a column's type is its declared type, as in dbt's check.
  * Translated to SQLite: a column's "type" is the storage class of its values
  * (typeof()), since a table built from a query declares only affinities.
  * test_type_boolean casts the text 'True', which SQLite's cast reads as 0 (it
@@ -38,6 +40,13 @@ const TYPE_CASES = {
   timestamp: { column: 'timestamp_col', seed: 'timestamp_col\n2021-01-01 01:01:01\n', types: 'timestamp', actual: "select cast('2021-01-01 01:01:01' as {{ type_timestamp() }}) as timestamp_col" },
 } as const satisfies Record<string, { column: string; seed?: string; model?: string; types?: string; actual: string }>;
 
+/**
+ * On PostgreSQL, the seeds' column types dbt-postgres's seeds infer (mini-dbt's infer bigint for whole
+ * numbers, double precision for decimals), and a boolean for the boolean case's 1: the expected relation
+ * then has the type the macro names, as in dbt's fixtures.
+ */
+const PG_SEED_TYPES: Record<string, string> = { int: 'integer', float: 'double precision', boolean: 'boolean' };
+
 const CAST = (macro: string) => `
 with data as (
     select * from {{ ref('data_${macro}') }}
@@ -56,31 +65,36 @@ select {{ cast_bool_to_text("input") }} as actual, expected
 from data
 `;
 
-let project: ConformanceProject;
-beforeAll(() => {
-  const seeds: Record<string, string> = { data_cast: 'field,output\nabc,abc\n123,123\n,\n', data_safe_cast: 'field,output\nabc,abc\n123,123\n,\n' };
-  const models: Record<string, string> = { test_cast: CAST('cast'), test_safe_cast: CAST('safe_cast'), test_cast_bool_to_text: CAST_BOOL_TO_TEXT };
-  const seedTypes: string[] = [];
-  for (const [name, c] of Object.entries(TYPE_CASES)) {
-    if ('seed' in c) seeds[`expected_${name}`] = c.seed;
-    if ('model' in c) models[`expected_${name}`] = c.model;
-    if ('types' in c) seedTypes.push(`  - name: expected_${name}\n    config:\n      column_types:\n        ${c.column}: '${c.types}'\n`);
-    models[`actual_${name}`] = c.actual;
-  }
-  project = buildCrossDbProject({ macros: MACROS, seeds, models, files: { 'seeds/properties.yml': `version: 2\nseeds:\n${seedTypes.join('')}` } });
-});
+describeEachEngine("dbt's data type macros (dbt-tests-adapter utils/data_types/)", (engine) => {
+  let project: ConformanceProject;
+  beforeAll(() => {
+    const seeds: Record<string, string> = { data_cast: 'field,output\nabc,abc\n123,123\n,\n', data_safe_cast: 'field,output\nabc,abc\n123,123\n,\n' };
+    const models: Record<string, string> = { test_cast: CAST('cast'), test_safe_cast: CAST('safe_cast'), test_cast_bool_to_text: CAST_BOOL_TO_TEXT };
+    const seedTypes: string[] = [];
+    for (const [name, c] of Object.entries(TYPE_CASES)) {
+      if ('seed' in c) seeds[`expected_${name}`] = c.seed;
+      if ('model' in c) models[`expected_${name}`] = c.model;
+      const types = engine === 'postgres' && name in PG_SEED_TYPES ? PG_SEED_TYPES[name] : 'types' in c ? c.types : undefined;
+      if (types) seedTypes.push(`  - name: expected_${name}\n    config:\n      column_types:\n        ${c.column}: '${types}'\n`);
+      models[`actual_${name}`] = c.actual;
+    }
+    project = buildCrossDbProject({ macros: MACROS, seeds, models, files: { 'seeds/properties.yml': `version: 2\nseeds:\n${seedTypes.join('')}` } }, engine);
+  });
 
-/** Each row's value and storage class, ordered. */
-function typedRows(relation: string, column: string): unknown[] {
-  const db = new Database(join(project.dir, 'warehouse.db'), { readonly: true });
-  try {
-    return db.prepare(`select "${column}" as value, typeof("${column}") as type from "${relation}" order by 1`).all();
-  } finally {
-    db.close();
+  /** Each row's value and storage class (PostgreSQL: the column's type), ordered. */
+  function typedRows(relation: string, column: string): unknown[] {
+    if (engine === 'postgres') {
+      const type = withReader(() => pgReader(project.pg!), (db) => db.columns(relation).find((c) => c.name === column)?.type);
+      return project.rows(relation).map((r) => ({ value: r[column], type }));
+    }
+    const db = new Database(join(project.dir, 'warehouse.db'), { readonly: true });
+    try {
+      return db.prepare(`select "${column}" as value, typeof("${column}") as type from "${relation}" order by 1`).all();
+    } finally {
+      db.close();
+    }
   }
-}
 
-describe("dbt's data type macros on SQLite (dbt-tests-adapter utils/data_types/)", () => {
   it.each(Object.entries(TYPE_CASES))('type_%s: the cast equals the expected relation, in value and storage class', (name, c) => {
     const expected = typedRows(`expected_${name}`, c.column);
     expect(expected).toHaveLength(1);
@@ -88,25 +102,33 @@ describe("dbt's data type macros on SQLite (dbt-tests-adapter utils/data_types/)
     expect(typedRows(`actual_${name}_qualified`, c.column)).toEqual(expected);
   });
 
-  it('the types are the names dbt writes, TEXT for strings and timestamps', () => {
+  it.runIf(engine === 'postgres')('the types are the names dbt-postgres writes: text, timestamp, numeric(28,6), bigint', () => {
+    const sql = (model: string) => readFileSync(join(project.dir, 'target/compiled/cross_db/models', `${model}.sql`), 'utf8');
+    expect(sql('actual_string')).toMatch(/as text\)/);
+    expect(sql('actual_timestamp')).toMatch(/as timestamp\)/);
+    expect(sql('actual_numeric')).toMatch(/as numeric\(28,6\)\)/);
+    expect(sql('actual_bigint')).toMatch(/as bigint\)/);
+  });
+
+  it.runIf(engine === 'sqlite')('the types are the names dbt writes, TEXT for strings and timestamps', () => {
     const sql = (model: string) => readFileSync(join(project.dir, 'target/compiled/cross_db/models', `${model}.sql`), 'utf8');
     expect(sql('actual_string')).toMatch(/as TEXT\)/);
     expect(sql('actual_timestamp')).toMatch(/as TEXT\)/);
     expect(sql('actual_numeric')).toMatch(/as numeric\(28,6\)\)/);
     expect(sql('actual_bigint')).toMatch(/as bigint\)/);
   });
-});
 
-describe("dbt's cast macros on SQLite (dbt-tests-adapter utils/)", () => {
-  it('cast to a string, NULL for NULL (test_cast)', () => {
-    expect(expectActualEqualsExpected(project, 'test_cast')).toHaveLength(3);
-  });
+  describe("dbt's cast macros (dbt-tests-adapter utils/)", () => {
+    it('cast to a string, NULL for NULL (test_cast)', () => {
+      expect(expectActualEqualsExpected(project, 'test_cast')).toHaveLength(3);
+    });
 
-  it('safe_cast to a string, NULL for NULL (test_safe_cast)', () => {
-    expect(expectActualEqualsExpected(project, 'test_safe_cast')).toHaveLength(3);
-  });
+    it('safe_cast to a string, NULL for NULL (test_safe_cast)', () => {
+      expect(expectActualEqualsExpected(project, 'test_safe_cast')).toHaveLength(3);
+    });
 
-  it("cast_bool_to_text: 'true', 'false', NULL (test_cast_bool_to_text)", () => {
-    expect(expectActualEqualsExpected(project, 'test_cast_bool_to_text')).toHaveLength(3);
+    it("cast_bool_to_text: 'true', 'false', NULL (test_cast_bool_to_text)", () => {
+      expect(expectActualEqualsExpected(project, 'test_cast_bool_to_text')).toHaveLength(3);
+    });
   });
 });
