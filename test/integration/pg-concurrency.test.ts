@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliAsync } from '../support/run-cli.js';
-import { describePg, freshPgDatabase, withPgClient, writePgProfiles, type PgTestTarget } from '../support/pg-test-database.js';
+import { connectPg, describePg, freshPgDatabase, withPgClient, writePgProfiles, type PgTestTarget } from '../support/pg-test-database.js';
 
 /**
  * Issue 17, concurrency the PostgreSQL way: `--threads N` runs N
@@ -182,6 +182,35 @@ describePg('--threads on PostgreSQL', () => {
     expect((await holder).code).toBe(0);
     const runs = await ledger(place, 'held');
     expect(runs.map((r) => r.status).sort()).toEqual(['error', 'success']);
+  });
+});
+
+describePg('a lock past the busy timeout on PostgreSQL', () => {
+  let place: PgTestTarget;
+  beforeAll(async () => {
+    place = await freshPgDatabase('lock_wait');
+  });
+  afterAll(async () => {
+    await place?.drop();
+  });
+
+  it('a statement that waits longer than --busy-timeout for another session\'s lock fails its node (exit 1); the independent node is built', async () => {
+    const dir = project(place, { reader: "select count(*) as n from {{ source('raw', 'locked') }}", free: 'select 1 as n' });
+    writeFileSync(join(dir, 'models', 'sources.yml'), 'sources:\n  - name: raw\n    schema: public\n    tables:\n      - name: locked\n');
+    await withPgClient((c) => c.query('create table locked (n int)'), place);
+    const holder = await connectPg(place);
+    try {
+      await holder.query('begin');
+      await holder.query('lock table locked in access exclusive mode');
+      const out = cli(dir, 'run', '--busy-timeout', '300');
+      expect(out.code, out.stdout + out.stderr).toBe(1);
+      expect(out.stdout).toMatch(/waited 300 ms for a lock held by another session, then gave up \(canceling statement due to lock timeout\)/);
+      expect(out.stdout).toMatch(/PASS=1 WARN=0 ERROR=1 SKIP=0 TOTAL=2/);
+    } finally {
+      await holder.query('rollback');
+      await holder.end();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
