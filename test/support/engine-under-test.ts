@@ -6,10 +6,11 @@
  * The PostgreSQL half is describePg (skipped, with the reason, without a server); each project gets a fresh database of its own, dropped after the suite.
  */
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
+import { useTargetEngine } from '../../src/engine/current-engine.js';
 import type { Connection } from '../../src/engine/connection.js';
 import { openPostgres } from '../../src/engine/postgres/pg-connection.js';
-import type { PostgresSettings } from '../../src/project/target.js';
+import { FILE_TARGET, type PostgresSettings } from '../../src/project/target.js';
 import { describePg, pgServer, pgProfilesYml, type PgTestTarget } from './pg-test-database.js';
 
 export type EngineName = 'sqlite' | 'postgres';
@@ -18,8 +19,25 @@ export const ENGINES: readonly EngineName[] = ['sqlite', 'postgres'];
 
 /** `describe(title, body)` once per engine: "<title> [sqlite]" and "<title> [postgres]" (the latter via describePg). */
 export function describeEachEngine(title: string, body: (engine: EngineName) => void): void {
-  describe(`${title} [sqlite]`, () => body('sqlite'));
-  describePg(`${title} [postgres]`, () => pgSuite(() => body('postgres')));
+  describe(`${title} [sqlite]`, () => {
+    startsOnSqlite();
+    body('sqlite');
+  });
+  describePg(`${title} [postgres]`, () => pgSuite(() => {
+    startsOnSqlite();
+    body('postgres');
+  }));
+}
+
+/**
+ * Each test starts on SQLite's engine, as a command does before it loads its
+ * project: a test of pure statement text is not answered in the dialect a
+ * PostgreSQL build before it chose (a build chooses its own as it loads).
+ */
+function startsOnSqlite(): void {
+  beforeEach(() => {
+    useTargetEngine(FILE_TARGET);
+  });
 }
 
 /** The body once per engine, in describes named after the engine (for a whole file's describes). */
@@ -118,6 +136,8 @@ export interface WarehouseReader {
   kind(relation: string): 'table' | 'view' | undefined;
   /** Columns in order, with their declared types ('' when none). */
   columns(relation: string): { name: string; type: string }[];
+  /** The named indexes of a table (not those behind constraints), columns in order. */
+  indexes(table: string): { name: string; columns: string[]; unique: boolean }[];
   close(): void;
 }
 
@@ -128,6 +148,8 @@ export function sqliteReader(path: string, options: { readonly?: boolean } = {})
     exec: (sql) => void db.exec(sql),
     kind: (relation) => (db.prepare("select type from sqlite_master where name = ? and type in ('table', 'view')").get(relation) as { type: 'table' | 'view' } | undefined)?.type,
     columns: (relation) => db.prepare('select name, type from pragma_table_info(?)').all(relation) as { name: string; type: string }[],
+    indexes: (table) => (db.prepare("select name, \"unique\" as u from pragma_index_list(?) where origin = 'c' order by name").all(table) as { name: string; u: number }[])
+      .map((i) => ({ name: i.name, columns: (db.prepare('select name from pragma_index_info(?) order by seqno').all(i.name) as { name: string | null }[]).map((c) => c.name ?? ''), unique: i.u === 1 })),
     close: () => db.close(),
   };
 }
@@ -139,6 +161,7 @@ export function pgReader(target: PgTestTarget): WarehouseReader {
     exec: (sql) => db.exec(sql),
     kind: (relation) => db.relationKind(relation) ?? undefined,
     columns: (relation) => db.relationColumns(relation),
+    indexes: (table) => db.relationIndexes(table),
     close: () => db.close(),
   };
 }

@@ -27,6 +27,10 @@ export interface MiniProject {
   rows(table: string, orderBy?: string): Record<string, unknown>[];
   /** Column names and declared types of a table. */
   columns(table: string): { name: string; type: string }[];
+  /** The named indexes of a table in the target schema (columns in order). */
+  indexes(table: string): { name: string; columns: string[]; unique: boolean }[];
+  /** The rows of any query on the warehouse. */
+  query(sql: string): Record<string, unknown>[];
   /** Ledger rows for a model, oldest first. */
   ledger(model: string): Record<string, unknown>[];
   /** Everything in the warehouse but the ledger (to prove a failed publish changed nothing). */
@@ -77,6 +81,8 @@ export function miniProject(files: Readonly<Record<string, string>>, projectYml 
       return db.all(`select * from "${table}" order by ${orderBy ?? cols.map((c) => `${c} nulls first`).join(', ')}`);
     }),
     columns: (table) => withDb((db) => db.columns(table)),
+    indexes: (table) => withDb((db) => db.indexes(table)),
+    query: (sql) => withDb((db) => db.all(sql)),
     ledger: (model) => withDb((db) => db.all('select * from _mini_dbt_node_runs where model = ? order by id', model)),
     snapshot: () => (pg ? pgWarehouseSnapshot(pg) : warehouseSnapshot(database)),
     build: (options = {}) => run({ projectDir: dir, writeArtifacts: false, ...options }),

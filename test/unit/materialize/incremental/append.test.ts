@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { appendStrategy } from '../../../../src/materialize/incremental/append.js';
 import { expectAtomicFailure, miniProject } from '../../../support/strategy-project.js';
 import { parseModelSettings, type IncrementalModelSettings } from '../../../../src/config/model-settings.js';
+import { describeEachEngine, type EngineName } from '../../../support/engine-under-test.js';
 
 const INCREMENTAL = parseModelSettings({ materialized: 'incremental' }) as IncrementalModelSettings;
 
@@ -10,14 +11,15 @@ select id, status, loaded_on from {{ source('raw', 'events') }}
 {% if is_incremental() %}where loaded_on > (select max(loaded_on) from {{ this }}){% endif %}
 `;
 
-function setup() {
-  const p = miniProject({ 'models/events_log.sql': MODEL });
+const setupOn = (engine: EngineName) => function setup() {
+  const p = miniProject({ 'models/events_log.sql': MODEL }, undefined, { engine });
   p.exec(`create table events (id integer, status text, loaded_on text);
     insert into events values (1, 'placed', '2024-01-01'), (2, 'placed', '2024-01-01');`);
   return p;
-}
+};
 
-describe('append strategy', () => {
+describeEachEngine('append strategy', (engine) => {
+  const setup = setupOn(engine);
   it('emits one INSERT of the new rows into the target columns', () => {
     const statements = appendStrategy.statements({
       model: 'm', target: '"m"', newRows: 'temp."m__mini_dbt_new"', uniqueKey: [], destColumns: ['"id"', '"status"'], predicates: [], settings: INCREMENTAL,

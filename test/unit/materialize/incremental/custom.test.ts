@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { customMacroStrategy, strategyMacroName } from '../../../../src/materialize/incremental/custom-macro.js';
 import { expectAtomicFailure, miniProject } from '../../../support/strategy-project.js';
 import { parseModelSettings, type IncrementalModelSettings } from '../../../../src/config/model-settings.js';
+import { describeEachEngine, type EngineName } from '../../../support/engine-under-test.js';
 
 const INCREMENTAL = parseModelSettings({ materialized: 'incremental' }) as IncrementalModelSettings;
 
@@ -18,13 +19,14 @@ const MODEL = `{{ config(materialized='incremental', incremental_strategy='inser
 select id, v from {{ source('raw', 'events') }}
 `;
 
-function setup() {
-  const p = miniProject({ 'macros/strategies.sql': MACRO, 'models/m.sql': MODEL });
+const setupOn = (engine: EngineName) => function setup() {
+  const p = miniProject({ 'macros/strategies.sql': MACRO, 'models/m.sql': MODEL }, undefined, { engine });
   p.exec(`create table events (id integer, v text); insert into events values (1, 'a'), (2, 'b');`);
   return p;
-}
+};
 
-describe('a project strategy (get_incremental_<name>_sql macro)', () => {
+describeEachEngine('a project strategy (get_incremental_<name>_sql macro)', (engine) => {
+  const setup = setupOn(engine);
   it('names the macro as dbt does and runs the SQL it returned as one step', () => {
     expect(strategyMacroName('delete+insert')).toBe('get_incremental_delete_insert_sql');
     const statements = customMacroStrategy('x').statements({
@@ -37,7 +39,9 @@ describe('a project strategy (get_incremental_<name>_sql macro)', () => {
     const p = setup();
     await p.buildOk();
     const script = await p.script('m');
-    expect(script).toContain('-- custom\ninsert into "main"."m" ("id", "v")\n  select "id", "v" from temp."m__mini_dbt_new" as src\n  where not exists (select 1 from "main"."m" as t where t.id = src.id) and src.v is not null;');
+    // The target in its schema, the new rows in the engine's temporary schema.
+    const [schema, temp] = engine === 'postgres' ? ['public', 'pg_temp'] : ['main', 'temp'];
+    expect(script).toContain(`-- custom\ninsert into "${schema}"."m" ("id", "v")\n  select "id", "v" from ${temp}."m__mini_dbt_new" as src\n  where not exists (select 1 from "${schema}"."m" as t where t.id = src.id) and src.v is not null;`);
   });
 
   it('first build, then the strategy decides: only new keys are inserted; a rerun is idempotent', async () => {

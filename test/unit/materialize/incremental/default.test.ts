@@ -1,20 +1,22 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { effectiveStrategy } from '../../../../src/config/model-config.js';
 import { strategyNames } from '../../../../src/materialize/incremental/strategy-registry.js';
 import { expectAtomicFailure, miniProject } from '../../../support/strategy-project.js';
+import { describeEachEngine, type EngineName } from '../../../support/engine-under-test.js';
 
 const MODEL = (config: string) => `{{ config(materialized='incremental'${config}) }}
 select id, v from {{ source('raw', 'events') }}
 {% if is_incremental() %}where id >= (select max(id) from {{ this }}){% endif %}
 `;
 
-function setup(config: string) {
-  const p = miniProject({ 'models/m.sql': MODEL(config) });
+const setupOn = (engine: EngineName) => function setup(config: string) {
+  const p = miniProject({ 'models/m.sql': MODEL(config) }, undefined, { engine });
   p.exec(`create table events (id integer, v text); insert into events values (1, 'a'), (2, 'b');`);
   return p;
-}
+};
 
-describe('default strategy (no incremental_strategy, or default)', () => {
+describeEachEngine('default strategy (no incremental_strategy, or default)', (engine) => {
+  const setup = setupOn(engine);
   it('is delete+insert with a unique_key and append without, as in dbt-postgres', () => {
     expect(effectiveStrategy({ unique_key: 'id' })).toBe('delete+insert');
     expect(effectiveStrategy({ incremental_strategy: 'default', unique_key: ['a', 'b'] })).toBe('delete+insert');

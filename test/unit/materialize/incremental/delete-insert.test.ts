@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { deleteInsertStrategy } from '../../../../src/materialize/incremental/delete-insert.js';
 import { expectAtomicFailure, miniProject } from '../../../support/strategy-project.js';
 import { parseModelSettings, type IncrementalModelSettings } from '../../../../src/config/model-settings.js';
+import { describeEachEngine, type EngineName } from '../../../support/engine-under-test.js';
 
 const INCREMENTAL = parseModelSettings({ materialized: 'incremental' }) as IncrementalModelSettings;
 
@@ -11,31 +12,33 @@ with latest as (
   select *, row_number() over (partition by order_id order by loaded_on desc) as rank from {{ source('raw', 'events') }}
 )
 select order_day, shop, sum(amount) as revenue from latest where rank = 1
-{% if is_incremental() %}and order_day >= date((select max(loaded_on) from {{ source('raw', 'events') }}), '-1 day'){% endif %}
+{% if is_incremental() %}and order_day >= {% if target.type == 'postgres' %}cast(cast((select max(loaded_on) from {{ source('raw', 'events') }}) as date) - 1 as text){% else %}date((select max(loaded_on) from {{ source('raw', 'events') }}), '-1 day'){% endif %}{% endif %}
 group by order_day, shop
 `;
 
-function setup(key = "'order_day'", extra = '') {
-  const p = miniProject({ 'models/revenue.sql': MODEL(key, extra) });
+const setupOn = (engine: EngineName) => function setup(key = "'order_day'", extra = '') {
+  const p = miniProject({ 'models/revenue.sql': MODEL(key, extra) }, undefined, { engine });
   p.exec(`create table events (order_id integer, order_day text, shop text, amount real, loaded_on text);
     insert into events values (1, '2024-01-01', 'n', 10, '2024-01-01'), (2, '2024-01-02', 'n', 20, '2024-01-02'), (3, '2024-01-02', 's', 5, '2024-01-02');`);
   return p;
-}
+};
 
 /** Revenue per day and shop of the rows loaded on the latest load day (incremental), or all rows: a NULL day passes the filter. */
-function nullableDays(extra = '') {
+const nullableDaysOn = (engine: EngineName) => function nullableDays(extra = '') {
   const p = miniProject({
     'models/revenue.sql': `{{ config(materialized='incremental', incremental_strategy='delete+insert', unique_key='order_day'${extra}) }}
 select order_day, shop, sum(amount) as revenue from {{ source('raw', 'events') }}
 {% if is_incremental() %}where loaded_on = (select max(loaded_on) from {{ source('raw', 'events') }}){% endif %}
 group by order_day, shop`,
-  });
+  }, undefined, { engine });
   p.exec(`create table events (order_id integer, order_day text, shop text, amount real, loaded_on text);
     insert into events values (1, '2024-01-01', 'n', 10, '2024-01-01'), (2, '2024-01-02', 'n', 20, '2024-01-02');`);
   return p;
-}
+};
 
-describe('delete+insert strategy', () => {
+describeEachEngine('delete+insert strategy', (engine) => {
+  const setup = setupOn(engine);
+  const nullableDays = nullableDaysOn(engine);
   it('emits a delete by key tuple (with predicates) and an insert', () => {
     const statements = deleteInsertStrategy.statements({
       model: 'm', target: '"m"', newRows: 'temp."m__mini_dbt_new"', uniqueKey: ['day', 'shop'], destColumns: ['"day"', '"shop"', '"v"'], predicates: ["DBT_INTERNAL_DEST.day > '2024-01-01'"], settings: INCREMENTAL,
@@ -114,7 +117,7 @@ describe('delete+insert strategy', () => {
 select order_day, sum(amount) as revenue from {{ source('raw', 'events') }}
 {% if is_incremental() %}where order_day = (select max(order_day) from {{ source('raw', 'events') }}){% endif %}
 group by order_day`,
-      });
+      }, undefined, { engine });
       p.exec(`create table events (order_day text, amount real); insert into events values ('2024-01-01', 10), ('2024-01-02', 20);`);
       const logs: string[] = [];
       const onEvent = (e: { type: string; message?: string }) => { if (e.type === 'log') logs.push(e.message!); };

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { insertOverwriteStrategy } from '../../../../src/materialize/incremental/insert-overwrite.js';
 import { expectAtomicFailure, miniProject } from '../../../support/strategy-project.js';
 import { parseModelSettings, type IncrementalModelSettings } from '../../../../src/config/model-settings.js';
+import { describeEachEngine, type EngineName } from '../../../support/engine-under-test.js';
 
 const INCREMENTAL = parseModelSettings({ materialized: 'incremental' }) as IncrementalModelSettings;
 
@@ -15,14 +16,15 @@ select order_day, status, count(*) as orders from latest where rank = 1
 group by order_day, status
 `;
 
-function setup() {
-  const p = miniProject({ 'models/by_status.sql': MODEL });
+const setupOn = (engine: EngineName) => function setup() {
+  const p = miniProject({ 'models/by_status.sql': MODEL }, undefined, { engine });
   p.exec(`create table events (order_id integer, order_day text, status text, loaded_on text);
     insert into events values (1, '2024-01-01', 'placed', '2024-01-01'), (2, '2024-01-01', 'placed', '2024-01-01'), (3, '2024-01-02', 'placed', '2024-01-02');`);
   return p;
-}
+};
 
-describe('insert_overwrite strategy', () => {
+describeEachEngine('insert_overwrite strategy', (engine) => {
+  const setup = setupOn(engine);
   it('emits a NULL-partition check, a delete of every partition present in the new rows, and an insert', () => {
     const statements = insertOverwriteStrategy.statements({
       model: 'm', target: '"m"', newRows: 'temp."m__mini_dbt_new"', uniqueKey: [], destColumns: ['"day"', '"n"'], predicates: [], settings: INCREMENTAL, partitionBy: 'day',
@@ -62,7 +64,7 @@ describe('insert_overwrite strategy', () => {
   });
 
   it('needs partition_by: without it that model errors on an incremental run (as dbt raises it in the incremental SQL; the first build goes ahead), exit 1', async () => {
-    const p = miniProject({ 'models/m.sql': "{{ config(materialized='incremental', incremental_strategy='insert_overwrite') }}select 1 as d" });
+    const p = miniProject({ 'models/m.sql': "{{ config(materialized='incremental', incremental_strategy='insert_overwrite') }}select 1 as d" }, undefined, { engine });
     await p.buildOk();
     const r = await p.build();
     expect(r.exitCode).toBe(1);

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { mergeStrategy } from '../../../../src/materialize/incremental/merge.js';
 import { expectAtomicFailure, miniProject } from '../../../support/strategy-project.js';
 import { parseModelSettings, type IncrementalModelSettings } from '../../../../src/config/model-settings.js';
+import { describeEachEngine, type EngineName } from '../../../support/engine-under-test.js';
 
 const INCREMENTAL = parseModelSettings({ materialized: 'incremental' }) as IncrementalModelSettings;
 
@@ -10,14 +11,15 @@ select id, status, amount, updated_at from {{ source('raw', 'events') }}
 {% if is_incremental() %}where updated_at > (select max(updated_at) from {{ this }}){% endif %}
 `;
 
-function setup(extra = '') {
-  const p = miniProject({ 'models/orders.sql': MODEL(extra) });
+const setupOn = (engine: EngineName) => function setup(extra = '') {
+  const p = miniProject({ 'models/orders.sql': MODEL(extra) }, undefined, { engine });
   p.exec(`create table events (id integer, status text, amount real, updated_at text);
     insert into events values (1, 'placed', 10, '2024-01-01'), (2, 'placed', 20, '2024-01-01');`);
   return p;
-}
+};
 
-describe('merge strategy', () => {
+describeEachEngine('merge strategy', (engine) => {
+  const setup = setupOn(engine);
   it("emits dbt's MERGE as statements: the key's index, the match (keys and predicates), the double-match refusal, the update and the insert of what matched nothing", () => {
     const statements = mergeStrategy.statements({
       model: 'orders', target: '"orders"', targetName: 'orders', targetSchema: 'main', newRows: 'temp."orders__mini_dbt_new"', uniqueKey: ['id'],
@@ -51,7 +53,7 @@ describe('merge strategy', () => {
       { id: 2, status: 'placed', amount: 20, updated_at: '2024-01-01' },
     ]);
     // The first build created the index the match seeks through (not unique: dbt's table may hold a key twice).
-    expect(p.rows('sqlite_master', 'name').filter((o) => o.type === 'index' && o.tbl_name === 'orders').map((o) => o.sql)).toEqual(['CREATE INDEX "orders__idx__id" on "orders" ("id")']);
+    expect(p.indexes('orders')).toEqual([{ name: 'orders__idx__id', columns: ['id'], unique: false }]);
     p.exec(`insert into events values (1, 'shipped', 10, '2024-01-02'), (3, 'placed', 30, '2024-01-02')`);
     const second = await p.buildOk();
     expect(second.results[0]!.plan!.mode).toBe('incremental');
@@ -64,7 +66,8 @@ describe('merge strategy', () => {
     await p.buildOk();
     expect(p.rows('orders')).toEqual(after);
     const script = await p.script('orders');
-    expect(script).toContain('update "orders" as DBT_INTERNAL_DEST set');
+    // A profile's target (PostgreSQL) names the relation in its schema; the project's own file names it bare.
+    expect(script).toContain(`update ${engine === 'postgres' ? '"public"."orders"' : '"orders"'} as DBT_INTERNAL_DEST set`);
   });
 
   it('--full-refresh rebuilds from every raw row (one row per key)', async () => {
@@ -100,7 +103,7 @@ describe('merge strategy', () => {
     expect(both.exitCode).toBe(1);
     expect(both.results[0]!.status).toBe('error');
     expect(both.results[0]!.message).toMatch(/cannot both be set/);
-    const keyless = miniProject({ 'models/m.sql': "{{ config(materialized='incremental', incremental_strategy='merge') }}select 1 as id" });
+    const keyless = miniProject({ 'models/m.sql': "{{ config(materialized='incremental', incremental_strategy='merge') }}select 1 as id" }, undefined, { engine });
     await keyless.buildOk();
     await keyless.buildOk();
     expect(keyless.rows('m')).toEqual([{ id: 1 }, { id: 1 }]);

@@ -1,12 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { microbatchStrategy } from '../../../../src/materialize/incremental/microbatch.js';
 import { expectAtomicFailure, miniProject } from '../../../support/strategy-project.js';
 import { parseModelSettings, type IncrementalModelSettings } from '../../../../src/config/model-settings.js';
+import { describeEachEngine, type EngineName } from '../../../support/engine-under-test.js';
 
 const INCREMENTAL = parseModelSettings({ materialized: 'incremental' }) as IncrementalModelSettings;
 
 const SOURCES = `sources:
   - name: raw
+    schema: "{{ target.schema }}"
     tables:
       - name: events
         event_time: occurred_on
@@ -15,15 +17,16 @@ const MODEL = `{{ config(materialized='incremental', incremental_strategy='micro
 select occurred_on as day, count(*) as n, sum(amount) as amount from {{ source('raw', 'events') }} group by occurred_on
 `;
 
-function setup() {
-  const p = miniProject({ 'models/sources.yml': SOURCES, 'models/daily.sql': MODEL });
+const setupOn = (engine: EngineName) => function setup() {
+  const p = miniProject({ 'models/sources.yml': SOURCES, 'models/daily.sql': MODEL }, undefined, { engine });
   p.exec(`create table events (id integer, occurred_on text, amount real);
     insert into events values (1, '2024-01-01', 1), (2, '2024-01-02', 2), (3, '2024-01-02', 3), (4, '2024-01-03', 4);`);
   return p;
-}
+};
 const night = (asOf: string) => ({ vars: { as_of: asOf } });
 
-describe('microbatch strategy', () => {
+describeEachEngine('microbatch strategy', (engine) => {
+  const setup = setupOn(engine);
   it('emits a window check, a delete of the half-open window and an insert', () => {
     const statements = microbatchStrategy.statements({
       model: 'daily', target: '"daily"', newRows: 'temp."daily__mini_dbt_new"', uniqueKey: [], destColumns: ['"day"', '"n"'],
@@ -68,7 +71,8 @@ describe('microbatch strategy', () => {
     ]);
     await p.buildOk(night('2024-01-04'));
     expect(p.rows('daily')).toEqual(after);
-    expect(await p.script('daily', night('2024-01-04'))).toContain(`delete from "daily"\nwhere "day" >= '2024-01-04' and "day" < '2024-01-05'`);
+    // A profile's target (PostgreSQL) names the relation in its schema; the project's own file names it bare.
+    expect(await p.script('daily', night('2024-01-04'))).toContain(`delete from ${engine === 'postgres' ? '"public"."daily"' : '"daily"'}\nwhere "day" >= '2024-01-04' and "day" < '2024-01-05'`);
   });
 
   it('--full-refresh rebuilds every batch from begin', async () => {
@@ -84,7 +88,7 @@ describe('microbatch strategy', () => {
     const p = miniProject({
       'models/sources.yml': SOURCES.replace('        event_time: occurred_on\n', ''), // no event_time upstream: nothing is filtered
       'models/daily.sql': MODEL,
-    });
+    }, undefined, { engine });
     p.exec(`create table events (id integer, occurred_on text, amount real); insert into events values (1, '2024-01-01', 1), (2, '2024-01-02', 2)`);
     const lines: string[] = [];
     await p.buildOk({ ...night('2024-01-02'), onEvent: (e) => { if (e.type === 'log') lines.push(e.message); } });
@@ -97,7 +101,7 @@ describe('microbatch strategy', () => {
     const p = miniProject({
       'models/sources.yml': SOURCES.replace('        event_time: occurred_on\n', ''),
       'models/daily.sql': MODEL.replace("begin='2024-01-01'", "begin='2024-01-01', rows_outside_batch='error'"),
-    });
+    }, undefined, { engine });
     p.exec(`create table events (id integer, occurred_on text, amount real); insert into events values (1, '2024-01-01', 1), (2, '2024-01-02', 2)`);
     const r = await p.build(night('2024-01-02'));
     expect(r.results[0]!.message).toContain("model 'daily' produced rows outside batch 2024-01-01 [2024-01-01, 2024-01-02)");
