@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
 import { buildCrossDbProject, expectActualEqualsExpected } from '../support/cross-db-project.js';
+import { describeEachEngine } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 14): dbt's date macros, as mini-dbt ships them
@@ -189,61 +190,103 @@ union all select {{ get_powers_of_two(46656) }} as actual, 16 as expected
 union all select {{ get_powers_of_two(823543) }} as actual, 20 as expected
 `;
 
-let project: ConformanceProject;
-beforeAll(() => {
-  project = buildCrossDbProject({
-    macros: MACROS,
-    seeds: {
-      data_date_trunc: 'updated_at,day,month\n2018-01-05 12:00:00,2018-01-05,2018-01-01\n,,\n',
-      data_dateadd: [
-        'from_time,interval_length,datepart,result',
-        '2018-01-01 01:00:00,1,day,2018-01-02 01:00:00',
-        '2018-01-01 01:00:00,1,month,2018-02-01 01:00:00',
-        '2018-01-01 01:00:00,1,year,2019-01-01 01:00:00',
-        '2018-01-01 01:00:00,1,hour,2018-01-01 02:00:00',
-        ',1,day,',
-        '',
-      ].join('\n'),
-      data_datediff: [
-        'first_date,second_date,datepart,result',
-        '2018-01-01 01:00:00,2018-01-02 01:00:00,day,1',
-        '2018-01-01 01:00:00,2018-02-01 01:00:00,month,1',
-        '2018-01-01 01:00:00,2019-01-01 01:00:00,year,1',
-        '2018-01-01 01:00:00,2018-01-01 02:00:00,hour,1',
-        '2018-01-01 01:00:00,2018-01-01 02:01:00,minute,61',
-        '2018-01-01 01:00:00,2018-01-01 02:00:01,second,3601',
-        '2019-12-31 00:00:00,2019-12-27 00:00:00,week,-1',
-        '2019-12-31 00:00:00,2019-12-30 00:00:00,week,0',
-        '2019-12-31 00:00:00,2020-01-02 00:00:00,week,0',
-        '2019-12-31 00:00:00,2020-01-06 02:00:00,week,1',
-        ',2018-01-01 02:00:00,hour,',
-        '2018-01-01 02:00:00,,hour,',
-        '',
-      ].join('\n'),
-      data_last_day: 'date_day,date_part,result\n2018-01-02,month,2018-01-31\n2018-01-02,quarter,2018-03-31\n2018-01-02,year,2018-12-31\n,month,\n',
-    },
-    models: {
-      test_date_trunc: DATE_TRUNC,
-      test_date_trunc_parts: DATE_TRUNC_PARTS,
-      test_dateadd: DATEADD,
-      test_dateadd_parts: DATEADD_PARTS,
-      test_datediff: DATEDIFF,
-      test_last_day: LAST_DAY,
-      test_date: DATE,
-      test_date_spine: DATE_SPINE,
-      test_get_intervals_between: GET_INTERVALS_BETWEEN,
-      test_generate_series: GENERATE_SERIES,
-      test_get_powers_of_two: GET_POWERS_OF_TWO,
-    },
-  });
-});
+/**
+ * On PostgreSQL, dbt's own fixtures (they are written for it): the seeds' columns typed as dbt-postgres's
+ * seeds type them (timestamps and dates), the results cast as dbt's models cast them, and the spine's
+ * bounds and literals typed. The SQLite-only cases (a date kept as ISO text, its datepart words) stay
+ * on SQLite.
+ */
+const PG_SEED_TYPES = `version: 2
+seeds:
+  - name: data_date_trunc
+    config: {column_types: {updated_at: timestamp, day: date, month: date}}
+  - name: data_dateadd
+    config: {column_types: {from_time: timestamp, interval_length: integer, result: timestamp}}
+  - name: data_datediff
+    config: {column_types: {first_date: timestamp, second_date: timestamp, result: integer}}
+  - name: data_last_day
+    config: {column_types: {date_day: date, result: date}}
+`;
 
-describe("dbt's date macros on SQLite (dbt-tests-adapter utils/)", () => {
+const tsLiteral = (text: string) => `"cast('${text}' as timestamp)"`;
+
+const PG_MODELS: Record<string, string> = {
+  test_date_trunc: `
+with data as (
+    select * from {{ ref('data_date_trunc') }}
+)
+select cast({{ date_trunc('day', 'updated_at') }} as date) as actual, day as expected from data
+union all
+select cast({{ date_trunc('month', 'updated_at') }} as date) as actual, month as expected from data
+`,
+  test_dateadd: DATEADD.replace(/\{\{ type_timestamp\(\) \}\}/g, 'timestamp'),
+  test_datediff: DATEDIFF.replace(/"'(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+)'"/g, (_, text: string) => tsLiteral(text)),
+  test_last_day: LAST_DAY.replace(/\{\{ last_day\(('date_day', '\w+')\) \}\}/g, 'cast({{ last_day($1) }} as date)'),
+  test_date: DATE.replace('select generated_dates.date_day,', 'select cast(generated_dates.date_day as date) as date_day,').replace(/select '(2023-09-\d\d)' as expected/g, "select cast('$1' as date) as expected"),
+  test_date_spine: DATE_SPINE.replace(`"'2023-09-01'", "'2023-09-10'"`, `"cast('2023-09-01' as date)", "cast('2023-09-10' as date)"`)
+    .replace('select generated_dates.date_day,', 'select cast(generated_dates.date_day as date) as date_day,')
+    .replace(/select '(2023-09-\d\d)' as expected/g, "select cast('$1' as date) as expected"),
+  test_get_intervals_between: GET_INTERVALS_BETWEEN.replace(`"'2023-09-01'", "'2023-09-12'"`, `"cast('2023-09-01' as date)", "cast('2023-09-12' as date)"`),
+  test_generate_series: GENERATE_SERIES,
+  test_get_powers_of_two: GET_POWERS_OF_TWO,
+};
+
+describeEachEngine("dbt's date macros (dbt-tests-adapter utils/)", (engine) => {
+  let project: ConformanceProject;
+  beforeAll(() => {
+    project = buildCrossDbProject({
+      macros: MACROS,
+      seeds: {
+        data_date_trunc: 'updated_at,day,month\n2018-01-05 12:00:00,2018-01-05,2018-01-01\n,,\n',
+        data_dateadd: [
+          'from_time,interval_length,datepart,result',
+          '2018-01-01 01:00:00,1,day,2018-01-02 01:00:00',
+          '2018-01-01 01:00:00,1,month,2018-02-01 01:00:00',
+          '2018-01-01 01:00:00,1,year,2019-01-01 01:00:00',
+          '2018-01-01 01:00:00,1,hour,2018-01-01 02:00:00',
+          ',1,day,',
+          '',
+        ].join('\n'),
+        data_datediff: [
+          'first_date,second_date,datepart,result',
+          '2018-01-01 01:00:00,2018-01-02 01:00:00,day,1',
+          '2018-01-01 01:00:00,2018-02-01 01:00:00,month,1',
+          '2018-01-01 01:00:00,2019-01-01 01:00:00,year,1',
+          '2018-01-01 01:00:00,2018-01-01 02:00:00,hour,1',
+          '2018-01-01 01:00:00,2018-01-01 02:01:00,minute,61',
+          '2018-01-01 01:00:00,2018-01-01 02:00:01,second,3601',
+          '2019-12-31 00:00:00,2019-12-27 00:00:00,week,-1',
+          '2019-12-31 00:00:00,2019-12-30 00:00:00,week,0',
+          '2019-12-31 00:00:00,2020-01-02 00:00:00,week,0',
+          '2019-12-31 00:00:00,2020-01-06 02:00:00,week,1',
+          ',2018-01-01 02:00:00,hour,',
+          '2018-01-01 02:00:00,,hour,',
+          '',
+        ].join('\n'),
+        data_last_day: 'date_day,date_part,result\n2018-01-02,month,2018-01-31\n2018-01-02,quarter,2018-03-31\n2018-01-02,year,2018-12-31\n,month,\n',
+      },
+      models: engine === 'sqlite' ? {
+        test_date_trunc: DATE_TRUNC,
+        test_date_trunc_parts: DATE_TRUNC_PARTS,
+        test_dateadd: DATEADD,
+        test_dateadd_parts: DATEADD_PARTS,
+        test_datediff: DATEDIFF,
+        test_last_day: LAST_DAY,
+        test_date: DATE,
+        test_date_spine: DATE_SPINE,
+        test_get_intervals_between: GET_INTERVALS_BETWEEN,
+        test_generate_series: GENERATE_SERIES,
+        test_get_powers_of_two: GET_POWERS_OF_TWO,
+      } : PG_MODELS,
+      ...(engine === 'postgres' ? { files: { 'seeds/properties.yml': PG_SEED_TYPES } } : {}),
+    }, engine);
+  });
+
   it('date_trunc: day and month of a timestamp, NULL for NULL (test_date_trunc)', () => {
     expect(expectActualEqualsExpected(project, 'test_date_trunc')).toHaveLength(4);
   });
 
-  it('date_trunc: every datepart, a date staying a date, weeks from Monday (ours)', () => {
+  it.runIf(engine === 'sqlite')('date_trunc: every datepart, a date staying a date, weeks from Monday (ours)', () => {
     expect(expectActualEqualsExpected(project, 'test_date_trunc_parts')).toHaveLength(12);
   });
 
@@ -251,7 +294,7 @@ describe("dbt's date macros on SQLite (dbt-tests-adapter utils/)", () => {
     expect(expectActualEqualsExpected(project, 'test_dateadd')).toHaveLength(5);
   });
 
-  it("dateadd: a date stays a date, a month's last day, weeks, quarters, minutes, milliseconds (ours)", () => {
+  it.runIf(engine === 'sqlite')("dateadd: a date stays a date, a month's last day, weeks, quarters, minutes, milliseconds (ours)", () => {
     expect(expectActualEqualsExpected(project, 'test_dateadd_parts')).toHaveLength(10);
   });
 
@@ -284,20 +327,20 @@ describe("dbt's date macros on SQLite (dbt-tests-adapter utils/)", () => {
   it('get_powers_of_two: the bits a series needs (test_get_powers_of_two)', () => {
     expect(expectActualEqualsExpected(project, 'test_get_powers_of_two')).toHaveLength(7);
   });
-});
 
-describe('a datepart SQLite cannot do', () => {
-  it('fails the model that asks for it when it runs, with the parts it can do; the rest of the project builds (exit 1)', () => {
-    const p = conformanceProject({
-      'models/bad_datepart.sql': `select {{ dbt.dateadd('fortnight', 1, "'2020-01-01'") }} as d\n`,
-      'models/good_datepart.sql': `select {{ dbt.dateadd('days', 1, "'2020-01-01'") }} as d\n`,
+  describe.runIf(engine === 'sqlite')('a datepart SQLite cannot do', () => {
+    it('fails the model that asks for it when it runs, with the parts it can do; the rest of the project builds (exit 1)', () => {
+      const p = conformanceProject({
+        'models/bad_datepart.sql': `select {{ dbt.dateadd('fortnight', 1, "'2020-01-01'") }} as d\n`,
+        'models/good_datepart.sql': `select {{ dbt.dateadd('days', 1, "'2020-01-01'") }} as d\n`,
+      });
+      const out = p.dbt(['build']);
+      expect(out.code).toBe(1);
+      expect(out.stdout).toContain(
+        "Compilation Error in model bad_datepart (models/bad_datepart.sql): dateadd: datepart 'fortnight' is not one SQLite can do (one of year, quarter, month, week, day, hour, minute, second, millisecond, microsecond)",
+      );
+      expect(out.statuses).toMatchObject({ 'model.conformance.bad_datepart': 'error', 'model.conformance.good_datepart': 'success' });
+      expect(p.rows('good_datepart')).toEqual([{ d: '2020-01-02' }]);
     });
-    const out = p.dbt(['build']);
-    expect(out.code).toBe(1);
-    expect(out.stdout).toContain(
-      "Compilation Error in model bad_datepart (models/bad_datepart.sql): dateadd: datepart 'fortnight' is not one SQLite can do (one of year, quarter, month, week, day, hour, minute, second, millisecond, microsecond)",
-    );
-    expect(out.statuses).toMatchObject({ 'model.conformance.bad_datepart': 'error', 'model.conformance.good_datepart': 'success' });
-    expect(p.rows('good_datepart')).toEqual([{ d: '2020-01-02' }]);
   });
 });
