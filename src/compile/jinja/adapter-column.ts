@@ -108,6 +108,35 @@ export function sqliteColumn(name: string, declaredType: string): AdapterColumn 
 }
 
 /**
+ * dbt-postgres's PostgresColumn: text, and character varying without a size, keep their own name as
+ * data_type (the base Column would write character varying(256)).
+ */
+export class PostgresColumn extends AdapterColumn {
+  override get data_type(): string {
+    const t = this.dtype.toLowerCase();
+    if (t === 'text' || (t === 'character varying' && this.char_size === null)) return this.dtype;
+    return super.data_type;
+  }
+}
+
+/**
+ * A column of a PostgreSQL relation as dbt-postgres reads it: its type from the catalog
+ * (`character varying(20)`, `numeric(12,2)`, `timestamp without time zone`), sizes split off.
+ */
+export function postgresColumn(name: string, formattedType: string): AdapterColumn {
+  const c = columnFromDescription(name, formattedType);
+  return new PostgresColumn(c.column, c.dtype.trim(), c.char_size, c.numeric_precision, c.numeric_scale);
+}
+
+/** Each adapter's Column, as dbt's adapters each name their Column class (by the engine's name). */
+const ADAPTER_COLUMNS: Readonly<Record<string, (name: string, type: string) => AdapterColumn>> = { sqlite: sqliteColumn, postgres: postgresColumn };
+
+/** The column builder of the adapter `engineName` (SQLite's for an engine without its own). */
+export function adapterColumnOf(engineName: string): (name: string, type: string) => AdapterColumn {
+  return ADAPTER_COLUMNS[engineName] ?? sqliteColumn;
+}
+
+/**
  * The template's `api.Column`: callable as dbt's class is (`api.Column('id',
  * 'integer')`), with its class methods. A plain object of functions, so no
  * class constructor reaches templates.

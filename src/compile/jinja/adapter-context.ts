@@ -6,7 +6,7 @@ import { splitKeywordArgs } from '../keyword-args.js';
 import { Relation, type RelationType } from '../relation.js';
 import type { RenderState } from '../render-state.js';
 import { behaviorFlags } from './adapter-behavior.js';
-import { AdapterColumn, columnApi, sqliteColumn } from './adapter-column.js';
+import { AdapterColumn, adapterColumnOf, columnApi } from './adapter-column.js';
 import { moreExceptions } from './adapter-exceptions.js';
 import { dropRelation, listSchemas, locate, relationsInSchema, renameRelation, schemaExists, type Located } from './adapter-relations.js';
 
@@ -51,7 +51,8 @@ export function adapterContext(state: RenderState, lookupGlobal: MacroLookup): R
     if (!state.db || relation === null || relation === undefined) return [];
     const at = locate(relation, state.target.schema);
     if (!known(at.schema)) return [];
-    return relationColumns(state.db, at.identifier, { schema: at.schema }).map((c) => sqliteColumn(c.name, c.type));
+    const column = adapterColumnOf(engine.name);
+    return relationColumns(state.db, at.identifier, { schema: at.schema }).map((c) => column(c.name, c.type));
   };
   // Methods that change the warehouse run only while executing, as dbt's do (parsing has no connection).
   const whenExecuting = (fn: () => void): string => {
@@ -73,7 +74,7 @@ export function adapterContext(state: RenderState, lookupGlobal: MacroLookup): R
     list_schemas: () => listSchemas(state.db),
     check_schema_exists: (...args: unknown[]) => {
       const { positional, keywords } = splitKeywordArgs(args);
-      return schemaExists(state.db, String(keywords.schema ?? positional[1]));
+      return known(String(keywords.schema ?? positional[1]));
     },
     drop_relation: (relation: unknown) => whenExecuting(() => dropRelation(state.db, locate(relation, state.target.schema))),
     rename_relation: (from: unknown, to: unknown) => whenExecuting(() => renameRelation(state.db, locate(from, state.target.schema), locate(to, state.target.schema))),

@@ -1,0 +1,50 @@
+import { expect, it } from 'vitest';
+import { conformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine } from '../support/engine-under-test.js';
+
+/**
+ * The adapter API on each engine, as its dbt adapter answers: get_columns_in_relation gives the
+ * warehouse's own column types (dbt-postgres reads character varying(20), numeric(12,2), text; dbt-sqlite
+ * the declared affinities), and check_schema_exists finds the target's schema.
+ */
+const MACRO = `{% macro show_columns() %}
+{%- set relation = api.Relation.create(schema=target.schema, identifier='typed') -%}
+{%- for c in adapter.get_columns_in_relation(relation) -%}
+{{ log('column ' ~ c.name ~ ': ' ~ c.data_type ~ ' string=' ~ c.is_string() ~ ' number=' ~ c.is_number(), info=true) }}
+{%- endfor -%}
+{{ log('target schema exists: ' ~ adapter.check_schema_exists(target.database, target.schema), info=true) }}
+{{ log('other schema exists: ' ~ adapter.check_schema_exists(target.database, 'no_such_schema'), info=true) }}
+{% endmacro %}
+`;
+
+const MODEL = "{{ config(materialized='table') }}\nselect cast(1 as integer) as i, cast('x' as varchar(20)) as v, cast(1.5 as numeric(12,2)) as n, cast('x' as text) as t\n";
+
+const EXPECTED: Record<string, string[]> = {
+  postgres: [
+    'column i: integer string=False number=True',
+    'column v: character varying(20) string=True number=False',
+    'column n: numeric(12,2) string=False number=True',
+    'column t: text string=True number=False',
+  ],
+  // SQLite declares what a CREATE TABLE AS gives: the affinities of the casts.
+  sqlite: [
+    'column i: INT string=False number=False',
+    'column v: character varying(256) string=True number=False',
+    'column n: NUM string=False number=False',
+    'column t: character varying(256) string=True number=False',
+  ],
+};
+
+describeEachEngine('adapter.get_columns_in_relation and check_schema_exists', (engine) => {
+  it("the relation's columns with the warehouse's types; the target's schema exists, another does not", () => {
+    const p = conformanceProject({ 'models/typed.sql': MODEL, 'macros/show_columns.sql': MACRO }, 'conformance', { engine });
+    const run = p.dbt(['run']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const out = p.dbt(['run-operation', 'show_columns']);
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    const lines = out.stdout.split('\n').map((l) => l.replace(/^\d\d:\d\d:\d\d\s+/, '').trim());
+    expect(lines.filter((l) => l.startsWith('column '))).toEqual(EXPECTED[engine]);
+    expect(lines).toContain('target schema exists: True');
+    expect(lines).toContain('other schema exists: False');
+  });
+});
