@@ -123,5 +123,12 @@ export function toolkitStory(engine: () => ToolkitEngine): void {
     else expect(Object.keys(types)).toEqual(Object.keys(DAILY_REVENUE_TYPES.sqlite));
     expect(Object.keys(catalog.nodes)).toEqual(expect.arrayContaining(['model.brightcart.daily_revenue', 'model.brightcart.monthly_revenue', 'seed.brightcart.raw_orders']));
     expect(docs.site.nodes.map((n: { name: string }) => n.name)).toEqual(expect.arrayContaining(['daily_revenue', 'monthly_revenue', 'raw_orders']));
+    // The model's page, from the run ledger: its last build (the backfill), each day's last write and why, nothing stale.
+    const page = docs.site.nodes.find((n) => n.name === 'daily_revenue')!;
+    expect(page.lastRun).toMatchObject({ status: 'success', mode: 'backfill', rowsDeleted: 41, rowsInserted: 41 });
+    expect(page.partitions).toHaveLength(61);
+    expect(page.partitions!.find((p) => p.partition === '2026-09-17')).toMatchObject({ mode: 'backfill', runReason: REASON, asOf: TO });
+    expect(page.partitions!.find((p) => p.partition === '2026-09-16')).toMatchObject({ mode: 'incremental', runReason: null, asOf: '2026-09-19' });
+    expect(page.stale).toMatchObject({ asOf: TO, partitions: [] });
   });
 }
