@@ -106,18 +106,22 @@ if (!input || !database || !['mini-dbt', 'floor', 'mini-dbt-pg', 'floor-pg'].inc
   process.stderr.write('usage: seed-load-child.js mini-dbt|floor|mini-dbt-pg|floor-pg <projectDir|csvPath> <database|connection JSON|->\n');
   process.exit(2);
 }
-/** On PostgreSQL: the time spent waiting on the server's COPYs and on its CREATE INDEXes, for the figure's profile. */
+/** On PostgreSQL: the time spent waiting on the COPY (the batches the server had not taken yet) and on its CREATE INDEXes, for the figure's profile. */
 const phases = { copyMs: 0, indexMs: 0 };
 if (mode === 'mini-dbt-pg') {
-  const proto = PostgresConnection.prototype;
-  const copyIn = proto.copyIn;
-  proto.copyIn = function (this: PostgresConnection, ...args: Parameters<typeof copyIn>) {
+  const waited = <T>(call: () => T): T => {
     const t = performance.now();
     try {
-      return copyIn.apply(this, args);
+      return call();
     } finally {
       phases.copyMs += performance.now() - t;
     }
+  };
+  const proto = PostgresConnection.prototype;
+  const copyIn = proto.copyIn;
+  proto.copyIn = function (this: PostgresConnection, ...args: Parameters<typeof copyIn>) {
+    const load = waited(() => copyIn.apply(this, args));
+    return { write: (chunks: readonly string[]) => waited(() => load.write(chunks)), end: () => waited(() => load.end()) };
   };
   const exec = proto.exec;
   proto.exec = function (this: PostgresConnection, sql: string) {

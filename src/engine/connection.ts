@@ -50,6 +50,17 @@ export class CopyRowError extends Error {
   }
 }
 
+/**
+ * An open bulk load (Connection.copyIn). `write` may return before the database has taken the
+ * data: a row it refuses is reported (CopyRowError, its line counted from the load's first) by a
+ * later `write` or by `end`. Nothing else may use the connection until `end` (a rollback abandons it).
+ */
+export interface BulkLoad {
+  write(chunks: readonly string[]): void;
+  /** Finish the load; the rows it loaded. */
+  end(): number;
+}
+
 export interface OpenOptions {
   /** Milliseconds a connection waits for another process's lock before giving up. */
   readonly busyTimeoutMs: number;
@@ -128,10 +139,10 @@ export interface Connection {
   hasTable(name: string): boolean;
 
   /**
-   * Bulk load: rows into `relation` (its `columns`, SQL as written) from `chunks` of text in
-   * PostgreSQL's COPY text format (fields tab-separated, \N for NULL, backslash escapes, one
-   * line per row), through one COPY ... FROM STDIN; returns the rows loaded. Engines without a
+   * Bulk load: rows into `relation` (its `columns`, SQL as written) through one COPY ... FROM
+   * STDIN, fed with `write` calls of text in PostgreSQL's COPY text format (fields tab-separated,
+   * \N for NULL, backslash escapes, one line per row) and finished by `end`. Engines without a
    * bulk path leave it out and their callers insert rows instead.
    */
-  copyIn?(relation: string, columns: readonly string[], chunks: readonly string[]): number;
+  copyIn?(relation: string, columns: readonly string[]): BulkLoad;
 }

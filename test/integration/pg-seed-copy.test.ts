@@ -112,12 +112,26 @@ describePg('seeds on PostgreSQL load through COPY', () => {
     await loadSeed(db, seedFile('big.csv', `${lines.join('\n')}\n`, { columnTypes: { day: 'date', amount: 'numeric(12,2)' }, indexes: [{ columns: ['day'] }] }));
     expect(await withPgClient(async (c) => (await c.query('select count(*)::int as n, sum(amount)::text as s from big')).rows[0], place)).toEqual({ n: 150_000, s: (lines.slice(1).reduce((s, l) => s + Math.round(Number(l.split(',')[2]) * 100), 0) / 100).toFixed(2) });
     expect(await withPgClient(async (c) => (await c.query("select indexname from pg_indexes where tablename = 'big'")).rows.map((r: { indexname: string }) => r.indexname), place)).toEqual(['big__idx__day']);
-    copies.mockClear();
-    lines[140_000] = '140000,2024-13-01,1.00,bad month';
-    const err = await loadError(seedFile('big.csv', `${lines.join('\n')}\n`, { columnTypes: { day: 'date', amount: 'numeric(12,2)' }, indexes: [{ columns: ['day'] }] }));
-    expect(copies.mock.calls.length).toBeGreaterThan(1);
-    expect(err.location).toEqual({ file: 'seeds/big.csv', line: 140_001 });
+    // One COPY per load, fed batch by batch: a refused row is named whether the server reports it
+    // while a later batch is being read (the first batch's row) or at the end (the last batch's).
+    for (const bad of [1_000, 140_000]) {
+      copies.mockClear();
+      const broken = [...lines];
+      broken[bad] = `${bad},2024-13-01,1.00,bad month`;
+      const err = await loadError(seedFile('big.csv', `${broken.join('\n')}\n`, { columnTypes: { day: 'date', amount: 'numeric(12,2)' }, indexes: [{ columns: ['day'] }] }));
+      expect(copies).toHaveBeenCalledTimes(1);
+      expect(err.location).toEqual({ file: 'seeds/big.csv', line: bad + 1 });
+      expect(err.message).toMatch(/column 'day'/);
+    }
     expect(await withPgClient(async (c) => (await c.query('select count(*)::int as n from big')).rows[0].n, place)).toBe(150_000);
+    // The seed's own check failing while the COPY is open (a ragged row late in the file): the COPY is abandoned.
+    const ragged = [...lines];
+    ragged[145_000] = '145000,2024-01-01';
+    const short = await loadError(seedFile('big.csv', `${ragged.join('\n')}\n`, { columnTypes: { day: 'date', amount: 'numeric(12,2)' }, indexes: [{ columns: ['day'] }] }));
+    expect(short.location).toEqual({ file: 'seeds/big.csv', line: 145_001 });
+    expect(short.message).toMatch(/row has 2 fields but the header has 4 columns/);
+    // The connection is usable after a failed COPY (rolled back, the COPY abandoned).
+    expect(db.value('select count(*) from big')).toBe(150_000);
   });
 
   it('gives way to the two-pass load when a late row widens a type the sample inferred', async () => {

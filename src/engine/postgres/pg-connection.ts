@@ -1,4 +1,4 @@
-import { CopyRowError, MultipleStatementsError, type BindParameters, type Connection, type OpenOptions, type PreparedStatement, type RunResult } from '../connection.js';
+import { CopyRowError, MultipleStatementsError, type BindParameters, type BulkLoad, type Connection, type OpenOptions, type PreparedStatement, type RunResult } from '../connection.js';
 import type { PostgresSettings } from '../../project/target.js';
 import { numberPlaceholders } from './pg-placeholders.js';
 import { holdsSeveralStatements } from './pg-statement-count.js';
@@ -347,16 +347,25 @@ export class PostgresConnection implements Connection {
     return this.relationKind(name) === 'table';
   }
 
-  /** COPY ... FROM STDIN (text format) with the data in `chunks`. */
-  copyIn(relation: string, columns: readonly string[], chunks: readonly string[]): number {
-    try {
-      return this.client.copyIn(`copy ${relation} (${columns.join(', ')}) from stdin`, chunks);
-    } catch (err) {
-      // The server names the row as `COPY t, line 3, column a: "x"`.
-      const at = err instanceof PgError ? /\bline (\d+)(?:, column ([^:]+))?/.exec(err.where ?? '') : null;
-      if (at) throw new CopyRowError(err instanceof Error ? err.message : String(err), Number(at[1]), at[2]);
-      throw err;
-    }
+  /** COPY ... FROM STDIN (text format), left open for the caller's writes (see BulkLoad). */
+  copyIn(relation: string, columns: readonly string[]): BulkLoad {
+    this.client.copyStart(`copy ${relation} (${columns.join(', ')}) from stdin`);
+    const client = this.client;
+    return {
+      write: (chunks) => copyCall(() => client.copyWrite(chunks)),
+      end: () => copyCall(() => client.copyEnd()),
+    };
+  }
+}
+
+/** A COPY call, a refused row as a CopyRowError: the server names it as `COPY t, line 3, column a: "x"`. */
+function copyCall<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (err) {
+    const at = err instanceof PgError ? /\bline (\d+)(?:, column ([^:]+))?/.exec(err.where ?? '') : null;
+    if (at) throw new CopyRowError(err instanceof Error ? err.message : String(err), Number(at[1]), at[2]);
+    throw err;
   }
 }
 

@@ -132,6 +132,30 @@ export class PgSyncClient {
     return result?.rowCount ?? 0;
   }
 
+  /**
+   * A COPY ... FROM STDIN left open for copyWrite calls: each returns once its chunks are handed to
+   * the connection (not when the server has taken them), so the caller prepares the next batch
+   * meanwhile; an error of the server comes back from a later copyWrite or from copyEnd.
+   */
+  copyStart(text: string): void {
+    this.call({ op: 'copyStart', text });
+  }
+
+  copyWrite(chunks: readonly string[]): void {
+    this.call({ op: 'copyWrite', chunks: [...chunks] });
+  }
+
+  /** End the open COPY; the rows it loaded. */
+  copyEnd(): number {
+    const [result] = this.call({ op: 'copyEnd' }) as PgResult[];
+    return result?.rowCount ?? 0;
+  }
+
+  /** Abandon the open COPY (CopyFail: the server discards it). */
+  copyAbort(): void {
+    this.call({ op: 'copyAbort' });
+  }
+
   close(): void {
     if (this.closed) return;
     try {

@@ -74,7 +74,56 @@ export function pgWorkerMain(): void {
     | { op: 'query'; text: string; values?: unknown[]; rowMode?: 'array'; extended: boolean }
     | { op: 'script'; text: string }
     | { op: 'copyIn'; text: string; chunks: string[] }
+    | { op: 'copyStart'; text: string }
+    | { op: 'copyWrite'; chunks: string[] }
+    | { op: 'copyEnd' }
+    | { op: 'copyAbort' }
     | { op: 'close' };
+
+  /**
+   * A COPY ... FROM STDIN kept open across requests (copyStart, copyWrite..., copyEnd): a write is
+   * answered as soon as its data is handed to the stream, so the calling thread reads the next batch
+   * while the server takes this one. An error the server raised meanwhile is the answer to the next
+   * write or to the end. Anything else sent on the connection while it is open aborts it first.
+   */
+  interface OpenCopy {
+    stream: import('pg-copy-streams').CopyStreamQuery;
+    failed?: Error;
+    /** Settles when the stream has room again (or failed). */
+    room: Promise<void>;
+    /** Settles when the server acknowledged the end (or the COPY failed). */
+    settled: Promise<void>;
+  }
+  let copy: OpenCopy | undefined;
+
+  const openCopy = (text: string): void => {
+    const { from } = require(data.copyPath) as typeof import('pg-copy-streams');
+    const stream = client!.query(from(text));
+    const open: OpenCopy = { stream, room: Promise.resolve(), settled: Promise.resolve() };
+    open.settled = new Promise<void>((resolve) => {
+      stream.on('finish', () => resolve());
+      stream.on('error', (err: Error) => {
+        open.failed ??= err;
+        resolve();
+      });
+    });
+    copy = open;
+  };
+
+  const copyFailure = (open: OpenCopy): Error | undefined => {
+    if (!open.failed) return undefined;
+    copy = undefined;
+    return open.failed;
+  };
+
+  const abortCopy = async (): Promise<void> => {
+    const open = copy;
+    if (!open) return;
+    copy = undefined;
+    // destroy() sends CopyFail: the server ends the COPY with an error, which is expected here.
+    if (!open.failed) open.stream.destroy(new Error('COPY aborted by the client'));
+    await open.settled;
+  };
 
   const shape = (res: import('pg').QueryResult | import('pg').QueryResult[]): unknown => {
     const one = (r: import('pg').QueryResult) => ({ rows: r.rows, fields: (r.fields ?? []).map((f) => f.name), rowCount: r.rowCount ?? 0, command: r.command });
@@ -99,6 +148,40 @@ export function pgWorkerMain(): void {
     }
     if (!client) throw new Error('the connection is closed');
     if (broken) throw broken;
+    if (req.op === 'copyStart') {
+      await abortCopy();
+      openCopy(req.text);
+      return null;
+    }
+    if (req.op === 'copyWrite' || req.op === 'copyEnd') {
+      const open = copy;
+      if (!open) throw new Error('no COPY is open on this connection');
+      await open.room;
+      const failed = copyFailure(open);
+      if (failed) throw failed;
+      if (req.op === 'copyWrite') {
+        let roomy = true;
+        for (const chunk of req.chunks) roomy = open.stream.write(chunk);
+        if (!roomy) {
+          open.room = new Promise<void>((resolve) => {
+            open.stream.once('drain', () => resolve());
+            void open.settled.then(() => resolve());
+          });
+        }
+        return null;
+      }
+      open.stream.end();
+      await open.settled;
+      copy = undefined;
+      if (open.failed) throw open.failed;
+      return [{ rows: [], fields: [], rowCount: (open.stream as unknown as { rowCount: number }).rowCount ?? 0, command: 'COPY' }];
+    }
+    if (req.op === 'copyAbort') {
+      await abortCopy();
+      return null;
+    }
+    // A statement while a COPY is open (a rollback after a failed load): the COPY goes first.
+    await abortCopy();
     if (req.op === 'query') {
       const res = await client.query({ text: req.text, values: req.values, rowMode: req.rowMode, ...(req.extended ? { queryMode: 'extended' } : {}) } as import('pg').QueryConfig);
       return shape(res);
