@@ -90,16 +90,17 @@ same workloads):
   \`type: postgres\` profile) and measures the same ratios side by side. The seed loads through
   \`COPY ... FROM STDIN\` in batches of about 4 MB (one transaction: staging table, COPYs, the two
   indexes of the seed's \`indexes\` config, swap); its floor is the server's own CSV COPY of the file
-  into text columns. Where the time goes (the row's note gives this run's split): the server's COPYs
-  about 2-3 s, the two CREATE INDEXes 2.3-3.3 s (the (order_date, load_date) one is most of it: the
-  file is in load_date order, so that index is a real sort of 1.2M text pairs; a bigger
-  maintenance_work_mem took it from 2.55 to 1.5-2.2 s in a trial, not set by the tool), and the
-  client's reading, checking and encoding of the CSV about 3.5 s of CPU (splitting 1.0 s, garbage
-  collection 0.7 s, joining COPY lines 0.6 s, the column_types checks 0.35 s). The client waits for
-  each COPY batch before reading the next, so client and server do not overlap yet: streaming one COPY
-  while the next batch is read (the worker thread answering a write before the server has taken it)
-  is the next step, and would hide about the server's COPY time. Even then the server alone (COPY and
-  the two indexes, about 5 s for 1.2M rows on this machine) stays under 300,000 rows/s. The nightly and
+  into text columns. The load keeps one COPY open and hands it each batch without waiting for the
+  server to take it (the worker thread answers a write once the data is on the stream), so the server
+  loads a batch while the client reads and checks the next: in a trial at load 6-7 this took the
+  engine / floor ratio from 4.9-6.1x (a COPY per batch, waited for) to 3.2-3.9x. Where the time goes
+  (the row's note gives this run's split): the server's COPY about 2-3 s, now mostly hidden behind the
+  client's reading, checking and encoding of the CSV (about 3.5 s of CPU in a profile: splitting
+  1.0 s, garbage collection 0.7 s, joining COPY lines 0.6 s, the column_types checks 0.35 s); the two
+  CREATE INDEXes 2.3-3.9 s after it (the (order_date, load_date) one is most of it: the file is in
+  load_date order, so that index is a real sort of 1.2M text pairs; a bigger maintenance_work_mem took
+  it from 2.55 to 1.5-2.2 s in a trial, not set by the tool). So the server alone (COPY and the two
+  indexes, about 5 s for 1.2M rows on this machine) stays under 300,000 rows/s. The nightly and
   1-day backfill rows are dominated by a fixed cost SQLite does not have: opening the connection
   (a worker thread that loads the \`pg\` driver, then TCP and the startup) is 190-275 ms of each run, and
   the run's 30 statements (each a round trip through the worker) another 100-150 ms; the nightly's
