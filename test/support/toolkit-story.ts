@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { backfill, explainOrder, generateDocs, history, lateness, replay, stale } from '../../src/index.js';
 import { feedTotals } from '../../src/api/lesson-figures.js';
+import { runCli } from './run-cli.js';
 import { runNightly, scratchSchemasLeft, toolkitExample, type ToolkitEngine, type ToolkitExample } from './toolkit-example.js';
 
 const FROM = '2026-09-02';
@@ -110,6 +111,24 @@ export function toolkitStory(engine: () => ToolkitEngine): void {
     expect(runs).toEqual([{ reason: REASON, mode: 'backfill', as_of: TO, status: 'success' }]);
     const h = history({ ...example.options, model: 'daily_revenue', partition: '2026-09-17' });
     expect(h.last_written).toMatchObject({ command: 'backfill', run_reason: REASON, as_of: TO, mode: 'backfill' });
+  });
+
+  it('the CLI says the same on either engine: lateness, stale --fast, history and explain-order after the backfill', () => {
+    const cli = (...args: string[]) => {
+      const r = runCli([...args, '--project-dir', example.dir, ...(example.options.target ? ['--profile', example.options.profile!, '--target', example.options.target] : [])]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      return r.stdout;
+    };
+    const late = cli('lateness', 'raw_orders');
+    expect(late).toMatch(/^ +0 +840 +█{40}$/m);
+    expect(late).toMatch(/percentiles \(days late\): p50 0 {2}p90 2 {2}p95 5 {2}p99 9 {2}max 11/);
+    expect(late).toMatch(/a lookback of 3 day\(s\) misses 66 row\(s\) \(5\.9% of rows\) on 41 day\(s\)/);
+    expect(cli('stale', 'daily_revenue', '--fast')).toMatch(/^daily_revenue: 0 of 61 partitions stale \(fast: from the run ledger and the raw rows landed by 2026-10-31; nothing rebuilt\)$/m);
+    expect(cli('history', 'daily_revenue', '--partition', '2026-09-17')).toMatch(/^ {2}why: refunds landed after the 3-day lookback; mode: is_incremental\(\) with start\/end vars/m);
+    const order = cli('explain-order', '50044');
+    expect(order).toContain('2  2026-09-09           6  refunded   716.2');
+    expect(order).toContain('the table agrees with a full rebuild for order_id 50044');
   });
 
   it("docs generate: catalog.json lists the relations with the engine's column types; the site data has the models", async () => {
