@@ -5,7 +5,8 @@ import { describeEachEngine } from '../support/engine-under-test.js';
 /**
  * The adapter API on each engine, as its dbt adapter answers: get_columns_in_relation gives the
  * warehouse's own column types (dbt-postgres reads character varying(20), numeric(12,2), text; dbt-sqlite
- * the declared affinities), and check_schema_exists finds the target's schema.
+ * the declared affinities), check_schema_exists finds the target's schema, list_relations_without_caching
+ * lists its tables and views (mini-dbt's ledger left out).
  */
 const MACRO = `{% macro show_columns() %}
 {%- set relation = api.Relation.create(schema=target.schema, identifier='typed') -%}
@@ -14,8 +15,12 @@ const MACRO = `{% macro show_columns() %}
 {%- endfor -%}
 {{ log('target schema exists: ' ~ adapter.check_schema_exists(target.database, target.schema), info=true) }}
 {{ log('other schema exists: ' ~ adapter.check_schema_exists(target.database, 'no_such_schema'), info=true) }}
+{%- set listed = adapter.list_relations_without_caching(api.Relation.create(schema=target.schema)) -%}
+{{ log('relations: ' ~ (listed | map(attribute='identifier') | join(',')) ~ ' types: ' ~ (listed | map(attribute='type') | join(',')), info=true) }}
 {% endmacro %}
 `;
+
+const VIEW = "{{ config(materialized='view') }}\nselect i from {{ ref('typed') }}\n";
 
 const MODEL = "{{ config(materialized='table') }}\nselect cast(1 as integer) as i, cast('x' as varchar(20)) as v, cast(1.5 as numeric(12,2)) as n, cast('x' as text) as t\n";
 
@@ -35,9 +40,9 @@ const EXPECTED: Record<string, string[]> = {
   ],
 };
 
-describeEachEngine('adapter.get_columns_in_relation and check_schema_exists', (engine) => {
+describeEachEngine('adapter.get_columns_in_relation, check_schema_exists, list_relations_without_caching', (engine) => {
   it("the relation's columns with the warehouse's types; the target's schema exists, another does not", () => {
-    const p = conformanceProject({ 'models/typed.sql': MODEL, 'macros/show_columns.sql': MACRO }, 'conformance', { engine });
+    const p = conformanceProject({ 'models/typed.sql': MODEL, 'models/typed_view.sql': VIEW, 'macros/show_columns.sql': MACRO }, 'conformance', { engine });
     const run = p.dbt(['run']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const out = p.dbt(['run-operation', 'show_columns']);
@@ -46,5 +51,7 @@ describeEachEngine('adapter.get_columns_in_relation and check_schema_exists', (e
     expect(lines.filter((l) => l.startsWith('column '))).toEqual(EXPECTED[engine]);
     expect(lines).toContain('target schema exists: True');
     expect(lines).toContain('other schema exists: False');
+    // The project's relations, the ledger left out.
+    expect(lines).toContain('relations: typed,typed_view types: table,view');
   });
 });

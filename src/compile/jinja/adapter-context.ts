@@ -70,7 +70,10 @@ export function adapterContext(state: RenderState, lookupGlobal: MacroLookup): R
     },
     // SQLite columns take any value: there is nothing to widen (dbt-sqlite does nothing either).
     expand_target_column_types: () => '',
-    list_relations_without_caching: (schemaRelation: unknown) => relationsInSchema(state.db, schemaOf(schemaRelation, state.target.schema)),
+    list_relations_without_caching: (schemaRelation: unknown) => {
+      const schema = schemaOf(schemaRelation, state.target.schema);
+      return relationsInSchema(state.db, schema, engine.name, known(schema));
+    },
     list_schemas: () => listSchemas(state.db),
     check_schema_exists: (...args: unknown[]) => {
       const { positional, keywords } = splitKeywordArgs(args);

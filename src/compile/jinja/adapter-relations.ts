@@ -29,13 +29,35 @@ export function schemaExists(db: Warehouse | undefined, schema: string): boolean
   return listSchemas(db).some((s) => s.toLowerCase() === schema.toLowerCase());
 }
 
-/** SQLite's own tables and mini-dbt's ledger (RESERVED_PREFIX): no project's relations. */
-const INTERNAL = `name not like 'sqlite\\_%' escape '\\' and name not like '${RESERVED_PREFIX.replace(/_/g, '\\_')}%' escape '\\'`;
+/** mini-dbt's ledger (RESERVED_PREFIX): no project's relations. */
+const LEDGER = `'${RESERVED_PREFIX.replace(/_/g, '\\_')}%' escape '\\'`;
 
-/** The tables and views of one schema, as relations (dbt-sqlite reads `<schema>.sqlite_master`; mini-dbt's ledger is left out). */
-export function relationsInSchema(db: Warehouse | undefined, schema: string): Relation[] {
-  if (!db || !schemaExists(db, schema)) return [];
-  const rows = db.prepare(`select name, type from ${quoteIdentifier(schema)}.sqlite_master where type in ('table', 'view') and ${INTERNAL} order by name`).rows() as unknown[][];
+/**
+ * Each adapter's list_relations_without_caching query (name, 'table' | 'view'), as dbt's adapters each
+ * write their own: dbt-sqlite reads `<schema>.sqlite_master` (SQLite's own tables left out), dbt-postgres
+ * the catalog (tables, partitioned tables, views and materialized views of the schema).
+ */
+const LIST_RELATIONS: Readonly<Record<string, (schema: string) => { sql: string; params: string[] }>> = {
+  sqlite: (schema) => ({
+    sql: `select name, type from ${quoteIdentifier(schema)}.sqlite_master where type in ('table', 'view') and name not like 'sqlite\\_%' escape '\\' and name not like ${LEDGER} order by name`,
+    params: [],
+  }),
+  postgres: (schema) => ({
+    sql: `select c.relname as name, case when c.relkind in ('v', 'm') then 'view' else 'table' end as type
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = ? and c.relkind in ('r', 'p', 'v', 'm') and c.relname not like ${LEDGER} order by c.relname`,
+    params: [schema],
+  }),
+};
+
+/**
+ * The tables and views of one schema, as relations (mini-dbt's ledger is left out). `exists`: whether
+ * the schema is there (the caller knows the target's schema is, where the connection lists it as `main`).
+ */
+export function relationsInSchema(db: Warehouse | undefined, schema: string, engineName: string, exists = schemaExists(db, schema)): Relation[] {
+  if (!db || !exists) return [];
+  const { sql, params } = (LIST_RELATIONS[engineName] ?? LIST_RELATIONS.sqlite!)(schema);
+  const rows = db.prepare(sql).rows(...params) as unknown[][];
   return rows.map((row) => new Relation(String(row[0]), row[1] === 'view' ? 'view' : 'table', undefined, schema));
 }
 
