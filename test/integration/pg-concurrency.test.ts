@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exampleProject } from '../support/example-project.js';
 import { runCli, runCliAsync } from '../support/run-cli.js';
 import { connectPg, describePg, freshPgDatabase, withPgClient, writePgProfiles, type PgTestTarget } from '../support/pg-test-database.js';
 
@@ -182,6 +183,47 @@ describePg('--threads on PostgreSQL', () => {
     expect((await holder).code).toBe(0);
     const runs = await ledger(place, 'held');
     expect(runs.map((r) => r.status).sort()).toEqual(['error', 'success']);
+  });
+});
+
+describePg('the example project built with --threads 4 on PostgreSQL', () => {
+  let place: PgTestTarget;
+  let dir: string;
+  beforeAll(async () => {
+    place = await freshPgDatabase('example_threads');
+    dir = exampleProject();
+    appendFileSync(join(dir, 'project.yml'), 'profile: brightcart\n');
+    writePgProfiles(dir, place, { profile: 'brightcart', threads: 4 });
+  });
+  afterAll(async () => {
+    await place?.drop();
+  });
+
+  it('builds every node (seed, views, tables, incremental, unit and data tests) with the totals of a sequential build, and writes every artifact', async () => {
+    const out = runCli(['build', '--project-dir', dir, '--profiles-dir', dir]);
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    expect(out.stdout).toMatch(/PASS=13 WARN=0 ERROR=0 SKIP=0 TOTAL=13/);
+    const months = await withPgClient(async (c) => (await c.query('select month, orders, revenue::text as revenue from public.monthly_revenue order by month')).rows, place);
+    expect(months).toEqual([
+      { month: '2026-09', orders: '491', revenue: '188483.88' },
+      { month: '2026-10', orders: '541', revenue: '211109.10' },
+    ]);
+    // The unit test ran before its model, each data test after the node it tests, the mart after its tests.
+    const results = runResults(dir);
+    expect(results).toHaveLength(13);
+    const at = (suffix: string) => {
+      const found = results.find((r) => r.unique_id.endsWith(suffix) || r.unique_id.includes(`.${suffix}.`));
+      if (!found) throw new Error(`no result ends with ${suffix}: ${results.map((r) => r.unique_id).join(', ')}`);
+      return span(found);
+    };
+    expect(at('.daily_revenue')[0]).toBeGreaterThanOrEqual(at('late_refund_outside_the_window_is_not_applied')[1]);
+    expect(at('.monthly_revenue')[0]).toBeGreaterThanOrEqual(at('unique_daily_revenue_order_date')[1]);
+    // Each model's compiled and run SQL, as a sequential build writes them.
+    for (const model of ['stg_orders', 'daily_revenue', 'monthly_revenue']) {
+      expect(readdirSync(join(dir, 'target', 'run', 'brightcart', 'models'), { recursive: true }).map(String).some((f) => f.endsWith(`${model}.sql`)), model).toBe(true);
+    }
+    const ledger = await withPgClient(async (c) => (await c.query("select count(*)::int as n from _mini_dbt_node_runs where status = 'success'")).rows[0].n, place);
+    expect(ledger).toBe(4);
   });
 });
 
