@@ -18,6 +18,13 @@ const MACRO = `{% macro show_columns() %}
 {%- set listed = adapter.list_relations_without_caching(api.Relation.create(schema=target.schema)) -%}
 {{ log('relations: ' ~ (listed | map(attribute='identifier') | join(',')) ~ ' types: ' ~ (listed | map(attribute='type') | join(',')), info=true) }}
 {% endmacro %}
+
+{% macro move_relations() %}
+{%- set view = api.Relation.create(schema=target.schema, identifier='typed_view', type='view') -%}
+{%- set renamed = api.Relation.create(schema=target.schema, identifier='renamed_view', type='view') -%}
+{%- do adapter.rename_relation(view, renamed) -%}
+{%- do adapter.drop_relation(api.Relation.create(schema=target.schema, identifier='other', type='table')) -%}
+{% endmacro %}
 `;
 
 const VIEW = "{{ config(materialized='view') }}\nselect i from {{ ref('typed') }}\n";
@@ -53,5 +60,16 @@ describeEachEngine('adapter.get_columns_in_relation, check_schema_exists, list_r
     expect(lines).toContain('other schema exists: False');
     // The project's relations, the ledger left out.
     expect(lines).toContain('relations: typed,typed_view types: table,view');
+  });
+
+  it('rename_relation renames a view (it still reads its table), drop_relation drops a table', () => {
+    const p = conformanceProject({ 'models/typed.sql': MODEL, 'models/typed_view.sql': VIEW, 'models/other.sql': "{{ config(materialized='table') }}\nselect 1 as x\n", 'macros/show_columns.sql': MACRO }, 'conformance', { engine });
+    expect(p.dbt(['run']).code).toBe(0);
+    const moved = p.dbt(['run-operation', 'move_relations']);
+    expect(moved.code, moved.stdout + moved.stderr).toBe(0);
+    expect(p.relationType('typed_view')).toBeUndefined();
+    expect(p.relationType('renamed_view')).toBe('view');
+    expect(p.rows('renamed_view')).toEqual([{ i: 1 }]);
+    expect(p.relationType('other')).toBeUndefined();
   });
 });

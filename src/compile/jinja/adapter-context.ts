@@ -79,8 +79,11 @@ export function adapterContext(state: RenderState, lookupGlobal: MacroLookup): R
       const { positional, keywords } = splitKeywordArgs(args);
       return known(String(keywords.schema ?? positional[1]));
     },
-    drop_relation: (relation: unknown) => whenExecuting(() => dropRelation(state.db, locate(relation, state.target.schema))),
-    rename_relation: (from: unknown, to: unknown) => whenExecuting(() => renameRelation(state.db, locate(from, state.target.schema), locate(to, state.target.schema))),
+    drop_relation: (relation: unknown) => whenExecuting(() => {
+      const at = locate(relation, state.target.schema);
+      dropRelation(state.db, at, known(at.schema), engine.name);
+    }),
+    rename_relation: (from: unknown, to: unknown) => whenExecuting(() => renameRelation(state.db, locate(from, state.target.schema), locate(to, state.target.schema), engine.name)),
     quote: (name: unknown) => quoteIdentifier(String(name)),
     // dbt-sqlite's quote policy quotes database, schema and identifier; any other key leaves the name as it is.
     quote_as_configured: (identifier: unknown, quoteKey: unknown) =>

@@ -61,24 +61,34 @@ export function relationsInSchema(db: Warehouse | undefined, schema: string, eng
   return rows.map((row) => new Relation(String(row[0]), row[1] === 'view' ? 'view' : 'table', undefined, schema));
 }
 
-/** adapter.drop_relation: `drop table|view if exists`, as its kind in the warehouse says. */
-export function dropRelation(db: Warehouse | undefined, at: Located): void {
-  if (!db || !schemaExists(db, at.schema)) return;
+/** What follows each adapter's drop: dbt-postgres drops what depends on the relation too (cascade); SQLite has no cascade. */
+const DROP_CASCADE: Readonly<Record<string, string>> = { postgres: ' cascade' };
+
+/** adapter.drop_relation: `drop table|view if exists`, as its kind in the warehouse says (`exists`: whether its schema is there). */
+export function dropRelation(db: Warehouse | undefined, at: Located, exists = schemaExists(db, at.schema), engineName = 'sqlite'): void {
+  if (!db || !exists) return;
   const kind = db.relationKind(at.identifier, at.schema);
-  if (kind) db.exec(`drop ${kind} if exists ${quoteIdentifier(at.schema)}.${quoteIdentifier(at.identifier)}`);
+  if (kind) db.exec(`drop ${kind} if exists ${quoteIdentifier(at.schema)}.${quoteIdentifier(at.identifier)}${DROP_CASCADE[engineName] ?? ''}`);
 }
 
+/** Each adapter's rename of a view: PostgreSQL renames it in place (dbt-postgres's alter view ... rename to). */
+const RENAME_VIEW: Readonly<Record<string, (db: Warehouse, source: string, to: Located) => void>> = {
+  postgres: (db, source, to) => db.exec(`alter view ${source} rename to ${quoteIdentifier(to.identifier)}`),
+};
+
 /**
- * adapter.rename_relation: a table by `alter table ... rename to` (SQLite
- * renames within the schema); a view is dropped and created again under
- * the new name from its own `select`, as dbt-sqlite does.
+ * adapter.rename_relation: a table by `alter table ... rename to` (renamed
+ * within its schema); a view by the adapter's own rename, else (SQLite) dropped
+ * and created again under the new name from its own `select`, as dbt-sqlite does.
  */
-export function renameRelation(db: Warehouse | undefined, from: Located, to: Located): void {
+export function renameRelation(db: Warehouse | undefined, from: Located, to: Located, engineName = 'sqlite'): void {
   if (!db) return;
   const kind = db.relationKind(from.identifier, from.schema);
   const source = `${quoteIdentifier(from.schema)}.${quoteIdentifier(from.identifier)}`;
   if (kind === 'table') {
     db.exec(`alter table ${source} rename to ${quoteIdentifier(to.identifier)}`);
+  } else if (kind === 'view' && RENAME_VIEW[engineName]) {
+    RENAME_VIEW[engineName]!(db, source, to);
   } else if (kind === 'view') {
     const row = db.prepare(`select sql from ${quoteIdentifier(from.schema)}.sqlite_master where type = 'view' and name = ?`).rows(from.identifier) as unknown[][];
     const body = /\bas\b([\s\S]*)$/i.exec(String(row[0]?.[0] ?? ''))?.[1];
