@@ -19,13 +19,28 @@ export const SCRATCH_SCHEMA_PREFIX = 'mini_dbt_scratch_';
  * are copied in. The session returned is captured again with a target whose
  * schema is the scratch one, so every model, seed and snapshot it runs is
  * built there; sources are read where they are (a run never writes them).
- * dispose() drops every scratch schema, whatever happened.
+ * dispose() drops every scratch schema, whatever happened (an interrupt
+ * included: SIGINT and SIGTERM drop them and exit 130 / 143).
  */
 export function scratchSchema<S extends SessionLike>(session: S, inSchema: (path: string, schema: string) => string): ScratchWarehouse<S> {
   const live = session.project;
   const db = openProjectWarehouse(live);
   const created: string[] = [];
-  const dispose = (): void => dropSchemas(live, created);
+  // Interrupted (Ctrl-C, a kill), the command drops its scratch schemas before it exits, at its next turn of the event loop.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    try {
+      dispose();
+    } finally {
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    }
+  };
+  const dispose = (): void => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    dropSchemas(live, created.splice(0));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     const existing = new Set(db.attachedSchemas());
     const name = freshName(existing);

@@ -176,6 +176,8 @@ async function replayPass(db: Warehouse, session: Session, node: ModelNode, o: P
     for (const p of stale) if (!before.has(p)) wentStaleList.push(wentStale(db, sources, p, night, late));
     before = new Set(stale);
     onNight(night, i, stale.length);
+    // A turn of the event loop between nights: an interrupt is handled there (the scratch copy is dropped).
+    await new Promise((resolve) => setImmediate(resolve));
   }
   let worst: ReplayWorst | null = null;
   for (const n of nights) if (worst === null || n.stale.length > worst.stale_count) worst = { run_date: n.run_date, stale: n.stale, stale_count: n.stale.length };

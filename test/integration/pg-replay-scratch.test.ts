@@ -1,12 +1,15 @@
 /**
  * replay's scratch schema on PostgreSQL: kept with --keep as a new schema,
  * dropped after a replay that fails, refused when a node's schema does not
- * follow the target's (a run there would write the live schema).
+ * follow the target's (a run there would write the live schema), dropped
+ * when the command is interrupted.
  */
+import { spawn } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { replay } from '../../src/index.js';
+import { CLI } from '../support/example-project.js';
 import { describePg, freshPgDatabase, type PgTestTarget } from '../support/pg-test-database.js';
 import { runNightly, scratchSchemasLeft, toolkitExample, type ToolkitExample } from '../support/toolkit-example.js';
 
@@ -49,6 +52,20 @@ describePg("replay's scratch schema on PostgreSQL", () => {
     } finally {
       writeFileSync(join(example.dir, 'models', 'marts', 'daily_revenue.sql'), readBack(example.dir));
     }
+    expect(scratchSchemasLeft(example, { kind: 'pg', target })).toEqual([]);
+    expect(liveRows()).toEqual(before);
+  }, 120_000);
+
+  it('an interrupted replay (SIGINT) drops its scratch schema before it exits (130); the live table is as it was', async () => {
+    const before = liveRows();
+    const child = spawn(process.execPath, [CLI, 'replay', 'daily_revenue', '--from', '2026-09-02', '--to', '2026-10-31', '--project-dir', example.dir, '--profile', 'brightcart', '--target', 'pg'], { stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 60_000;
+    while (scratchSchemasLeft(example, { kind: 'pg', target }).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(scratchSchemasLeft(example, { kind: 'pg', target })).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 1500));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
     expect(scratchSchemasLeft(example, { kind: 'pg', target })).toEqual([]);
     expect(liveRows()).toEqual(before);
   }, 120_000);
