@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
-import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
+import { describeEachEngine, pgReader, withReader, type EngineName } from '../support/engine-under-test.js';
 
 /**
  * Conformance with dbt (issue 15): deleted source rows, modelled on dbt-tests-adapter's
@@ -44,6 +44,30 @@ describeEachEngine('snapshot hard deletes', (engine) => {
       expect(p.rows('snapshot_actual', 'id')).toEqual(snap);
     });
   }
+
+  it.runIf(engine === 'postgres')("typed columns on PostgreSQL: a timestamp updated_at gives timestamp meta columns (check strategy: the run's time, a timestamp), deletions closed at a timestamp", () => {
+    const p = conformanceProject({
+      'dbt_project.yml': "name: conformance\nversion: '1.0'\nprofile: default\nseeds:\n  conformance:\n    +column_types: {updated_at: timestamp}\n",
+      'seeds/seed.csv': SEED,
+      'snapshots/snapshot.sql': `{% snapshot by_time %}\n{{ config(unique_key='id', strategy='timestamp', updated_at='updated_at', hard_deletes='new_record') }}\nselect * from {{ ref('seed') }}\n{% endsnapshot %}\n`
+        + `{% snapshot by_check %}\n{{ config(unique_key='id', strategy='check', check_cols='all', hard_deletes='invalidate') }}\nselect * from {{ ref('seed') }}\n{% endsnapshot %}\n`,
+    }, 'conformance', { engine });
+    expect(p.dbt(['seed']).code).toBe(0);
+    expect(p.dbt(['snapshot']).code).toBe(0);
+    p.exec('delete from seed where id = 1');
+    const out = p.dbt(['snapshot']);
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    const types = (relation: string) => Object.fromEntries(withReader(() => pgReader(p.pg!), (db) => db.columns(relation)).map((c) => [c.name, c.type]));
+    for (const relation of ['by_time', 'by_check']) {
+      expect(types(relation)).toMatchObject({ dbt_updated_at: 'timestamp without time zone', dbt_valid_from: 'timestamp without time zone', dbt_valid_to: 'timestamp without time zone' });
+    }
+    const closed = p.rows('by_check', 'id, dbt_valid_from').filter((r) => r.id === 1);
+    expect(closed).toHaveLength(1);
+    expect(closed[0]!.dbt_valid_to).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(p.rows('by_time', 'id, dbt_valid_from').filter((r) => r.id === 1).map((r) => [r.updated_at, r.dbt_is_deleted, r.dbt_valid_to === null])).toEqual([
+      ['2015-12-24 12:19:28', 'False', false], ['2015-12-24 12:19:28', 'True', true],
+    ]);
+  });
 
   it('build --empty leaves an existing snapshot as it is (its query reads no rows: nothing is deleted)', () => {
     const p = project(engine, ", hard_deletes='invalidate'");
