@@ -1,4 +1,5 @@
 import { backfill, type BackfillRange, type BackfillResult } from '../api/backfill.js';
+import { prewarmNextConnection } from '../engine/current-engine.js';
 import { loadSession } from '../api/session.js';
 import { findModel } from '../analysis/find-node.js';
 import type { Totals } from '../analysis/range-totals.js';
@@ -24,6 +25,8 @@ export interface BackfillFlags extends CommonFlags {
 
 /** backfill <model>: rewrite a range (or the stale ranges) with everything landed so far. */
 export async function backfillCommand(model: string, flags: BackfillFlags): Promise<number> {
+  // The warehouse is opened next: a server engine may start connecting while the project loads.
+  prewarmNextConnection();
   const options = sessionOptions(flags);
   const session = loadSession(options);
   findModel(session.manifest, model); // an unknown name fails before asking for a reason

@@ -1,4 +1,5 @@
 import { MINI_DBT_VERSION as VERSION } from '../invocation/tool-version.js';
+import { prewarmNextConnection } from '../engine/current-engine.js';
 import { run, type RunOptions } from '../api/run.js';
 import { loadSession } from '../api/session.js';
 import { printEvent, printSummary } from './print-run.js';
@@ -43,6 +44,8 @@ export interface RunFlags extends CommonFlags {
 
 /** run / seed / build: print dbt-style lines, return the exit code. */
 export async function runCommand(command: NonNullable<RunOptions['command']>, flags: RunFlags, extra: Partial<RunOptions> = {}): Promise<number> {
+  // The warehouse is opened next: a server engine may start connecting while the project loads.
+  prewarmNextConnection();
   const options = sessionOptions(flags);
   const session = loadSession(options);
   const { manifest, project } = session;

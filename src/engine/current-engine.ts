@@ -18,7 +18,25 @@ export let dialect: Dialect = engine.dialect;
 
 /** Choose the engine a target runs on (called as a command loads its project). */
 export function useTargetEngine(target: Pick<Target, 'type' | 'schema' | 'postgres'>): Engine {
-  engine = target.type === 'postgres' && target.postgres ? postgresEngine(target.postgres, target.schema) : sqliteEngine;
+  engine = target.type === 'postgres' && target.postgres ? postgresEngine(target.postgres, target.schema, { prewarm: takePrewarm() }) : sqliteEngine;
   dialect = engine.dialect;
   return engine;
+}
+
+let prewarm = false;
+
+/**
+ * A command that opens the warehouse says so before it loads the project
+ * (run, build, seed, backfill...): a server engine chosen next starts
+ * connecting at once, in the background. Used once: a later choice (a test
+ * loading many projects in one process) does not leave idle connections.
+ */
+export function prewarmNextConnection(): void {
+  prewarm = true;
+}
+
+function takePrewarm(): boolean {
+  const asked = prewarm;
+  prewarm = false;
+  return asked;
 }

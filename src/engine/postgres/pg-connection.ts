@@ -381,23 +381,23 @@ function parseArray(value: unknown): string[] {
  * Open a connection to the target's database. The session's search_path is
  * the target's schema (created when missing, unless read-only), then public.
  */
-export function openPostgres(path: string, options: OpenOptions, settings: PostgresSettings, schema: string): PostgresConnection {
-  const client = new PgSyncClient();
-  const session = [
-    `set lock_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}`,
-    ...(settings.role ? [`set role ${quoteName(settings.role)}`] : []),
-  ];
+export function openPostgres(path: string, options: OpenOptions, settings: PostgresSettings, schema: string, started?: PgSyncClient): PostgresConnection {
+  const client = started ?? PgSyncClient.acquire();
   try {
-    client.connect(pgClientConfig(settings), session);
+    if (!started) client.connect(pgClientConfig(settings), pgSessionStatements(settings));
     // Only when missing: a user granted CREATE on its schema alone (not on the database) can still build there.
     const present = client.query('select 1 from pg_namespace where nspname = $1', [schema])[0]!.rows.length > 0;
     if (!options.readonly && !present) client.query(`create schema if not exists ${quoteName(schema)}`, undefined, { extended: false });
     const searchPath = settings.searchPath ? `${quoteName(schema)}, ${settings.searchPath}` : `${quoteName(schema)}, public`;
-    client.query(`set search_path = ${searchPath}`, undefined, { extended: false });
-    client.query(`set application_name = ${quoteText(settings.applicationName ?? 'mini-dbt')}`, undefined, { extended: false });
+    client.script(`set lock_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}; set search_path = ${searchPath}`);
   } catch (err) {
     client.close();
     throw err;
   }
   return new PostgresConnection(path, options.readonly ?? false, client, schema);
+}
+
+/** What every session runs once connected (the application name is a connection option already). */
+export function pgSessionStatements(settings: PostgresSettings): string[] {
+  return settings.role ? [`set role ${quoteName(settings.role)}`] : [];
 }

@@ -1,8 +1,9 @@
 import type { Engine } from '../engine.js';
 import type { PostgresSettings } from '../../project/target.js';
-import { openPostgres } from './pg-connection.js';
+import { openPostgres, pgSessionStatements } from './pg-connection.js';
+import { pgClientConfig } from './pg-client-config.js';
 import { postgresDialect } from './pg-dialect.js';
-import { PgError } from './pg-sync-client.js';
+import { PgError, PgSyncClient } from './pg-sync-client.js';
 import { locatorInSchema, schemaOfLocator } from './pg-schema-locator.js';
 import { pgRelationLocks } from './pg-relation-locks.js';
 import { explainPgError, explainPgOpenError } from './pg-open-error.js';
@@ -12,11 +13,26 @@ import { explainPgError, explainPgOpenError } from './pg-open-error.js';
  * settings (the `path` is only its locator, for messages) and works in
  * `schema`, the target's, as SQLite works in main.
  */
-export function postgresEngine(settings: PostgresSettings, schema: string): Engine {
+export function postgresEngine(settings: PostgresSettings, schema: string, options: { readonly prewarm?: boolean } = {}): Engine {
+  // A command that will open the warehouse starts connecting now, while it parses the project:
+  // loading the driver on its thread, the TCP connect and the password exchange overlap that work.
+  let started: PgSyncClient | undefined;
+  if (options.prewarm) {
+    try {
+      started = PgSyncClient.acquire();
+      started.startConnect(pgClientConfig(settings), pgSessionStatements(settings));
+    } catch {
+      started = undefined;
+    }
+  }
   return {
     name: 'postgres',
     dialect: postgresDialect,
-    open: (path, options) => openPostgres(path, options, settings, schemaOfLocator(path) ?? schema),
+    open: (path, openOptions) => {
+      const client = started;
+      started = undefined;
+      return openPostgres(path, openOptions, settings, schemaOfLocator(path) ?? schema, client);
+    },
     inSchema: locatorInSchema,
     // lock_timeout ran out (55P03), or a deadlock was broken by failing this session (40P01).
     isBusyError: (err) => err instanceof PgError && (err.code === '55P03' || err.code === '40P01'),

@@ -55,7 +55,8 @@ export class PgSyncClient {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     const require = createRequire(import.meta.url);
-    this.worker = new Worker(`(${pgWorkerMain.toString()})()`, {
+    // The worker's own `require` is passed in by name: a bundler rewrites the identifier inside the function.
+    this.worker = new Worker(`(${pgWorkerMain.toString()})(require)`, {
       eval: true,
       workerData: { port: port2, state: this.state, pgPath: require.resolve('pg'), copyPath: require.resolve('pg-copy-streams') },
       transferList: [port2],
@@ -68,11 +69,40 @@ export class PgSyncClient {
     this.port.unref();
   }
 
+  /** A connect posted by startConnect whose answer is not read yet (the first call reads it). */
+  private pendingConnect: Record<string, unknown> | undefined;
+
+  /**
+   * Post the connect and return at once: the worker loads the driver and
+   * connects while this thread goes on (parsing the project); the first
+   * call waits for the answer, and a failure to connect is raised there.
+   */
+  startConnect(config: Record<string, unknown>, session: readonly string[]): void {
+    Atomics.store(this.state, 0, 0);
+    this.port.postMessage({ op: 'connect', config, session: [...session] });
+    this.pendingConnect = config;
+  }
+
+  /** Read the answer of a connect posted earlier (nothing when none is pending). */
+  private finishConnect(): void {
+    const config = this.pendingConnect;
+    if (config === undefined) return;
+    this.pendingConnect = undefined;
+    this.awaitAnswer();
+    this.server = { host: config.host, port: config.port, database: config.database, user: config.user };
+  }
+
   private call(request: Record<string, unknown>): unknown {
     if (this.closed) throw new PgError({ message: 'the connection is closed' });
+    this.finishConnect();
     if (this.lost) throw new ConnectionLostError(this.lost.server, this.lost.reason, this.lost.code);
     Atomics.store(this.state, 0, 0);
     this.port.postMessage(request);
+    return this.awaitAnswer();
+  }
+
+  /** Block until the worker answers the request posted last; its value, or its error raised. */
+  private awaitAnswer(): unknown {
     // Wait in slices: a worker that died cannot answer, and a slice lets that be noticed.
     for (;;) {
       const woke = Atomics.wait(this.state, 0, 0, 1000);
@@ -158,12 +188,35 @@ export class PgSyncClient {
 
   close(): void {
     if (this.closed) return;
+    let clean = this.lost === undefined;
     try {
       this.call({ op: 'close' });
     } catch {
       // closing a broken connection: nothing to report
+      clean = false;
     }
     this.closed = true;
-    void this.worker.terminate();
+    // The thread (the driver loaded, its start paid) is parked for the next connection of the process;
+    // the server's session is ended either way, so nothing holds the database.
+    if (clean && this.worker.threadId !== -1 && PARKED.length < MAX_PARKED) PARKED.push(this);
+    else void this.worker.terminate();
+  }
+
+  /**
+   * A client for a new connection: a parked thread when there is one (starting
+   * a thread and loading the driver costs far more than connecting), else a new one.
+   */
+  static acquire(): PgSyncClient {
+    const parked = PARKED.pop();
+    if (!parked) return new PgSyncClient();
+    parked.closed = false;
+    parked.server = undefined;
+    parked.lost = undefined;
+    parked.pendingConnect = undefined;
+    return parked;
   }
 }
+
+/** Threads whose connection was closed cleanly, kept for the next connections of the process. */
+const PARKED: PgSyncClient[] = [];
+const MAX_PARKED = 4;

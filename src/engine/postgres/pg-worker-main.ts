@@ -5,14 +5,14 @@
  *
  * This function is sent to the worker as its source text (`eval`), so the
  * engine works the same from the TypeScript sources, the ES modules and the
- * CommonJS bundle: it must not refer to anything outside itself. `require`
+ * CommonJS bundle: it must not refer to anything outside itself. `load`
  * is the worker's own; the driver's paths arrive in workerData.
  */
-export function pgWorkerMain(): void {
+export function pgWorkerMain(load: NodeJS.Require): void {
   /* eslint-disable @typescript-eslint/no-require-imports */
-  const { workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
+  const { workerData } = load('node:worker_threads') as typeof import('node:worker_threads');
   const data = workerData as { port: import('node:worker_threads').MessagePort; state: Int32Array; pgPath: string; copyPath: string };
-  const pg = require(data.pgPath) as typeof import('pg');
+  const pg = load(data.pgPath) as typeof import('pg');
   const port = data.port;
   const state = data.state;
 
@@ -97,7 +97,7 @@ export function pgWorkerMain(): void {
   let copy: OpenCopy | undefined;
 
   const openCopy = (text: string): void => {
-    const { from } = require(data.copyPath) as typeof import('pg-copy-streams');
+    const { from } = load(data.copyPath) as typeof import('pg-copy-streams');
     const stream = client!.query(from(text));
     const open: OpenCopy = { stream, room: Promise.resolve(), settled: Promise.resolve() };
     open.settled = new Promise<void>((resolve) => {
@@ -132,9 +132,13 @@ export function pgWorkerMain(): void {
 
   async function handle(req: Request): Promise<unknown> {
     if (req.op === 'connect') {
-      client = new pg.Client({ ...req.config, types } as import('pg').ClientConfig);
-      client.on('error', (err) => {
-        broken = err;
+      // A parked thread connects again: nothing of its last connection carries over.
+      broken = undefined;
+      copy = undefined;
+      const fresh = new pg.Client({ ...req.config, types } as import('pg').ClientConfig);
+      client = fresh;
+      fresh.on('error', (err) => {
+        if (client === fresh) broken = err;
       });
       await client.connect();
       for (const sql of req.session) await client.query(sql);
@@ -190,7 +194,7 @@ export function pgWorkerMain(): void {
       return shape(await client.query(req.text));
     }
     // COPY ... FROM STDIN: the data streamed in the chunks given.
-    const { from } = require(data.copyPath) as typeof import('pg-copy-streams');
+    const { from } = load(data.copyPath) as typeof import('pg-copy-streams');
     const stream = client.query(from(req.text));
     await new Promise<void>((resolve, reject) => {
       stream.on('error', reject);
