@@ -1,13 +1,24 @@
-import type { SessionOptions } from '../api/session.js';
 import type { RunContext } from '../invocation/run-context.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import type { NodeResult, RunEvent } from '../state/node-result.js';
+
+/** How the command loaded its session (api/session.ts SessionOptions, the fields a thread needs to load it again). */
+export interface SessionReload {
+  readonly projectDir?: string;
+  readonly database?: string;
+  readonly vars?: Readonly<Record<string, unknown>>;
+  readonly busyTimeoutMs?: number;
+  readonly profilesDir?: string;
+  readonly profile?: string;
+  readonly target?: string;
+  readonly partialParse?: boolean;
+}
 
 /** What a node pool thread starts with. */
 export interface NodePoolData {
   readonly role: 'mini-dbt-node-pool';
   /** How the command loaded its session: the thread loads it again the same way. */
-  readonly sessionOptions: SessionOptions;
+  readonly sessionOptions: SessionReload;
   readonly busyTimeoutMs: number;
   readonly context: RunContext;
   /** The run's node ids. */

@@ -6,13 +6,26 @@
  * module) or from the CLI bundle (node-pool-worker.cjs, built from it).
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { loadSession } from '../api/session.js';
+import { loadWithParseCache } from '../parse/parse-cache.js';
+import { buildGraph } from '../graph/build-graph.js';
+import type { Manifest } from '../compile/manifest.js';
+import type { Graph } from '../graph/graph-node.js';
 import { engine } from '../engine/current-engine.js';
 import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
-import { runnableNodes } from './run-nodes.js';
+import { runnableNodes } from './runnable-nodes.js';
 import { runNode, type NodeRunState } from './run-node.js';
-import type { NodePoolData, ToPool, ToWorker } from './node-pool-messages.js';
+import type { NodePoolData, SessionReload, ToPool, ToWorker } from './node-pool-messages.js';
 import { asJson } from './node-pool-messages.js';
+
+/** The session as api/session.ts loadSession loads it (through the parse cache, the busy timeout on the project). */
+function loadAgain(options: SessionReload): { manifest: Manifest; graph: Graph; project: Manifest['project'] } {
+  const loaded = loadWithParseCache(options.projectDir ?? process.cwd(), {
+    database: options.database, vars: options.vars, profilesDir: options.profilesDir, profile: options.profile, target: options.target,
+    ...(options.partialParse === false ? { partialParse: false } : {}),
+  });
+  const project = options.busyTimeoutMs === undefined ? loaded.project : { ...loaded.project, busyTimeoutMs: options.busyTimeoutMs };
+  return { project, manifest: { ...loaded.manifest, project }, graph: buildGraph(loaded.manifest.graphNodes) };
+}
 
 function startNodePoolWorker(data: NodePoolData): void {
   const port = parentPort!;
@@ -26,9 +39,9 @@ function startNodePoolWorker(data: NodePoolData): void {
   };
   let db: Warehouse | undefined;
   let nodes: Map<string, ReturnType<typeof runnableNodes>[number]>;
-  let session: ReturnType<typeof loadSession>;
+  let session: { manifest: Manifest; graph: Graph; project: Manifest['project'] };
   try {
-    session = loadSession(data.sessionOptions);
+    session = loadAgain(data.sessionOptions);
     const { databasePath, target } = session.project;
     if (databasePath !== data.expect.databasePath || target.schema !== data.expect.schema) {
       throw new Error(`the command's session works on ${data.expect.databasePath} (schema ${data.expect.schema}); loaded again it is ${databasePath} (schema ${target.schema})`);

@@ -1,11 +1,11 @@
 import type { ModelNode } from '../compile/manifest.js';
-import type { SessionOptions } from '../api/session.js';
 import type { NodeResult } from '../state/node-result.js';
 import { nodePrerequisites, widestLevel } from './node-prerequisites.js';
 import { NodePool, nodePoolScript } from './node-pool.js';
-import type { SharedState } from './node-pool-messages.js';
+import type { SessionReload, SharedState } from './node-pool-messages.js';
 import { describeRunnable, notStarted, type RunnableNode } from './run-node.js';
-import { runNodes, skipBeforeStart, type RunNodesOptions } from './run-nodes.js';
+import type { RunNodesOptions } from './run-nodes.js';
+import { skipBeforeStart } from './runnable-nodes.js';
 import { busyTimeoutOf } from './relation-lock.js';
 
 /**
@@ -20,17 +20,17 @@ import { busyTimeoutOf } from './relation-lock.js';
  * the results. When no thread could start (the script is not built, the
  * session loads differently), the nodes run one at a time here.
  */
-export async function runNodesInParallel(nodes: readonly RunnableNode[], options: RunNodesOptions & { readonly threads: number; readonly sessionOptions: SessionOptions }): Promise<NodeResult[]> {
+export async function runNodesInParallel(nodes: readonly RunnableNode[], options: RunNodesOptions & { readonly threads: number; readonly sessionOptions: SessionReload; readonly sequential: () => Promise<NodeResult[]> }): Promise<NodeResult[]> {
   const emit = options.onEvent ?? (() => undefined);
   const sequential = (why: string): Promise<NodeResult[]> => {
     emit({ type: 'log', message: `--threads ${options.threads}: ${why}, so nodes run one at a time` });
-    return runNodes({ ...options, threads: 1 });
+    return options.sequential();
   };
   const order = nodes.map((n) => n.uniqueId);
   const prerequisites = nodePrerequisites(options.graph, order);
   // No more threads than nodes that could ever run at once; a chain runs here, with no thread to start.
   const width = Math.min(options.threads, widestLevel(prerequisites));
-  if (width <= 1) return runNodes({ ...options, threads: 1 });
+  if (width <= 1) return options.sequential();
   const script = nodePoolScript();
   if (!script) return sequential("the node pool's thread script is not built (npm run build)");
   const pool = new NodePool(script, width, {

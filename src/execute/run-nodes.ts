@@ -5,8 +5,9 @@ import type { Graph } from '../graph/graph-node.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import type { NodeResult, RunEvent } from '../state/node-result.js';
 import type { RunContext } from '../invocation/run-context.js';
-import type { SessionOptions } from '../api/session.js';
-import { describeRunnable, notStarted, runNode, type NodeRunState, type RunnableNode } from './run-node.js';
+import type { SessionReload } from './node-pool-messages.js';
+import { describeRunnable, notStarted, runNode, type NodeRunState } from './run-node.js';
+import { runnableNodes, skipBeforeStart } from './runnable-nodes.js';
 import { runNodesInParallel } from './run-nodes-parallel.js';
 
 export interface RunNodesOptions {
@@ -33,7 +34,7 @@ export interface RunNodesOptions {
   /** --threads as given on the command line (a single-writer engine says once that it runs one node at a time). */
   readonly threadsFlag?: number;
   /** How the session was loaded (the threads load it again, through the parse cache). */
-  readonly session?: SessionOptions;
+  readonly session?: SessionReload;
 }
 
 /**
@@ -48,7 +49,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
   const emit = options.onEvent ?? (() => undefined);
   if (engine.relationLocks) engine.relationLocks.tagSession(options.db, options.context.invocationId);
   if (threads > 1 && engine.relationLocks && options.session && nodes.length > 1 && options.skipAllBecause === undefined) {
-    return runNodesInParallel(nodes, { ...options, threads, sessionOptions: options.session });
+    return runNodesInParallel(nodes, { ...options, threads, sessionOptions: options.session, sequential: () => runNodes({ ...options, threads: 1 }) });
   }
   if ((options.threadsFlag ?? 1) > 1 && !engine.relationLocks) emit({ type: 'log', message: `--threads ${options.threadsFlag}: the ${engine.name} engine has one writer, so nodes run one at a time` });
   const state: NodeRunState = { failed: new Set(), blocked: new Set(), blockedModels: new Map() };
@@ -66,24 +67,4 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
     results.push(await runNode(node, index, total, state, { db: options.db, manifest: options.manifest, graph: options.graph, context: options.context, emit, onPlanned: options.onPlanned }));
   }
   return results;
-}
-
-/** The nodes of `order` a run executes: seeds, snapshots, tests, unit tests and models that are not ephemeral. */
-export function runnableNodes(manifest: Manifest, order: readonly string[]): RunnableNode[] {
-  const snapshotsById = new Map([...(manifest.snapshots?.values() ?? [])].map((n) => [n.uniqueId, n]));
-  return order
-    .map((id) => manifest.nodes.get(id) ?? manifest.tests.get(id) ?? snapshotsById.get(id) ?? manifest.unitTests?.get(id))
-    .filter((n): n is RunnableNode => n !== undefined && (n.resourceType === 'seed' || n.resourceType === 'test' || n.resourceType === 'unit_test' || n.resourceType === 'snapshot' || (n.resourceType === 'model' && n.settings.materialized !== 'ephemeral')));
-}
-
-/**
- * Why a node is skipped before it starts, if it is: a failed on-run-start
- * hook skips every node; --fail-fast, once a node failed, every node not
- * yet started (as dbt marks them).
- */
-export function skipBeforeStart(options: Pick<RunNodesOptions, 'skipAllBecause' | 'context'>, results: readonly NodeResult[]): string | undefined {
-  if (options.skipAllBecause !== undefined) return options.skipAllBecause;
-  if (!options.context.failFast) return undefined;
-  const firstFailure = results.find((r) => r.status === 'error' || r.status === 'fail' || r.status === 'partial success');
-  return firstFailure ? `skipped by --fail-fast: ${firstFailure.name} failed` : undefined;
 }
