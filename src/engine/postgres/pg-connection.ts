@@ -3,6 +3,7 @@ import type { PostgresSettings } from '../../project/target.js';
 import { numberPlaceholders } from './pg-placeholders.js';
 import { holdsSeveralStatements } from './pg-statement-count.js';
 import { PgError, PgSyncClient, type PgResult } from './pg-sync-client.js';
+import { PgStatement } from './pg-statement.js';
 import { pgClientConfig } from './pg-client-config.js';
 
 const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
@@ -13,54 +14,6 @@ const CHANGING = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'COPY']);
 
 /** What the server says for a text holding several statements sent as one. */
 const isSeveralStatementsError = (err: unknown): boolean => err instanceof PgError && err.code === '42601' && /multiple commands/.test(err.message);
-
-class PgStatement<Row> implements PreparedStatement<Row> {
-  private described: PgResult | undefined;
-
-  constructor(private readonly connection: PostgresConnection, private readonly sql: string) {}
-
-  /** Whether it yields rows: a query, or a statement with RETURNING (read off the text: PostgreSQL describes a statement only by running it). */
-  get returnsRows(): boolean {
-    const head = this.sql.replace(/^(\s|--[^\n]*\n|\/\*[\s\S]*?\*\/)+/, '').slice(0, 12).toLowerCase();
-    return /^(select|with|values|table|show|explain)\b/.test(head) || /\breturning\b/i.test(this.sql);
-  }
-
-  /** The column names, from running it once (kept for the next rows() without parameters). */
-  columnNames(): string[] {
-    this.described = this.connection.query(this.sql, [], 'array');
-    return this.described.fields;
-  }
-
-  run(...params: BindParameters): RunResult {
-    return this.connection.run(this.sql, ...params);
-  }
-
-  get(...params: BindParameters): Row | undefined {
-    return this.connection.get<Row>(this.sql, ...params);
-  }
-
-  all(...params: BindParameters): Row[] {
-    return this.connection.all<Row>(this.sql, ...params);
-  }
-
-  iterate(...params: BindParameters): IterableIterator<Row> {
-    return this.all(...params)[Symbol.iterator]();
-  }
-
-  value(...params: BindParameters): unknown {
-    return this.connection.value(this.sql, ...params);
-  }
-
-  values(...params: BindParameters): unknown[] {
-    return this.connection.values(this.sql, ...params);
-  }
-
-  rows(...params: BindParameters): unknown[][] {
-    const kept = params.length === 0 ? this.described : undefined;
-    this.described = undefined;
-    return (kept ?? this.connection.query(this.sql, params, 'array')).rows as unknown[][];
-  }
-}
 
 /**
  * A Connection on a PostgreSQL database (see pg-sync-client.ts for how an
