@@ -11,7 +11,7 @@ import { useTargetEngine } from '../../src/engine/current-engine.js';
 import type { Connection } from '../../src/engine/connection.js';
 import { openPostgres } from '../../src/engine/postgres/pg-connection.js';
 import { FILE_TARGET, type PostgresSettings } from '../../src/project/target.js';
-import { describePg, pgServer, pgProfilesYml, type PgTestTarget } from './pg-test-database.js';
+import { describePg, pgDatabaseTarget, pgServer, pgProfilesYml, type PgTestTarget } from './pg-test-database.js';
 
 export type EngineName = 'sqlite' | 'postgres';
 
@@ -98,16 +98,7 @@ export function pgProjectDatabase(label: string, template?: string): PgTestTarge
   const database = `p${process.pid}_${counter}_${label.toLowerCase().replace(/[^a-z0-9_]+/g, '_')}`.slice(0, 63);
   adminConnection().exec(`create database ${quoteName(database)} template ${quoteName(template ?? 'template0')}`);
   made.add(database);
-  return {
-    host: server.host,
-    port: server.port,
-    user: server.user,
-    password: server.password,
-    database,
-    schema: 'public',
-    connectionString: `postgres://${encodeURIComponent(server.user)}:${encodeURIComponent(server.password)}@${server.host}:${server.port}/${database}`,
-    drop: async () => dropDatabase(database),
-  };
+  return pgDatabaseTarget(server, database, async () => dropDatabase(database));
 }
 
 function dropDatabase(database: string): void {

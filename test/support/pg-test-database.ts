@@ -154,6 +154,14 @@ export async function freshPgDatabase(label?: string): Promise<PgTestTarget> {
   const database = uniqueName('t', label);
   await withPgClient((client) => client.query(`CREATE DATABASE ${quoteIdent(database)} TEMPLATE template0`), { ...server, database: 'postgres' });
   let dropped: Promise<void> | undefined;
+  return pgDatabaseTarget(server, database, () => (dropped ??= withPgClient(async (client) => {
+    // WITH (FORCE): a CLI the test killed may have left a session behind.
+    await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(database)} WITH (FORCE)`);
+  }, { ...server, database: 'postgres' })));
+}
+
+/** A database of the test server as a target (schema `public`), dropped by `drop`. */
+export function pgDatabaseTarget(server: PgServer, database: string, drop: () => Promise<void>): PgTestTarget {
   return {
     host: server.host,
     port: server.port,
@@ -162,10 +170,7 @@ export async function freshPgDatabase(label?: string): Promise<PgTestTarget> {
     database,
     schema: 'public',
     connectionString: connectionString(server, database),
-    drop: () => (dropped ??= withPgClient(async (client) => {
-      // WITH (FORCE): a CLI the test killed may have left a session behind.
-      await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(database)} WITH (FORCE)`);
-    }, { ...server, database: 'postgres' })),
+    drop,
   };
 }
 
