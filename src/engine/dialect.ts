@@ -78,14 +78,11 @@ export interface Dialect {
   tempRelation(name: string): string;
 
   /**
-   * dbt's MERGE, as statements: `match` pairs each existing row of `target`
-   * (aliased DBT_INTERNAL_DEST) with the new rows of `source` (aliased
-   * DBT_INTERNAL_SOURCE) whose `keys` equal its own and that pass every
-   * predicate, into the temp table `matchTable`; `doubleMatch` counts the
-   * existing rows matched more than once (a MERGE refuses them); `update`
-   * sets `update` columns of each matched row from its new row (undefined
-   * when there is nothing to set); `insert` adds every new row that matched
-   * nothing, duplicates included, as MERGE's WHEN NOT MATCHED does.
+   * dbt's MERGE of the new rows of `source` (aliased DBT_INTERNAL_SOURCE)
+   * into `target` (aliased DBT_INTERNAL_DEST) on equal `keys` and every
+   * predicate: each matched row gets its `update` columns from its new row,
+   * every new row that matched nothing is inserted (duplicates included), as
+   * MERGE's WHEN NOT MATCHED does. See MergeSql for the two forms.
    */
   merge(options: {
     readonly target: string;
@@ -95,5 +92,18 @@ export interface Dialect {
     readonly columns: readonly string[];
     readonly update: readonly string[];
     readonly predicates: readonly string[];
-  }): { readonly match: string; readonly doubleMatch: string; readonly update?: string; readonly insert: string };
+  }): MergeSql;
 }
+
+/**
+ * A merge as the engine runs it: one native MERGE statement (an existing row
+ * matched by two new rows fails it; Engine.isDoubleMatchError recognises the
+ * failure), or, where the engine has no MERGE, steps: `match` pairs each
+ * existing row with the new rows that match it into the temp table
+ * `matchTable`; `doubleMatch` counts the existing rows matched more than
+ * once (refused, as a MERGE refuses them); `update` sets the matched rows
+ * (undefined when there is nothing to set); `insert` adds the unmatched new rows.
+ */
+export type MergeSql =
+  | { readonly kind: 'native'; readonly sql: string }
+  | { readonly kind: 'steps'; readonly match: string; readonly doubleMatch: string; readonly update?: string; readonly insert: string };

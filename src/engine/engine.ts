@@ -24,6 +24,8 @@ export interface Engine {
   open(path: string, options: OpenOptions): Connection;
   /** Whether an error says another connection holds the lock this one waited for (the busy timeout ran out). */
   isBusyError(err: unknown): boolean;
+  /** Whether an error is a native MERGE's refusal of an existing row matched by two new rows (engines with MERGE). */
+  isDoubleMatchError?(err: unknown): boolean;
   /** Whether `path` names a warehouse with no file of its own on disk (in memory, or on a server): nothing to create. */
   isInMemory(path: string): boolean;
   /** A failure to open, as one message for the user (which server, database and user: never a secret) and a hint. */

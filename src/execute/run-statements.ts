@@ -4,6 +4,7 @@ import { MultipleStatementsError } from '../engine/connection.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import { crashPoint, injectedFailure } from '../test-hooks.js';
+import { engine } from '../engine/current-engine.js';
 import { runAudit } from './run-audit.js';
 
 export interface StatementOutcome {
@@ -51,7 +52,7 @@ function runStatement(db: Warehouse, plan: StatementsToRun, statement: Statement
   switch (statement.kind) {
     case 'exec': {
       const several = MAY_HOLD_SEVERAL.has(statement.role);
-      const changes = runSql(db, statement.sql, several ? true : `the ${statement.role} statement of model '${plan.name}'`);
+      const changes = runMergeable(db, statement.sql, several ? true : `the ${statement.role} statement of model '${plan.name}'`, statement.doubleMatchRefusal);
       if (statement.role === 'delete') outcome.rowsDeleted += changes;
       if (statement.role === 'insert' || statement.role === 'upsert' || statement.role === 'custom') outcome.rowsInserted += changes;
       injectedFailure(plan.name, statement.role);
@@ -135,4 +136,15 @@ export function runSql(db: Warehouse, sql: string, several: true | string): numb
 /** ALTER TABLE leaving views that name the table alone (SQLite: legacy_alter_table). */
 export function withLegacyAlter<T>(db: Warehouse, fn: () => T): T {
   return db.withViewsUntouched(fn);
+}
+
+/** runSql, with a native MERGE's refusal of a row matched twice said in the tool's words. */
+function runMergeable(db: Warehouse, sql: string, oneStatement: true | string, doubleMatchRefusal: string | undefined): number {
+  if (doubleMatchRefusal === undefined) return runSql(db, sql, oneStatement);
+  try {
+    return runSql(db, sql, oneStatement);
+  } catch (err) {
+    if (engine.isDoubleMatchError?.(err)) throw new ProjectError(doubleMatchRefusal);
+    throw err;
+  }
 }

@@ -13,6 +13,8 @@ export type PlannedStatement =
     readonly outsideTransaction?: 'before' | 'after';
     /** Run with legacy_alter_table on, so views naming the table are left alone. */
     readonly legacyAlter?: boolean;
+    /** A native MERGE: the message that replaces the engine's when it refuses an existing row matched by two new rows. */
+    readonly doubleMatchRefusal?: string;
   }
   /** Replace `target` by the staged table (see swapRelation); `sql` is what it runs. */
   | { readonly kind: 'swap'; readonly role: 'swap'; readonly staged: string; readonly target: string; readonly schema: string; readonly sql: string }

@@ -25,7 +25,8 @@ export class PostgresConnection implements Connection {
   private depth = 0;
   private dropsCascade = false;
 
-  constructor(readonly path: string, readonly readonly: boolean, private readonly client: PgSyncClient, private readonly mainSchema: string) {}
+  /** `serverVersion`: the server's server_version_num (150004 for 15.4). */
+  constructor(readonly path: string, readonly readonly: boolean, private readonly client: PgSyncClient, private readonly mainSchema: string, readonly serverVersion: number) {}
 
   get inTransaction(): boolean {
     return this.depth > 0;
@@ -336,10 +337,13 @@ function parseArray(value: unknown): string[] {
  */
 export function openPostgres(path: string, options: OpenOptions, settings: PostgresSettings, schema: string, started?: PgSyncClient): PostgresConnection {
   const client = started ?? PgSyncClient.acquire();
+  let serverVersion = 0;
   try {
     if (!started) client.connect(pgClientConfig(settings), pgSessionStatements(settings));
     // Only when missing: a user granted CREATE on its schema alone (not on the database) can still build there.
-    const present = client.query('select 1 from pg_namespace where nspname = $1', [schema])[0]!.rows.length > 0;
+    const probe = client.query("select exists (select 1 from pg_namespace where nspname = $1) as present, current_setting('server_version_num')::int as version", [schema])[0]!.rows[0] as { present: boolean; version: number };
+    const present = probe.present;
+    serverVersion = Number(probe.version);
     if (!options.readonly && !present) client.query(`create schema if not exists ${quoteName(schema)}`, undefined, { extended: false });
     const searchPath = settings.searchPath ? `${quoteName(schema)}, ${settings.searchPath}` : `${quoteName(schema)}, public`;
     client.script(`set lock_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}; set search_path = ${searchPath}`);
@@ -347,7 +351,7 @@ export function openPostgres(path: string, options: OpenOptions, settings: Postg
     client.close();
     throw err;
   }
-  return new PostgresConnection(path, options.readonly ?? false, client, schema);
+  return new PostgresConnection(path, options.readonly ?? false, client, schema, serverVersion);
 }
 
 /** What every session runs once connected (the application name is a connection option already). */

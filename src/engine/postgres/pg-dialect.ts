@@ -1,4 +1,4 @@
-import type { Dialect } from '../dialect.js';
+import type { Dialect, MergeSql } from '../dialect.js';
 
 const quoteIdentifier = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
@@ -59,21 +59,39 @@ export const postgresDialect: Dialect = {
   dropIndex: (name, options) => `drop index ${options?.ifExists ? 'if exists ' : ''}${name}`,
   addColumn: (table, column, type) => `alter table ${table} add column ${column} ${type || 'text'}`,
   dropColumn: (table, column) => `alter table ${table} drop column ${column}`,
-  // The same statements as SQLite's, with PostgreSQL's ctid (a row's physical address) for SQLite's rowid:
-  // the match is computed once, before the update moves any row.
-  merge: ({ target, source, matchTable, keys, columns, update, predicates }) => {
-    const on = [...keys.map((k) => `DBT_INTERNAL_SOURCE.${k} = DBT_INTERNAL_DEST.${k}`), ...predicates.map((p) => `(${p})`)].join('\n  and ');
-    const cols = columns.join(', ');
-    const match = `pg_temp.${quoteIdentifier(matchTable)}`;
-    return {
-      match: `create temp table ${quoteIdentifier(matchTable)} as\nselect DBT_INTERNAL_DEST.ctid as dest_row, DBT_INTERNAL_SOURCE.ctid as source_row\nfrom ${target} as DBT_INTERNAL_DEST join ${source} as DBT_INTERNAL_SOURCE\n  on ${on}`,
-      doubleMatch: `select count(*) from (select dest_row from ${match} group by dest_row having count(*) > 1) as doubled`,
-      ...(update.length > 0
-        ? {
-          update: `update ${target} as DBT_INTERNAL_DEST set\n  ${update.map((c) => `${quoteIdentifier(c)} = DBT_INTERNAL_SOURCE.${quoteIdentifier(c)}`).join(',\n  ')}\nfrom ${match} as m join ${source} as DBT_INTERNAL_SOURCE on DBT_INTERNAL_SOURCE.ctid = m.source_row\nwhere DBT_INTERNAL_DEST.ctid = m.dest_row`,
-        }
-        : {}),
-      insert: `insert into ${target} (${cols})\nselect ${cols} from ${source}\nwhere ctid not in (select source_row from ${match})`,
-    };
-  },
+  merge: (options) => postgresMerge(options, true),
 };
+
+/**
+ * dbt's merge on PostgreSQL: MERGE (PostgreSQL 15 and later), as
+ * dbt-postgres writes it; an existing row matched twice fails it with
+ * cardinality_violation. Without `native` (an older server), and when
+ * there is no column to update (MERGE's DO NOTHING would let a double
+ * match pass, where the tool refuses it on every engine), the same steps
+ * as SQLite's, with the row's physical address (ctid) for SQLite's rowid.
+ */
+export function postgresMerge(options: Parameters<Dialect['merge']>[0], native: boolean): MergeSql {
+  const { target, source, matchTable, keys, columns, update, predicates } = options;
+  const on = [...keys.map((k) => `DBT_INTERNAL_SOURCE.${k} = DBT_INTERNAL_DEST.${k}`), ...predicates.map((p) => `(${p})`)].join('\n  and ');
+  const cols = columns.join(', ');
+  if (native && update.length > 0) {
+    return {
+      kind: 'native',
+      sql: `merge into ${target} as DBT_INTERNAL_DEST\nusing ${source} as DBT_INTERNAL_SOURCE\non ${on}\n`
+        + `when matched then update set\n  ${update.map((c) => `${quoteIdentifier(c)} = DBT_INTERNAL_SOURCE.${quoteIdentifier(c)}`).join(',\n  ')}\n`
+        + `when not matched then insert (${cols})\nvalues (${columns.map((c) => `DBT_INTERNAL_SOURCE.${c}`).join(', ')})`,
+    };
+  }
+  const match = `pg_temp.${quoteIdentifier(matchTable)}`;
+  return {
+    kind: 'steps',
+    match: `create temp table ${quoteIdentifier(matchTable)} as\nselect DBT_INTERNAL_DEST.ctid as dest_row, DBT_INTERNAL_SOURCE.ctid as source_row\nfrom ${target} as DBT_INTERNAL_DEST join ${source} as DBT_INTERNAL_SOURCE\n  on ${on}`,
+    doubleMatch: `select count(*) from (select dest_row from ${match} group by dest_row having count(*) > 1) as doubled`,
+    ...(update.length > 0
+      ? {
+        update: `update ${target} as DBT_INTERNAL_DEST set\n  ${update.map((c) => `${quoteIdentifier(c)} = DBT_INTERNAL_SOURCE.${quoteIdentifier(c)}`).join(',\n  ')}\nfrom ${match} as m join ${source} as DBT_INTERNAL_SOURCE on DBT_INTERNAL_SOURCE.ctid = m.source_row\nwhere DBT_INTERNAL_DEST.ctid = m.dest_row`,
+      }
+      : {}),
+    insert: `insert into ${target} (${cols})\nselect ${cols} from ${source}\nwhere ctid not in (select source_row from ${match})`,
+  };
+}

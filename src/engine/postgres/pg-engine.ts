@@ -2,7 +2,7 @@ import type { Engine } from '../engine.js';
 import type { PostgresSettings } from '../../project/target.js';
 import { openPostgres, pgSessionStatements } from './pg-connection.js';
 import { pgClientConfig } from './pg-client-config.js';
-import { postgresDialect } from './pg-dialect.js';
+import { postgresDialect, postgresMerge } from './pg-dialect.js';
 import { PgError, PgSyncClient } from './pg-sync-client.js';
 import { locatorInSchema, schemaOfLocator } from './pg-schema-locator.js';
 import { pgRelationLocks } from './pg-relation-locks.js';
@@ -25,17 +25,23 @@ export function postgresEngine(settings: PostgresSettings, schema: string, optio
       started = undefined;
     }
   }
+  // MERGE came with PostgreSQL 15: the server a connection reached decides how a merge is written.
+  let serverVersion: number | undefined;
   return {
     name: 'postgres',
-    dialect: postgresDialect,
+    dialect: { ...postgresDialect, merge: (merge) => postgresMerge(merge, serverVersion === undefined || serverVersion >= 150000) },
     open: (path, openOptions) => {
       const client = started;
       started = undefined;
-      return openPostgres(path, openOptions, settings, schemaOfLocator(path) ?? schema, client);
+      const connection = openPostgres(path, openOptions, settings, schemaOfLocator(path) ?? schema, client);
+      serverVersion = connection.serverVersion;
+      return connection;
     },
     inSchema: locatorInSchema,
     // lock_timeout ran out (55P03), or a deadlock was broken by failing this session (40P01).
     isBusyError: (err) => err instanceof PgError && (err.code === '55P03' || err.code === '40P01'),
+    // cardinality_violation: "MERGE command cannot affect row a second time".
+    isDoubleMatchError: (err) => err instanceof PgError && err.code === '21000',
     isInMemory: () => true,
     explainOpenError: (err) => explainPgOpenError(err, settings),
     relationLocks: pgRelationLocks,

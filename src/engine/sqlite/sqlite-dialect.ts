@@ -47,6 +47,7 @@ export const sqliteDialect: Dialect = {
     const on = [...keys.map((k) => `DBT_INTERNAL_SOURCE.${k} = DBT_INTERNAL_DEST.${k}`), ...predicates.map((p) => `(${p})`)].join('\n  and ');
     const cols = columns.join(', ');
     return {
+      kind: 'steps',
       match: `create temp table ${quoteIdentifier(matchTable)} as\nselect DBT_INTERNAL_DEST.rowid as dest_row, DBT_INTERNAL_SOURCE.rowid as source_row\nfrom ${target} as DBT_INTERNAL_DEST join ${source} as DBT_INTERNAL_SOURCE\n  on ${on}`,
       doubleMatch: `select count(*) from (select dest_row from temp.${quoteIdentifier(matchTable)} group by dest_row having count(*) > 1)`,
       ...(update.length > 0

@@ -61,17 +61,18 @@ export const mergeStrategy: IncrementalStrategy = {
     const keys = uniqueKey.map(quoteIdentifier);
     const matchTable = scratchTableName(context.targetName, 'match');
     const merge = dialect.merge({ target, source: newRows, matchTable, keys, columns: destColumns, update: mergeUpdateColumns(context), predicates });
-    return [
+    const refusal = `model '${model}' produced more than one row for an existing unique_key (${uniqueKey.join(', ')}); a MERGE can update each existing row from one new row only`;
+    const index = [
       // A table built before merge's index stopped being unique carries the unique one: it would refuse a key twice.
       { kind: 'exec', role: 'index', sql: dialect.dropIndex(qualifiedName(context.targetSchema, indexName(context.targetName, uniqueKey, true)), { ifExists: true }) },
       { kind: 'exec', role: 'index', sql: dialect.createIndex({ name: qualifiedName(context.targetSchema, indexName(context.targetName, uniqueKey, false)), table: quoteIdentifier(context.targetName), columns: keys.join(', '), ifNotExists: true }) },
+    ] as const;
+    if (merge.kind === 'native') return [...index, { kind: 'exec', role: 'upsert', sql: merge.sql, doubleMatchRefusal: refusal }];
+    return [
+      ...index,
       { kind: 'exec', role: 'drop', sql: dialect.dropRelation('table', dialect.tempRelation(matchTable), { ifExists: true }) },
       { kind: 'exec', role: 'stage', sql: merge.match },
-      {
-        kind: 'assert-none',
-        sql: merge.doubleMatch,
-        message: `model '${model}' produced more than one row for an existing unique_key (${uniqueKey.join(', ')}); a MERGE can update each existing row from one new row only`,
-      },
+      { kind: 'assert-none', sql: merge.doubleMatch, message: refusal },
       ...(merge.update ? [{ kind: 'exec', role: 'upsert', sql: merge.update } as const] : []),
       { kind: 'exec', role: 'insert', sql: merge.insert },
       { kind: 'exec', role: 'drop', sql: dialect.dropRelation('table', dialect.tempRelation(matchTable)) },
