@@ -137,6 +137,13 @@ export interface Connection {
   schemaObject(name: string, schema?: string): { type: string; table: string } | undefined;
   /** Whether a table of this name exists in the main schema (ledger tables, ...). */
   hasTable(name: string): boolean;
+  /**
+   * The columns of a SELECT (names, and the types CREATE TABLE AS would give
+   * them) without materializing it, where the engine can ask its server
+   * (PostgreSQL describes a statement's result). Engines without it leave it
+   * out: describe-select.ts probes with a temp table instead.
+   */
+  describeSelect?(sql: string): { name: string; type: string }[];
 
   /**
    * Bulk load: rows into `relation` (its `columns`, SQL as written) through one COPY ... FROM

@@ -10,9 +10,11 @@ const PROBE = scratchTableName('', 'probe');
  * SELECT, without reading its rows: it is materialized with LIMIT 0 into a
  * temp table (the connection's own schema, so read-only connections can do
  * it too), read back and dropped. Planning uses it to decide on_schema_change
- * before anything runs.
+ * before anything runs. An engine that can ask its server for a statement's
+ * result columns (Connection.describeSelect) answers without the temp table.
  */
 export function describeSelect(db: Warehouse, sql: string): ColumnInfo[] {
+  if (db.describeSelect) return db.describeSelect(sql);
   const probe = dialect.tempRelation(PROBE);
   db.exec(dialect.dropRelation('table', probe, { ifExists: true }));
   // prepare() refuses a text holding a second statement: only the model's one SELECT can run here.

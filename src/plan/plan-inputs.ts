@@ -29,5 +29,8 @@ export function withRenderedHooks(node: ModelNode, hooks: RenderedModel['hooks']
 export function schemaOf(facts: WarehouseFacts, node: { readonly alias: string; readonly schema: string }, sql: string) {
   const source = facts.selectColumns(sql);
   if (source === undefined) return undefined;
-  return { target: facts.columns(node.alias, node.schema), source, indexes: facts.indexes(node.alias, node.schema) };
+  const target = facts.columns(node.alias, node.schema);
+  // The indexes matter only for dropping a column the output no longer has: not read when every column is still there.
+  const kept = target.every((t) => source.some((c) => c.name === t.name));
+  return { target, source, indexes: kept ? [] : facts.indexes(node.alias, node.schema) };
 }

@@ -7,10 +7,17 @@ import { builtBatches } from './built-batches.js';
 
 /** Planning's view of a warehouse connection (see WarehouseFacts). */
 export function warehouseFacts(db: Warehouse): WarehouseFacts {
+  // One plan asks for a table's columns more than once (its insert columns, its schema change): read once per facts.
+  const columns = new Map<string, ReturnType<typeof relationColumns>>();
   return {
     db,
     relationKind: (alias, schema) => relationKind(db, alias, schema),
-    columns: (alias, schema) => relationColumns(db, alias, { schema }),
+    columns: (alias, schema) => {
+      const key = `${schema ?? ''}\u0000${alias}`;
+      let known = columns.get(key);
+      if (!known) columns.set(key, (known = relationColumns(db, alias, { schema })));
+      return known;
+    },
     indexes: (alias, schema) => relationIndexes(db, alias, schema),
     selectColumns: (sql) => {
       try {

@@ -5,6 +5,7 @@ import { holdsSeveralStatements } from './pg-statement-count.js';
 import { PgError, PgSyncClient, type PgResult } from './pg-sync-client.js';
 import { PgStatement } from './pg-statement.js';
 import { pgClientConfig } from './pg-client-config.js';
+import { pgColumnTypes } from './pg-type-names.js';
 
 const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 const quoteText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
@@ -299,6 +300,17 @@ export class PostgresConnection implements Connection {
 
   hasTable(name: string): boolean {
     return this.relationKind(name) === 'table';
+  }
+
+  /**
+   * The SELECT run with LIMIT 0 (one round trip, nothing written): the
+   * server's description of its result gives the columns and their types
+   * (see pg-type-names.ts), as a CREATE TABLE AS of it would declare them.
+   */
+  describeSelect(sql: string): { name: string; type: string }[] {
+    const result = this.query(`select * from (\n${sql}\n) as mini_dbt_probe limit 0`, [], 'array');
+    const reader = { query: (text: string, values: readonly unknown[]) => this.client.query(text, values)[0]! };
+    return pgColumnTypes(reader, result.fields, result.types ?? []);
   }
 
   /** COPY ... FROM STDIN (text format), left open for the caller's writes (see BulkLoad). */

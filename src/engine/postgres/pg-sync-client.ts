@@ -10,6 +10,8 @@ export interface PgResult {
   readonly fields: string[];
   readonly rowCount: number;
   readonly command: string;
+  /** Each field's type OID and type modifier, as the server described them (RowDescription). */
+  readonly types?: readonly (readonly [number, number])[];
 }
 
 /** An error the server (or the driver) raised, with PostgreSQL's SQLSTATE in `code`. */
@@ -28,6 +30,28 @@ export class PgError extends Error {
       if (typeof fields[key] === 'string') (this as Record<string, unknown>)[key] = fields[key];
     }
     if (this.code === undefined && typeof fields.code === 'string') this.code = fields.code;
+  }
+}
+
+/** MINI_DBT_PG_TRACE=1: every round trip to the server on stderr, with its milliseconds (for profiling). */
+const TRACE = process.env.MINI_DBT_PG_TRACE === '1' || process.env.MINI_DBT_PG_TRACE === 'full';
+const TRACE_CHARS = process.env.MINI_DBT_PG_TRACE === 'full' ? Infinity : 160;
+
+let lastTraced = 0;
+
+function traced<T>(request: Record<string, unknown>, call: () => T): T {
+  const started = performance.now();
+  const gap = lastTraced === 0 ? 0 : started - lastTraced;
+  let failed = false;
+  try {
+    return call();
+  } catch (err) {
+    failed = true;
+    throw err;
+  } finally {
+    const text = typeof request.text === 'string' ? ` ${request.text.replace(/\s+/g, ' ').slice(0, TRACE_CHARS)}` : '';
+    lastTraced = performance.now();
+    process.stderr.write(`[pg ${(lastTraced - started).toFixed(2)} ms, +${gap.toFixed(2)}] ${String(request.op)}${failed ? ' (failed)' : ''}${text}\n`);
   }
 }
 
@@ -97,6 +121,10 @@ export class PgSyncClient {
     this.finishConnect();
     if (this.lost) throw new ConnectionLostError(this.lost.server, this.lost.reason, this.lost.code);
     Atomics.store(this.state, 0, 0);
+    if (TRACE) return traced(request, () => {
+      this.port.postMessage(request);
+      return this.awaitAnswer();
+    });
     this.port.postMessage(request);
     return this.awaitAnswer();
   }

@@ -126,7 +126,13 @@ export function pgWorkerMain(load: NodeJS.Require): void {
   };
 
   const shape = (res: import('pg').QueryResult | import('pg').QueryResult[]): unknown => {
-    const one = (r: import('pg').QueryResult) => ({ rows: r.rows, fields: (r.fields ?? []).map((f) => f.name), rowCount: r.rowCount ?? 0, command: r.command });
+    const one = (r: import('pg').QueryResult) => ({
+      rows: r.rows,
+      fields: (r.fields ?? []).map((f) => f.name),
+      types: (r.fields ?? []).map((f) => [f.dataTypeID, f.dataTypeModifier]),
+      rowCount: r.rowCount ?? 0,
+      command: r.command,
+    });
     return Array.isArray(res) ? res.map(one) : [one(res)];
   };
 
@@ -147,7 +153,10 @@ export function pgWorkerMain(load: NodeJS.Require): void {
     if (req.op === 'close') {
       const c = client;
       client = undefined;
-      if (c) await c.end().catch(() => undefined);
+      // Answered once the Terminate is sent, not when the server's session has ended (its backend
+      // clears the session's temp tables first, several milliseconds): nothing is open by then (a run
+      // commits or rolls back before it closes), and the server ends the session either way.
+      if (c) void c.end().catch(() => undefined);
       return null;
     }
     if (!client) throw new Error('the connection is closed');
