@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { HeavyFilesFirst } from './test/support/heavy-files-first.js';
 
 export default defineConfig({
   test: {
@@ -12,6 +13,8 @@ export default defineConfig({
     // (with isolation, imports took a third of the unit tests' time). A file's env
     // changes and spies are undone after it (test/support/per-file-state.ts).
     isolate: false,
+    // The longest files start first, so the run does not end on one worker (test/support/heavy-files-first.ts).
+    sequence: { sequencer: HeavyFilesFirst },
     setupFiles: ['test/support/per-file-state.ts'],
     globalSetup: ['test/support/pg-global-setup.ts'],
   },

@@ -1,0 +1,96 @@
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The order test files start in (vitest.config.ts `sequence.sequencer`): the
+ * longest first, so the run ends on short files and both workers finish
+ * together. vitest hands the next file to whichever worker is free, in this
+ * order; its own order is by the durations it cached from the last run, else
+ * by file size, and CI (`npm ci`, a fresh node_modules) has no cache: a
+ * 2 KB file that runs 160 CLI cases for 47 s then started last, alone on one
+ * worker while the other sat idle.
+ *
+ * A file's weight is the larger of its seconds in KNOWN_SECONDS (a full run
+ * on the 2-core machine; refresh when a file's time changes much: `npx
+ * vitest run --reporter=json --outputFile=times.json`) and its duration in
+ * vitest's cache (this machine's last run of it, 0 when skipped or absent:
+ * the larger, since a run that failed early or filtered tests out records
+ * a short one). Files of equal weight (unlisted, uncached: all under ~4 s)
+ * go larger first.
+ */
+const KNOWN_SECONDS: Readonly<Record<string, number>> = {
+  'test/integration/bad-input-catalogue.test.ts': 47,
+  'test/integration/internal-errors.test.ts': 43,
+  'test/conformance/microbatch-batches.test.ts': 29,
+  'test/integration/pg-toolkit.test.ts': 28,
+  'test/integration/crash-safety-pg.test.ts': 28,
+  'test/conformance/empty-flag.test.ts': 21,
+  'test/conformance/source-freshness.test.ts': 20,
+  'test/conformance/basic-materializations.test.ts': 17,
+  'test/integration/crash-safety.test.ts': 16,
+  'test/conformance/microbatch-inputs-and-context.test.ts': 15,
+  'test/integration/empty-arguments.test.ts': 15,
+  'test/integration/pg-concurrency.test.ts': 15,
+  'test/conformance/singular-and-generic-tests.test.ts': 14,
+  'test/integration/lesson.test.ts': 14,
+  'test/conformance/incremental-unique-key.test.ts': 13,
+  'test/conformance/run-operation.test.ts': 13,
+  'test/integration/dbt-cli-flags.test.ts': 13,
+  'test/conformance/show.test.ts': 13,
+  'test/integration/concurrency.test.ts': 12,
+  'test/integration/replay.test.ts': 12,
+  'test/conformance/ephemeral.test.ts': 12,
+  'test/conformance/snapshot-hard-deletes.test.ts': 12,
+  'test/conformance/unit-tests.test.ts': 12,
+  'test/conformance/on-run-hooks.test.ts': 12,
+  'test/conformance/microbatch-failures-and-retry.test.ts': 11,
+  'test/conformance/snapshot-timestamp.test.ts': 10,
+  'test/conformance/profiles-and-schemas.test.ts': 9,
+  'test/conformance/packages-and-dispatch.test.ts': 9,
+  'test/conformance/snapshot-configs.test.ts': 9,
+  'test/conformance/unit-tests-adapter.test.ts': 8,
+  'test/conformance/node-errors-and-unique-key.test.ts': 8,
+  'test/conformance/incremental-on-schema-change.test.ts': 8,
+  'test/conformance/incremental-merge-without-key.test.ts': 7,
+  'test/integration/lock-holder.test.ts': 7,
+  'test/unit/materialize/incremental/merge.test.ts': 7,
+  'test/property/incremental-properties.test.ts': 7,
+  'test/conformance/incremental-merge-exclude-columns.test.ts': 7,
+  'test/integration/data-tests.test.ts': 6.5,
+  'test/conformance/microbatch-config-validation.test.ts': 6.5,
+  'test/conformance/incremental-bad-strategy.test.ts': 6,
+  'test/unit/materialize/incremental/delete-insert.test.ts': 6,
+  'test/conformance/snapshot-check-cols.test.ts': 6,
+  'test/unit/materialize/incremental/default.test.ts': 6,
+  'test/integration/seed-encoding.test.ts': 6,
+  'test/integration/pg-bad-input.test.ts': 6,
+  'test/integration/deps-errors.test.ts': 5,
+  'test/property/seed-number-param.test.ts': 5,
+  'test/unit/materialize/incremental/append.test.ts': 5,
+  'test/integration/cli.test.ts': 5,
+  'test/conformance/incremental-predicates.test.ts': 5,
+  'test/integration/checked-dates.test.ts': 5,
+  'test/integration/pg-replay-scratch.test.ts': 4.5,
+  'test/integration/jinja-misuse.test.ts': 4.5,
+  'test/conformance/snapshot-bad-input.test.ts': 4.5,
+  'test/integration/deps-install.test.ts': 4,
+  'test/unit/materialize/incremental/microbatch.test.ts': 4,
+  'test/integration/pg-seed-copy.test.ts': 4,
+  'test/integration/incremental-story.test.ts': 4,
+  'test/integration/traps-full-feed.test.ts': 4,
+};
+
+export class HeavyFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root;
+    const weighed = files.map((spec) => {
+      const path = relative(root, spec.moduleId).split('\\').join('/');
+      const key = `${spec.project.name}:${path}`;
+      const cached = this.ctx.cache.getFileTestResults(key)?.duration ?? 0;
+      const ms = Math.max(cached, (KNOWN_SECONDS[path] ?? 0) * 1000);
+      return { spec, ms, size: this.ctx.cache.getFileStats(key)?.size ?? 0 };
+    });
+    weighed.sort((a, b) => b.ms - a.ms || b.size - a.size);
+    return weighed.map((w) => w.spec);
+  }
+}
