@@ -17,8 +17,30 @@ export interface Dialect {
   /** 'text', with embedded single quotes doubled. */
   quoteLiteral(value: string): string;
 
-  /** The column types the tool declares (seeds, ledger). */
-  readonly types: { readonly integer: string; readonly real: string; readonly text: string };
+  /**
+   * The column types a seed's columns are inferred as (dbt: agate's type,
+   * then the adapter's convert_*_type). The optional ones fall back: whole
+   * numbers beyond 32 bits to `integer`, a column with no value to `text`;
+   * an engine without `date`, `timestamp` and `boolean` types (SQLite) loads
+   * such values as text.
+   */
+  readonly types: {
+    /** Whole numbers (PostgreSQL: within 32 bits, dbt-postgres's `integer`). */
+    readonly integer: string;
+    /** Whole numbers beyond 32 bits, within 64 (dbt-postgres would fail on them with `integer`). */
+    readonly bigInteger?: string;
+    /** Numbers with a decimal point or an exponent. */
+    readonly real: string;
+    readonly text: string;
+    /** A column whose every value is empty (dbt-postgres: agate's Number, so `integer`). */
+    readonly empty?: string;
+    /** YYYY-MM-DD. */
+    readonly date?: string;
+    /** YYYY-MM-DD HH:MM:SS, or ISO 8601's YYYY-MM-DDTHH:MM[:SS[.ffffff]] (without a time zone). */
+    readonly timestamp?: string;
+    /** true / false, in any case. */
+    readonly boolean?: string;
+  };
   /**
    * The family of a declared column type: how values in it compare and
    * convert (SQLite: its type affinity). Schema changes compare families,

@@ -4,14 +4,16 @@
  */
 import type { SeedColumn } from './seed-header.js';
 import { isBlankRecord, quoteForMessage, raggedRow, RecordError } from './seed-record-error.js';
-import { classifyValue, fitsDeclaredType, inferredType, ValueClass, type ValueCheck } from './seed-types.js';
+import { classifyValue, combineClasses, engineTypesCalendar, fitsDeclaredType, inferredType, ValueClass, type ValueCheck } from './seed-types.js';
 
 export class SeedRowChecker {
   readonly width: number;
   private readonly states: Uint8Array;
   private readonly checks: (ValueCheck | undefined)[];
   private readonly hasChecks: boolean;
-  /** How many times an undeclared column's inferred class widened (integer to real, ...): a type changed. */
+  /** The engine has date, timestamp and boolean types (else such values are text). */
+  private readonly calendar: boolean;
+  /** How many times an undeclared column's inferred SQL type changed (integer to float8, date to text, ...). */
   widenings = 0;
 
   constructor(readonly columns: readonly SeedColumn[]) {
@@ -20,6 +22,7 @@ export class SeedRowChecker {
     this.states = Uint8Array.from(columns, (c) => (c.check === undefined ? ValueClass.None : ValueClass.Text));
     this.checks = columns.map((c) => (c.check === 'text' ? undefined : c.check));
     this.hasChecks = this.checks.some((c) => c !== undefined);
+    this.calendar = engineTypesCalendar();
   }
 
   /** Check data record number `index` (the header is 0); false for a blank line to skip. Throws RecordError. */
@@ -35,10 +38,10 @@ export class SeedRowChecker {
       const value = record[c]!;
       if (value === '' || value === 'null') continue;
       if (state !== ValueClass.Text) {
-        const cls = classifyValue(value);
-        if (cls > state) {
-          states[c] = cls;
-          this.widenings++;
+        const next = combineClasses(state as ValueClass, classifyValue(value, this.calendar));
+        if (next !== state) {
+          states[c] = next;
+          if (inferredType(next) !== inferredType(state as ValueClass)) this.widenings++;
         }
       }
       if (hasChecks) {
@@ -52,7 +55,7 @@ export class SeedRowChecker {
     return true;
   }
 
-  /** Every column's SQL type given the rows accepted so far: declared, else inferred (all-NULL columns are TEXT). */
+  /** Every column's SQL type given the rows accepted so far: declared, else inferred (an all-NULL column: the engine's `types.empty`, else text). */
   types(): string[] {
     return this.columns.map((column, c) => (column.check === undefined ? inferredType(this.states[c] as ValueClass) : column.type));
   }

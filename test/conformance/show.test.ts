@@ -28,6 +28,11 @@ const tableRows = (stdout: string): string[] => {
 
 describeEachEngine('show (dbt-core tests/functional/show)', (engine) => {
   const p = conformanceProject(files, 'show', { engine });
+  // The seed's true/false column: a boolean on PostgreSQL (dbt-postgres's seed type), printed as agate
+  // prints a bool (True / False) and a JSON boolean; text on SQLite (no boolean type).
+  const yes = engine === 'postgres' ? 'True' : 'true';
+  const no = engine === 'postgres' ? 'False' : 'false';
+  const json = (b: boolean): unknown => (engine === 'postgres' ? b : String(b));
   const built = p.dbt(['build']);
 
   it('builds the fixture project', () => {
@@ -45,7 +50,7 @@ describeEachEngine('show (dbt-core tests/functional/show)', (engine) => {
     expect(lines[head + 2]).toBe('| ------- | ------- | ------ |');
     // Numbers right-aligned, text left-aligned, as agate prints them; the default limit is 5 rows.
     expect(tableRows(out.stdout)).toEqual([
-      '|       1 | true    |     42 |', '|       2 | false   |     42 |', '|       3 | true    |     42 |', '|       4 | false   |     42 |', '|       5 | true    |     42 |',
+      `|       1 | ${yes.padEnd(7)} |     42 |`, `|       2 | ${no.padEnd(7)} |     42 |`, `|       3 | ${yes.padEnd(7)} |     42 |`, `|       4 | ${no.padEnd(7)} |     42 |`, `|       5 | ${yes.padEnd(7)} |     42 |`,
     ]);
   });
 
@@ -64,7 +69,7 @@ describeEachEngine('show (dbt-core tests/functional/show)', (engine) => {
     expect(loud.stdout).not.toContain("Previewing node 'sample_model'");
     expect(() => JSON.parse(loud.stdout)).toThrow();
     const quiet = p.dbt(['show', '--quiet', '--select', 'sample_model', '--output', 'json']);
-    expect(JSON.parse(quiet.stdout)).toEqual({ node: 'sample_model', show: [1, 2, 3, 4, 5].map((n) => ({ sample_num: n, sample_bool: n % 2 === 1 ? 'true' : 'false' })) });
+    expect(JSON.parse(quiet.stdout)).toEqual({ node: 'sample_model', show: [1, 2, 3, 4, 5].map((n) => ({ sample_num: n, sample_bool: json(n % 2 === 1) })) });
     const numbers = p.dbt(['-q', 'show', '--select', 'sample_number_model', '--output', 'json']);
     expect(numbers.stdout).toContain('"float_to_int_field": 1,');
     expect(numbers.stdout).toContain('"float_with_dec_field": 4.3');
@@ -75,7 +80,7 @@ describeEachEngine('show (dbt-core tests/functional/show)', (engine) => {
     const out = p.dbt(['show', '--inline', "select * from {{ ref('sample_model') }} where sample_num > {{ var('floor', 5) }}"]);
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain('Previewing inline node:');
-    expect(tableRows(out.stdout)).toEqual(['|          6 | false       |', '|          7 | true        |']);
+    expect(tableRows(out.stdout)).toEqual([`|          6 | ${no.padEnd(11)} |`, `|          7 | ${yes.padEnd(11)} |`]);
     const quiet = p.dbt(['show', '--quiet', '--inline', "select * from {{ ref('sample_model') }}"]);
     expect(quiet.stdout).not.toContain('Previewing inline node');
     expect(quiet.stdout).toContain('sample_num');

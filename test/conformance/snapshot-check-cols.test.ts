@@ -36,7 +36,8 @@ describeEachEngine('snapshot, check strategy (dbt basic/test_snapshot_check_cols
     expect(counts()).toEqual([10, 10, 10]);
     expect(p.dbt(['snapshot', '--vars', 'seed_name: added']).code).toBe(0);
     expect(counts()).toEqual([20, 20, 20]);
-    p.exec("update added set some_date = some_date || ' 01:00:00' where id > 10 and id < 21");
+    // some_date is a date on PostgreSQL (dbt-postgres's seed type for YYYY-MM-DD), text on SQLite.
+    p.exec(`update added set some_date = ${engine === 'postgres' ? 'some_date + 1' : "some_date || ' 01:00:00'"} where id > 10 and id < 21`);
     const dates = p.dbt(['snapshot', '--vars', 'seed_name: added']);
     expect(dates.stdout).toContain('cc_name_snapshot: new 0, changed 0, deleted 0, unchanged 20');
     expect(dates.stdout).toContain('cc_date_snapshot: new 0, changed 10, deleted 0, unchanged 10');

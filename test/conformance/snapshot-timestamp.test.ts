@@ -53,7 +53,9 @@ describeEachEngine('snapshot, timestamp strategy (dbt basic/test_snapshot_timest
     expect(added.code, added.stdout + added.stderr).toBe(0);
     expect(added.stdout).toContain('ts_snapshot: new 10, changed 0, deleted 0, unchanged 10');
     expect(p.count('ts_snapshot')).toBe(20);
-    p.exec("update added set updated_at = replace(updated_at, '10:00:00', '11:00:00'), name = name || '_v2' where id > 10");
+    // updated_at is a timestamp on PostgreSQL (dbt-postgres's seed type for YYYY-MM-DD HH:MM:SS), text on SQLite.
+    const later = engine === 'postgres' ? "updated_at + interval '1 hour'" : "replace(updated_at, '10:00:00', '11:00:00')";
+    p.exec(`update added set updated_at = ${later}, name = name || '_v2' where id > 10`);
     const changed = p.dbt(['snapshot', '--vars', 'seed_name: added']);
     expect(changed.stdout).toContain('ts_snapshot: new 0, changed 10, deleted 0, unchanged 10');
     expect(p.count('ts_snapshot')).toBe(30);

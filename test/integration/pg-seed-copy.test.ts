@@ -59,13 +59,13 @@ describePg('seeds on PostgreSQL load through COPY', () => {
     return err as ProjectError;
   }
 
-  it('keeps every value: exact numeric(12,2), inferred bigint and float, text that looks like a number, NULLs', async () => {
+  it('keeps every value: exact numeric(12,2), inferred integer and float, text that looks like a number, NULLs', async () => {
     copies.mockClear();
     const csv = ['id,amount,ratio,code,note', '1,19.99,0.5,007,plain', '2,0.10,-1.25e3,42,', '3,123456.78,2,x,null', '4,,,"",tab\there'].join('\n');
     const result = await loadSeed(db, seedFile('orders.csv', csv, { columnTypes: { amount: 'numeric(12,2)' } }));
     expect(result.rows).toBe(4);
     expect(copies).toHaveBeenCalledTimes(1);
-    expect(await columnTypes('orders')).toEqual({ id: 'bigint', amount: 'numeric(12,2)', ratio: 'double precision', code: 'text', note: 'text' });
+    expect(await columnTypes('orders')).toEqual({ id: 'integer', amount: 'numeric(12,2)', ratio: 'double precision', code: 'text', note: 'text' });
     expect(await textRows('orders', 'id')).toEqual([
       ['1', '19.99', '0.5', '007', 'plain'],
       ['2', '0.10', '-1250', '42', null],
@@ -145,7 +145,7 @@ describePg('seeds on PostgreSQL load through COPY', () => {
 
   it('creates an empty table with the file\'s types for --empty', async () => {
     await loadSeed(db, seedFile('shape.csv', 'a,b\n1,x\n', { empty: true }));
-    expect(await columnTypes('shape')).toEqual({ a: 'bigint', b: 'text' });
+    expect(await columnTypes('shape')).toEqual({ a: 'integer', b: 'text' });
     expect(await textRows('shape', 'a')).toEqual([]);
   });
 });

@@ -18,8 +18,18 @@ export const postgresDialect: Dialect = {
   unquotedName: (name) => name.toLowerCase(),
   subqueryAlias: (namespace, table) => ` _dbt_${namespace}_subq_${table}`,
   quoteLiteral: (value) => `'${value.replace(/'/g, "''")}'`,
-  // SQLite's INTEGER is 64 bits and its REAL a double: the same here.
-  types: { integer: 'bigint', real: 'double precision', text: 'text' },
+  // dbt-postgres's types for agate's (SQLAdapter.convert_*_type): a Number column is integer, or float8
+  // when a value has decimals; bigint only where integer would refuse a value (dbt-postgres fails the load).
+  types: {
+    integer: 'integer',
+    bigInteger: 'bigint',
+    real: 'float8',
+    text: 'text',
+    empty: 'integer',
+    date: 'date',
+    timestamp: 'timestamp without time zone',
+    boolean: 'boolean',
+  },
   /** The family of a PostgreSQL type name, in SQLite's words (what the tool compares and binds by). */
   typeAffinity: (declared) => {
     const t = declared.toLowerCase().trim();
