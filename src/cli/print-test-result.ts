@@ -22,6 +22,6 @@ export function testResultLine(r: NodeResult, name = r.name): { text: string; st
 export function testFailureHints(r: NodeResult, compiledPath: string | undefined): string[] {
   const out: string[] = [];
   if (compiledPath) out.push('', `compiled code at ${compiledPath}`);
-  if (r.storedFailures) out.push('', 'See test failures:', '-'.repeat(60), `select * from "${r.storedFailures}"`, '-'.repeat(60));
+  if (r.storedFailures) out.push('', 'See test failures:', '-'.repeat(60), `select * from ${r.storedFailures}`, '-'.repeat(60));
   return out;
 }
