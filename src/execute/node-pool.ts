@@ -34,6 +34,8 @@ class PoolThread {
   private failure: Error | undefined;
 
   constructor(
+    /** dbt's name for the thread, in run_results.json: Thread-1, Thread-2, ... */
+    readonly name: string,
     private readonly worker: Worker,
     private readonly onEvent: (event: RunEvent) => void,
     private readonly onPlanned: (nodeId: string, plan: NodePlan) => void,
@@ -147,7 +149,7 @@ export class NodePool {
   readonly starts: Promise<void>[];
 
   constructor(script: string, count: number, data: NodePoolData, onEvent: (event: RunEvent) => void, onPlanned: (nodeId: string, plan: NodePlan) => void) {
-    this.threads = Array.from({ length: count }, () => new PoolThread(startThread(script, data), onEvent, onPlanned));
+    this.threads = Array.from({ length: count }, (_, i) => new PoolThread(`Thread-${i + 1}`, startThread(script, data), onEvent, onPlanned));
     this.starts = this.threads.map((t) => t.start());
     // A start that fails is read by the scheduler; no unhandled rejection meanwhile.
     for (const start of this.starts) start.catch(() => undefined);

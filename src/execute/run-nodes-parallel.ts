@@ -74,7 +74,7 @@ export async function runNodesInParallel(nodes: readonly RunnableNode[], options
             for (const id of after.failed) state.failed.add(id);
             for (const id of after.blocked) state.blocked.add(id);
             for (const [model, test] of after.blockedModels) state.blockedModels.set(model, test);
-            results.push(result);
+            results.push({ ...result, threadId: thread.name });
             done[i] = true;
             dispatch();
           }, (err: unknown) => {

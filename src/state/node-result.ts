@@ -55,6 +55,8 @@ export interface NodeResult {
   readonly failures?: number;
   /** Data tests with store_failures: the table holding the failing rows. */
   readonly storedFailures?: string;
+  /** The thread that ran it (run_results' thread_id): Thread-1 unless --threads ran nodes side by side. */
+  readonly threadId?: string;
   /** The file the node is defined in (a test's yml or .sql). */
   readonly path?: string;
   readonly message: string | null;

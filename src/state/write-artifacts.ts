@@ -73,7 +73,7 @@ export function writeRunArtifacts(project: Project, manifest: Manifest, graph: G
       unique_id: r.uniqueId,
       status: r.status,
       timing: r.status === 'skipped' ? [] : [{ name: 'execute', started_at: r.startedAt, completed_at: r.completedAt }],
-      thread_id: 'Thread-1',
+      thread_id: r.threadId ?? 'Thread-1',
       execution_time: r.executionTime,
       adapter_response: r.adapterResponse,
       message: r.message,

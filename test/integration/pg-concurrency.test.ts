@@ -81,6 +81,8 @@ describePg('--threads on PostgreSQL', () => {
     // Together they took about one sleep, not four (3.2 s one after another).
     const wall = Math.max(...slow.map(([, e]) => e)) - Math.min(...slow.map(([s]) => s));
     expect(wall).toBeLessThan(2000);
+    // run_results names the thread each ran on, as dbt's does: four threads for the four at once.
+    expect(new Set(results.filter((r) => /slow_/.test(r.unique_id)).map((r) => (r as { thread_id?: string }).thread_id))).toEqual(new Set(['Thread-1', 'Thread-2', 'Thread-3', 'Thread-4']));
     const [totalStart] = span(results.find((r) => r.unique_id.endsWith('.total'))!);
     expect(totalStart).toBeGreaterThanOrEqual(Math.max(...slow.map(([, e]) => e)));
     const rows = await withPgClient(async (c) => ({
