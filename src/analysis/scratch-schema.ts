@@ -7,6 +7,8 @@ import { buildGraph } from '../graph/build-graph.js';
 import { captureRemembered } from '../parse/capture-vars.js';
 import type { Target } from '../project/target.js';
 import type { ScratchWarehouse, SessionLike } from './scratch-warehouse.js';
+import { hostname } from 'node:os';
+import { currentRunOwner, isRunOwnerAlive, type RunOwner } from '../state/run-owner.js';
 
 /** Every scratch schema's name starts so (then 10 random hex digits): a name no one gives a schema of their own. */
 export const SCRATCH_SCHEMA_PREFIX = 'mini_dbt_scratch_';
@@ -42,6 +44,7 @@ export function scratchSchema<S extends SessionLike>(session: S, inSchema: (path
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
+    dropOrphans(db);
     const existing = new Set(db.attachedSchemas());
     const name = freshName(existing);
     const target: Target = { ...live.target, schema: name };
@@ -49,6 +52,8 @@ export function scratchSchema<S extends SessionLike>(session: S, inSchema: (path
     const manifest = captureRemembered(project, { vars: session.manifest.vars, macroNames: session.manifest.macroNames, jinja: session.manifest.jinja });
     const copies = scratchSchemas(session.manifest, manifest, live.target.schema, name);
     copySchema(db, created, 'main', name);
+    // Who made it: a later command drops it if this process is killed before it can (kill -9, a power cut).
+    db.exec(`comment on schema ${quoteIdentifier(name)} is ${dialectLiteral(`${OWNER_COMMENT}${JSON.stringify(currentRunOwner())}`)}`);
     for (const [from, to] of copies) {
       if (to === name) continue;
       if (existing.has(from)) copySchema(db, created, from, to);
@@ -108,6 +113,39 @@ function scratchSchemas(liveManifest: Manifest, scratchManifest: Manifest, liveS
 function copySchema(db: Warehouse, created: string[], from: string, to: string): void {
   created.push(to);
   db.copyTo(to, from);
+}
+
+const OWNER_COMMENT = 'mini-dbt scratch copy, made by ';
+
+const dialectLiteral = (text: string): string => `'${text.replace(/'/g, "''")}'`;
+
+/**
+ * Drop the scratch schemas of commands that died without dropping them (a
+ * kill -9 skips the signal handlers): those whose comment names a process
+ * of this host that is gone. One made on another host, or with no comment,
+ * is left alone: whether its command still runs cannot be told from here.
+ */
+function dropOrphans(db: Warehouse): void {
+  const rows = db.prepare(`select nspname as name, obj_description(oid, 'pg_namespace') as owner from pg_namespace where starts_with(nspname, '${SCRATCH_SCHEMA_PREFIX}')`).all() as { name: string; owner: string | null }[];
+  const mine = (owner: string | null): RunOwner | undefined => {
+    if (owner === null || !owner.startsWith(OWNER_COMMENT)) return undefined;
+    try {
+      return JSON.parse(owner.slice(OWNER_COMMENT.length)) as RunOwner;
+    } catch {
+      return undefined;
+    }
+  };
+  for (const row of rows) {
+    const owner = mine(row.owner);
+    if (owner === undefined || owner.host !== hostname() || owner.pid === process.pid || isRunOwnerAlive(owner)) continue;
+    for (const schema of rows.map((r) => r.name).filter((n) => n === row.name || n.startsWith(`${row.name}_`))) {
+      try {
+        db.exec(`drop schema if exists ${quoteIdentifier(schema)} cascade`);
+      } catch {
+        // Not ours to drop (another user's): left, as before.
+      }
+    }
+  }
 }
 
 /** Drop the scratch schemas and what is in them (and any a run created under the scratch name). */

@@ -70,6 +70,21 @@ describePg("replay's scratch schema on PostgreSQL", () => {
     expect(liveRows()).toEqual(before);
   }, 120_000);
 
+  it('a replay killed outright (SIGKILL: no handler runs) leaves its scratch schema; the next replay drops it, its process being gone', async () => {
+    const child = spawn(process.execPath, [CLI, 'replay', 'daily_revenue', '--from', '2026-09-02', '--to', '2026-10-31', '--project-dir', example.dir, '--profile', 'brightcart', '--target', 'pg'], { stdio: 'ignore' });
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    const deadline = Date.now() + 60_000;
+    while (scratchSchemasLeft(example, { kind: 'pg', target }).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 500));
+    child.kill('SIGKILL');
+    await exited;
+    const orphan = scratchSchemasLeft(example, { kind: 'pg', target });
+    expect(orphan).toHaveLength(1);
+    expect(example.rows<{ owner: string }>(`select obj_description(oid, 'pg_namespace') as owner from pg_namespace where nspname = '${orphan[0]}'`)[0]!.owner).toContain(`"pid":${child.pid}`);
+    await replay({ ...example.options, model: 'daily_revenue', from: '2026-10-31', to: '2026-10-31', compareRequired: false });
+    expect(scratchSchemasLeft(example, { kind: 'pg', target })).toEqual([]);
+  }, 120_000);
+
   it("a node built in a schema that ignores the target's is refused (E196): a scratch run would write the live schema", async () => {
     writeFileSync(join(example.dir, 'macros', 'fixed_schema.sql'), '{% macro generate_schema_name(custom_schema_name, node) %}fixed_place{% endmacro %}\n');
     await expect(replay({ ...example.options, model: 'daily_revenue', from: '2026-10-30', to: '2026-10-31' })).rejects.toThrow(/is built in schema 'fixed_place' whatever the target's schema is, so a run on a scratch copy would write the live one/);
