@@ -106,6 +106,18 @@ describePg('seed column types on PostgreSQL are dbt-postgres\'s', () => {
     expect(db.prepare(`select count(*) as n from "typed" where flag and day + 1 = date '2024-01-06' and at < timestamp '2024-01-05 12:00'`).get()).toEqual({ n: 1 });
   });
 
+  it('reads dates and timestamps ISO whatever the database\'s DateStyle (the session sets ISO, as psycopg does)', async () => {
+    await withPgClient((c) => c.query(`alter database "${place.database}" set datestyle = 'German, DMY'`), place);
+    const settings: PostgresSettings = { host: place.host, port: place.port, user: place.user, password: place.password, dbname: place.database, connectTimeout: 10 };
+    const other = openPostgres('pg', { busyTimeoutMs: 2000 }, settings, 'public');
+    try {
+      expect(other.prepare('select day, at, cast(day as text) as day_text from "typed" where id = 1').get()).toEqual({ day: '2024-01-05', at: '2024-01-05 10:00:00', day_text: '2024-01-05' });
+    } finally {
+      other.close();
+      await withPgClient((c) => c.query(`alter database "${place.database}" reset datestyle`), place);
+    }
+  });
+
   it('column_types overrides keep winning: a date column declared text, whole numbers declared numeric(12,2), booleans declared text', async () => {
     const csv = 'id,day,amount,flag\n1,2024-01-05,10,true\n2,2024-1-6,20,false\n';
     const result = await loadSeed(db, seedFile('declared.csv', csv, { columnTypes: { day: 'TEXT', amount: 'numeric(12,2)', flag: 'text' } }));
