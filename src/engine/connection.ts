@@ -61,6 +61,15 @@ export interface BulkLoad {
   end(): number;
 }
 
+export interface BulkLoadOptions {
+  /**
+   * The relation was created in the open transaction (a seed's staging table): no other session
+   * can see it before COMMIT, so the engine may write its rows as already committed (PostgreSQL's
+   * COPY ... FREEZE: no hint bits to set on the first reads, the visibility map set at once).
+   */
+  readonly createdInTransaction?: boolean;
+}
+
 export interface OpenOptions {
   /** Milliseconds a connection waits for another process's lock before giving up. */
   readonly busyTimeoutMs: number;
@@ -151,5 +160,5 @@ export interface Connection {
    * \N for NULL, backslash escapes, one line per row) and finished by `end`. Engines without a
    * bulk path leave it out and their callers insert rows instead.
    */
-  copyIn?(relation: string, columns: readonly string[]): BulkLoad;
+  copyIn?(relation: string, columns: readonly string[], options?: BulkLoadOptions): BulkLoad;
 }

@@ -81,7 +81,8 @@ export class SeedCopyWriter implements SeedRowWriter {
     const chunks = this.chunks;
     this.chunks = [];
     this.batchChars = 0;
-    this.load ??= this.db.copyIn(this.relation, this.columnSql);
+    // The seed's staging table, created in the load's transaction (seed-staging.ts).
+    this.load ??= this.db.copyIn(this.relation, this.columnSql, { createdInTransaction: true });
     const load = this.load;
     this.mapped(() => load.write(chunks));
   }

@@ -1,4 +1,4 @@
-import { CopyRowError, MultipleStatementsError, type BindParameters, type BulkLoad, type Connection, type OpenOptions, type PreparedStatement, type RunResult } from '../connection.js';
+import { CopyRowError, MultipleStatementsError, type BindParameters, type BulkLoad, type BulkLoadOptions, type Connection, type OpenOptions, type PreparedStatement, type RunResult } from '../connection.js';
 import type { PostgresSettings } from '../../project/target.js';
 import { numberPlaceholders } from './pg-placeholders.js';
 import { holdsSeveralStatements } from './pg-statement-count.js';
@@ -313,9 +313,14 @@ export class PostgresConnection implements Connection {
     return pgColumnTypes(reader, result.fields, result.types ?? []);
   }
 
-  /** COPY ... FROM STDIN (text format), left open for the caller's writes (see BulkLoad). */
-  copyIn(relation: string, columns: readonly string[]): BulkLoad {
-    this.client.copyStart(`copy ${relation} (${columns.join(', ')}) from stdin`);
+  /**
+   * COPY ... FROM STDIN (text format), left open for the caller's writes (see BulkLoad). Into a
+   * table created in this transaction (not inside a savepoint), FREEZE: the rows are written frozen
+   * and their pages all-visible, as the server allows for a table no other session can see yet.
+   */
+  copyIn(relation: string, columns: readonly string[], options?: BulkLoadOptions): BulkLoad {
+    const freeze = options?.createdInTransaction === true && this.depth === 1;
+    this.client.copyStart(`copy ${relation} (${columns.join(', ')}) from stdin${freeze ? ' with (freeze)' : ''}`);
     const client = this.client;
     return {
       write: (chunks) => copyCall(() => client.copyWrite(chunks)),
