@@ -20,13 +20,25 @@ export interface PgWorkspace extends HistoryWorkspace {
 /** Start the throwaway cluster; undefined (with the reason logged) when PostgreSQL is not installed. */
 export async function startBenchCluster(log: (line: string) => void): Promise<PgCluster | { unavailable: string }> {
   try {
-    const cluster = await startPgCluster({ log });
+    const cluster = await startPgCluster({ log, settings: LOAD_SERVER_SETTINGS });
     await tuneForAnalytics(cluster);
     return cluster;
   } catch (err) {
     return { unavailable: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
   }
 }
+
+/**
+ * Set at the server's start (they need a restart): the WAL of a server that
+ * loads and rebuilds tables rather than replicating them. With wal_level
+ * minimal (no WAL senders) a table created in a transaction is not written to
+ * the WAL while that transaction fills it: the seed's COPY into its staging
+ * table and the CREATE INDEXes on it write the pages once (to the table,
+ * synced at COMMIT) instead of twice (WAL, then table). mini-dbt does not
+ * depend on it: on a default server (wal_level replica) the same load is
+ * correct, it just writes the WAL too.
+ */
+const LOAD_SERVER_SETTINGS: Readonly<Record<string, string>> = { wal_level: 'minimal', max_wal_senders: '0' };
 
 /**
  * The memory settings of a server that runs analytic queries, not the
@@ -52,7 +64,7 @@ export async function serverSettings(cluster: PgCluster): Promise<string> {
   const client = new pg.Client({ host: cluster.host, port: cluster.port, user: cluster.user, password: cluster.password, database: 'postgres' });
   await client.connect();
   try {
-    const { rows } = await client.query(`select name, setting, unit from pg_settings where name in ('shared_buffers', 'maintenance_work_mem', 'work_mem', 'fsync', 'synchronous_commit', 'wal_level', 'max_parallel_maintenance_workers') order by name`);
+    const { rows } = await client.query(`select name, setting, unit from pg_settings where name in ('shared_buffers', 'maintenance_work_mem', 'work_mem', 'fsync', 'synchronous_commit', 'wal_level', 'max_wal_senders', 'max_parallel_maintenance_workers', 'jit') order by name`);
     return rows.map((r: { name: string; setting: string; unit: string | null }) => `${r.name}=${r.setting}${r.unit ?? ''}`).join(', ');
   } finally {
     await client.end();

@@ -84,8 +84,11 @@ export function pgUnavailableReason(): string | undefined {
   return undefined;
 }
 
-/** Start a throwaway cluster. Rejects with an Error whose message says why (initdb or the server failed, with its log's tail). */
-export async function startPgCluster(options: { log?: (line: string) => void } = {}): Promise<PgCluster> {
+/**
+ * Start a throwaway cluster. Rejects with an Error whose message says why (initdb or the server failed, with its log's tail).
+ * `settings`: server settings passed at start (`-c name=value`) on top of the suite's own (the bench's load server's).
+ */
+export async function startPgCluster(options: { log?: (line: string) => void; settings?: Readonly<Record<string, string>> } = {}): Promise<PgCluster> {
   const reason = pgUnavailableReason();
   if (reason) throw new Error(reason);
   const bin = findPgBinDir()!;
@@ -118,7 +121,7 @@ export async function startPgCluster(options: { log?: (line: string) => void } =
     rmSync(pwFile, { force: true });
 
     const startStarted = performance.now();
-    const { child, port } = await startServer(join(bin, 'postgres'), dataDir, dir, owner);
+    const { child, port } = await startServer(join(bin, 'postgres'), dataDir, dir, owner, options.settings ?? {});
     const startMs = performance.now() - startStarted;
 
     let stopped: Promise<void> | undefined;
@@ -157,7 +160,7 @@ export async function startPgCluster(options: { log?: (line: string) => void } =
 }
 
 /** The server process, started and accepting connections; retried on another port if the free one was taken meanwhile. */
-async function startServer(postgres: string, dataDir: string, socketDir: string, owner: { uid: number; gid: number } | undefined): Promise<{ child: ChildProcess; port: number }> {
+async function startServer(postgres: string, dataDir: string, socketDir: string, owner: { uid: number; gid: number } | undefined, settings: Readonly<Record<string, string>>): Promise<{ child: ChildProcess; port: number }> {
   const logFile = join(socketDir, 'postgres.log');
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
@@ -175,6 +178,7 @@ async function startServer(postgres: string, dataDir: string, socketDir: string,
       '-c', 'TimeZone=UTC',
       '-c', 'log_min_messages=warning',
       '-c', 'logging_collector=off',
+      ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ], { stdio: ['ignore', logFd, logFd], ...(owner ?? {}), cwd: socketDir, env: serverEnv() });
     closeSync(logFd);
     let exited: string | undefined;

@@ -1,0 +1,73 @@
+/**
+ * A quick PostgreSQL trial for profiling, outside the figures (nothing is
+ * written to bench/README.md):
+ *
+ *   node dist/bench/pg-trial.js seed [rounds]      the seed load, engine only, phase by phase
+ *   node dist/bench/pg-trial.js nightly [rounds]   the nightly run of daily_revenue, in process
+ *   node dist/bench/pg-trial.js backfill [rounds]  `mini-dbt backfill` (the API) of one day of daily_revenue
+ *
+ * on the bench's own throwaway cluster (same settings as the figures). With
+ * MINI_DBT_PG_TRACE=1 every round trip is logged with its milliseconds.
+ */
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import pg from 'pg';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { addDays } from '../src/feed/iso-date.js';
+import { backfill, run } from '../src/index.js';
+import { historyCsv, mustSucceed } from './history-workspace.js';
+import { createDatabase, createPgHistoryWorkspace, pgExampleProject, serverSettings, startBenchCluster } from './pg-workspace.js';
+import { spawnJson } from './spawn-node.js';
+
+const [mode = 'nightly', roundsArg = '5'] = process.argv.slice(2);
+const rounds = Number(roundsArg);
+const dir = mkdtempSync(join(tmpdir(), 'mini-dbt-pg-trial-'));
+const started = await startBenchCluster((line) => process.stderr.write(`${line}\n`));
+if ('unavailable' in started) throw new Error(started.unavailable);
+const cluster = started;
+try {
+  process.stderr.write(`${await serverSettings(cluster)}\n`);
+  if (mode === 'seed') {
+    const csv = historyCsv(join(dir, 'raw_orders.csv'), 1);
+    const project = join(dir, 'seed-project');
+    await createDatabase(cluster, 'trial_seed');
+    pgExampleProject(project, cluster, 'trial_seed');
+    symlinkSync(csv.path, join(project, 'seeds', 'raw_orders.csv'));
+    for (let i = 0; i < rounds; i++) {
+      const r = await spawnJson<{ ms: number; rows: number; copyMs: number; indexMs: number }>([join(import.meta.dirname, 'seed-load-child.js'), 'mini-dbt-pg', project, '-']);
+      process.stdout.write(`seed: ${Math.round(r.ms)} ms, ${Math.round(r.rows / (r.ms / 1000))} rows/s (copy wait ${Math.round(r.copyMs)} ms, indexes ${Math.round(r.indexMs)} ms)\n`);
+    }
+  } else {
+    const ws = await createPgHistoryWorkspace(join(dir, 'history'), 1, cluster);
+    process.stderr.write(`workspace built in ${Math.round(ws.setupMs)} ms\n`);
+    const select = ['daily_revenue'];
+    const vars = { lookback_days: 11 };
+    const end = addDays(ws.history.end, -6);
+    for (let i = 0; i < rounds && mode === 'backfill'; i++) {
+      process.stderr.write(`--- backfill ${i}\n`);
+      const t0 = performance.now();
+      const days = Number(process.env.TRIAL_DAYS ?? 1);
+      const result = await backfill({ session: ws.session, model: 'daily_revenue', start: addDays(end, -(days - 1)), end, reason: 'trial' });
+      if (result.exitCode !== 0) throw new Error('backfill failed');
+      process.stdout.write(`backfill of ${days} day(s): ${(performance.now() - t0).toFixed(1)} ms\n`);
+    }
+    for (let i = 0; i < rounds && mode === 'nightly'; i++) {
+      process.stderr.write(`--- nightly ${i}\n`);
+      const t0 = performance.now();
+      mustSucceed(await run({ session: ws.session, select, vars }), 'nightly run');
+      process.stdout.write(`nightly: ${(performance.now() - t0).toFixed(1)} ms\n`);
+    }
+    const explain = process.env.TRIAL_EXPLAIN;
+    if (explain) {
+      const client = new pg.Client({ host: cluster.host, port: cluster.port, user: cluster.user, password: cluster.password, database: ws.database });
+      await client.connect();
+      await client.query('set search_path = analytics, public');
+      const { rows } = await client.query(`explain (analyze, buffers, settings) ${readFileSync(explain, 'utf8')}`);
+      process.stdout.write(`${rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n')}\n`);
+      await client.end();
+    }
+  }
+} finally {
+  await cluster.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
