@@ -5,6 +5,7 @@
  */
 import { daysBetween } from './iso-date.js';
 import type { Rng } from './seeded-random.js';
+import { RankedPositions } from './ranked-positions.js';
 import type { FeedProfile, LatenessCounts } from './feed-profile.js';
 
 export type FeedStatus = 'delivered' | 'refunded' | 'cancelled';
@@ -44,7 +45,9 @@ function drawAmountCents(rng: Rng): number {
  * Give every late-refund date at least one late lateness that still lands by
  * `end`, then spread the remaining ones. Dates are served latest first: the
  * values allowed on a date are a prefix of the sorted values and the prefixes
- * grow with earlier dates, so any choice keeps the rest assignable.
+ * grow with earlier dates, so any choice keeps the rest assignable. Each draw
+ * picks the k-th eligible value (or date) through RankedPositions, so the
+ * work grows as n log n with the range, not n squared.
  */
 function assignLateRefunds(
   rng: Rng,
@@ -54,34 +57,49 @@ function assignLateRefunds(
   capacity: Map<string, number>,
 ): Array<[string, number]> {
   const values = rng.shuffle(latenesses);
+  // Latest first: the room each date leaves (days to the end) grows along the list.
   const dates = [...lateDates].sort().reverse();
-  const room = new Map(lateDates.map((d) => [d, daysBetween(d, end)]));
-  const fits = (date: string, lateness: number) => (room.get(date) ?? 0) >= lateness;
+  const room = dates.map((d) => daysBetween(d, end));
+  const cap = dates.map((d) => capacity.get(d) ?? 0);
+  const used = dates.map(() => 0);
   const placed: Array<[string, number]> = [];
-  const used = new Map<string, number>();
-  const place = (date: string, index: number) => {
-    placed.push([date, values[index]!]);
-    values.splice(index, 1);
-    used.set(date, (used.get(date) ?? 0) + 1);
-  };
 
-  for (const date of dates) {
-    const candidates = values.flatMap((v, i) => (fits(date, v) ? [i] : []));
-    if (candidates.length === 0 || (capacity.get(date) ?? 0) < 1) continue;
-    place(date, rng.pick(candidates));
-  }
+  // One value for each date, drawn among the values that fit it, in the values' order.
+  const byValue = values.map((_, i) => i).sort((a, b) => values[a]! - values[b]! || a - b);
+  const eligible = new RankedPositions(values.length);
+  const taken = new Uint8Array(values.length);
+  let next = 0;
+  dates.forEach((date, d) => {
+    for (; next < byValue.length && values[byValue[next]!]! <= room[d]!; next++) eligible.add(byValue[next]!);
+    if (eligible.count === 0 || cap[d]! < 1) return;
+    const position = eligible.nth(Math.floor(rng.float() * eligible.count));
+    eligible.delete(position);
+    taken[position] = 1;
+    placed.push([date, values[position]!]);
+    used[d]! += 1;
+  });
+
   // Longest first: they fit on the fewest dates. Keep at most 4 per date when possible.
-  values.sort((a, b) => b - a);
-  while (values.length > 0) {
-    const lateness = values[0]!;
-    const open = dates.filter((d) => fits(d, lateness) && (used.get(d) ?? 0) < (capacity.get(d) ?? 0));
-    const roomy = open.filter((d) => (used.get(d) ?? 0) < 4);
-    const choices = roomy.length > 0 ? roomy : open;
-    if (choices.length === 0) {
-      values.shift(); // no room anywhere (only possible on tiny custom ranges)
-      continue;
-    }
-    place(rng.pick(choices), 0);
+  const rest = values.filter((_, i) => taken[i] === 0).sort((a, b) => b - a);
+  const open = new RankedPositions(dates.length);
+  const roomy = new RankedPositions(dates.length);
+  dates.forEach((_, d) => {
+    if (used[d]! < cap[d]!) open.add(d);
+    if (used[d]! < cap[d]! && used[d]! < 4) roomy.add(d);
+  });
+  // The dates a lateness fits are those from `from` on (room grows along the list; latenesses shrink).
+  let from = dates.length;
+  for (const lateness of rest) {
+    while (from > 0 && room[from - 1]! >= lateness) from -= 1;
+    const choices = roomy.count - roomy.before(from) > 0 ? roomy : open;
+    const skipped = choices.before(from);
+    const count = choices.count - skipped;
+    if (count === 0) continue; // no room anywhere (only possible on tiny custom ranges)
+    const d = choices.nth(skipped + Math.floor(rng.float() * count));
+    placed.push([dates[d]!, lateness]);
+    used[d]! += 1;
+    if (used[d]! >= cap[d]!) open.delete(d);
+    if (used[d]! >= cap[d]! || used[d]! >= 4) roomy.delete(d);
   }
   return placed;
 }
@@ -139,27 +157,36 @@ export function buildOrders(rng: Rng, days: readonly string[], profile: FeedProf
   }
 
   // Follow-ups inside the lookback: a delivered order refunded or cancelled 1..3 days late.
+  // Orders are in date order, so those with room for a lateness are a prefix, longer as latenesses shrink.
+  const followUpFree = new RankedPositions(orders.length);
+  let reach = 0;
   for (const lateness of expand(profile.followUps).sort((a, b) => b - a)) {
-    const free = orders.filter((o) => !o.later && !reserved.has(o) && !noFollowUp(o) && o.room >= lateness);
-    if (free.length === 0) continue;
-    const order = rng.pick(free);
-    order.later = { lateness, status: rng.float() < 0.6 ? 'refunded' : 'cancelled' };
+    for (; reach < orders.length && orders[reach]!.room >= lateness; reach++) {
+      const o = orders[reach]!;
+      if (!o.later && !reserved.has(o) && !noFollowUp(o)) followUpFree.add(reach);
+    }
+    if (followUpFree.count === 0) continue;
+    const position = followUpFree.nth(Math.floor(rng.float() * followUpFree.count));
+    followUpFree.delete(position);
+    orders[position]!.later = { lateness, status: rng.float() < 0.6 ? 'refunded' : 'cancelled' };
   }
 
   // First versions landing 1..3 days late, most constrained first; always before any later version.
   const pending = new Set(orders);
   if (pinned) for (const o of byDate.get(pinned.date) ?? []) if (o.later) pending.delete(o);
   let free: Order[] = [];
+  let freeLeft = RankedPositions.full(0);
   let freeFor = -1;
   for (const lateness of expand(profile.firstLateness).filter((l) => l > 0).sort((a, b) => b - a)) {
     if (lateness !== freeFor) {
       free = [...pending].filter((o) => o.room >= lateness && (!o.later || o.later.lateness > lateness));
+      freeLeft = RankedPositions.full(free.length);
       freeFor = lateness;
     }
-    if (free.length === 0) continue;
-    const index = Math.floor(rng.float() * free.length);
-    const order = free[index]!;
-    free.splice(index, 1);
+    if (freeLeft.count === 0) continue;
+    const position = freeLeft.nth(Math.floor(rng.float() * freeLeft.count));
+    freeLeft.delete(position);
+    const order = free[position]!;
     order.first.lateness = lateness;
     pending.delete(order);
   }
