@@ -2,6 +2,7 @@
  * The per-row work on a seed's data records: ragged rows, type inference of
  * undeclared columns, and column_types validation of declared ones.
  */
+import { isPlainValueOf } from './seed-calendar-value.js';
 import type { SeedColumn } from './seed-header.js';
 import { isBlankRecord, quoteForMessage, raggedRow, RecordError } from './seed-record-error.js';
 import { classifyValue, combineClasses, engineTypesCalendar, fitsDeclaredType, inferredType, ValueClass, type ValueCheck } from './seed-types.js';
@@ -37,7 +38,8 @@ export class SeedRowChecker {
       if (state === ValueClass.Text && !hasChecks) continue;
       const value = record[c]!;
       if (value === '' || value === 'null') continue;
-      if (state !== ValueClass.Text) {
+      // A date (timestamp, boolean) column's next value in the common form: nothing changes.
+      if (state !== ValueClass.Text && !(state >= ValueClass.Date && isPlainValueOf(value, state as ValueClass))) {
         const next = combineClasses(state as ValueClass, classifyValue(value, this.calendar));
         if (next !== state) {
           states[c] = next;

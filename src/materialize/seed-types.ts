@@ -13,6 +13,8 @@
  * where the engine has such types (PostgreSQL); on SQLite they are text.
  */
 import { dialect } from '../engine/current-engine.js';
+import { classifyCalendarValue } from './seed-calendar-value.js';
+import { ValueClass } from './seed-value-class.js';
 
 /** The SQL type a seed column is inferred as: one of the engine's `types` (SQLite: INTEGER, REAL, TEXT). */
 export type InferredType = string;
@@ -20,35 +22,7 @@ export type InferredType = string;
 /** How values of a declared (`column_types`) column are checked. */
 export type ValueCheck = 'integer' | 'number' | 'text';
 
-/**
- * Inference state of a column. The numbers are ordered, and two of them
- * combine to the wider (`Math.max`); any other two different states combine
- * to text (a column of dates and booleans is text, as in agate).
- */
-export const ValueClass = {
-  None: 0,
-  /** A whole number within 32 bits. */
-  Integer: 1,
-  /** A whole number beyond 32 bits, within 64. */
-  BigInteger: 2,
-  Real: 3,
-  Date: 4,
-  /** YYYY-MM-DD HH:MM:SS (agate's DateTime with dbt's format). */
-  Timestamp: 5,
-  /** YYYY-MM-DDTHH:MM[:SS[.ffffff]] (dbt's ISODateTime). */
-  IsoTimestamp: 6,
-  Boolean: 7,
-  Text: 8,
-} as const;
-export type ValueClass = (typeof ValueClass)[keyof typeof ValueClass];
-
-/** The state of a column that was `state` and then showed a value of class `cls`. */
-export function combineClasses(state: ValueClass, cls: ValueClass): ValueClass {
-  if (state === cls || cls === ValueClass.None) return state;
-  if (state === ValueClass.None) return cls;
-  if (state <= ValueClass.Real && cls <= ValueClass.Real) return state > cls ? state : cls;
-  return ValueClass.Text;
-}
+export { combineClasses, ValueClass } from './seed-value-class.js';
 
 /** Empty fields and the literal `null` load as SQL NULL. */
 export function isSeedNull(value: string): boolean {
@@ -92,45 +66,6 @@ function fitsInt32(text: string): boolean {
   return (negative ? text.slice(1) : text) <= (negative ? INT32_MIN_ABS : INT32_MAX);
 }
 
-/** Python's strptime `%Y-%m-%d`: four-digit year, one- or two-digit month and day (agate's Date with dbt's format). */
-const DATE = /^[ \t]*([0-9]{4})-(1[0-2]|0[1-9]|[1-9])-(3[01]|[12][0-9]|0[1-9]|[1-9])[ \t]*$/;
-/** `%Y-%m-%d %H:%M:%S`: hours 0-23, minutes and seconds 0-59, one or two digits each, no fraction. */
-const TIMESTAMP = /^[ \t]*([0-9]{4})-(1[0-2]|0[1-9]|[1-9])-(3[01]|[12][0-9]|0[1-9]|[1-9])[ \t]+(?:2[0-3]|[01][0-9]|[0-9]):(?:[0-5][0-9]|[0-9]):(?:[0-5][0-9]|[0-9])[ \t]*$/;
-/**
- * ISO 8601 as isodate parses it, in the extended form PostgreSQL reads too:
- * YYYY-MM-DDTHH:MM, then :SS, then .ffffff (at most microseconds,
- * PostgreSQL's precision). Text: a time zone (a timestamp without time zone
- * would drop the offset), an hour alone (PostgreSQL refuses it), week and
- * ordinal dates, ISO's basic form without separators.
- */
-const ISO_TIMESTAMP = /^[ \t]*([0-9]{4})-(1[0-2]|0[1-9])-(3[01]|[12][0-9]|0[1-9])T(?:2[0-3]|[01][0-9]):[0-5][0-9](?::[0-5][0-9](?:\.[0-9]{1,6})?)?[ \t]*$/;
-const BOOLEAN = /^[ \t]*(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])[ \t]*$/;
-
-const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** Whether year-month-day (already in 1-12 and 1-31) is a day of the proleptic Gregorian calendar, year 1 on. */
-function isCalendarDay(year: string, month: string, day: string): boolean {
-  const y = Number(year);
-  const m = Number(month);
-  const d = Number(day);
-  if (y < 1) return false;
-  if (m === 2 && d === 29) return y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-  return d <= MONTH_DAYS[m - 1]!;
-}
-
-/** The class of a value that is not a number: a date, a timestamp, a boolean, else text. */
-function classifyOther(value: string): ValueClass {
-  const first = value.charCodeAt(0);
-  let m: RegExpExecArray | null;
-  // Dates and timestamps start with a digit (or the blanks agate strips).
-  if ((first >= 48 && first <= 57) || first === 32 || first === 9) {
-    if ((m = DATE.exec(value)) !== null) return isCalendarDay(m[1]!, m[2]!, m[3]!) ? ValueClass.Date : ValueClass.Text;
-    if ((m = TIMESTAMP.exec(value)) !== null) return isCalendarDay(m[1]!, m[2]!, m[3]!) ? ValueClass.Timestamp : ValueClass.Text;
-    if ((m = ISO_TIMESTAMP.exec(value)) !== null) return isCalendarDay(m[1]!, m[2]!, m[3]!) ? ValueClass.IsoTimestamp : ValueClass.Text;
-  }
-  return BOOLEAN.test(value) ? ValueClass.Boolean : ValueClass.Text;
-}
-
 /**
  * Classify one non-null CSV value for inference. Integer-looking values with
  * a leading zero (`007`) or outside the 64-bit range are text: storing them as
@@ -140,7 +75,7 @@ function classifyOther(value: string): ValueClass {
 export function classifyValue(value: string, calendar = false): ValueClass {
   if (INFER_INTEGER.test(value)) return fitsInt32(value) ? ValueClass.Integer : fitsInt64(value) ? ValueClass.BigInteger : ValueClass.Text;
   if (INFER_NUMBER.test(value) && Number.isFinite(Number(value))) return ValueClass.Real;
-  return calendar ? classifyOther(value) : ValueClass.Text;
+  return calendar ? classifyCalendarValue(value) : ValueClass.Text;
 }
 
 /** Whether the engine types dates, timestamps and booleans (else they are text). */

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTargetEngine } from '../../../src/engine/current-engine.js';
 import { FILE_TARGET } from '../../../src/project/target.js';
+import { classifyCalendarValue, isPlainValueOf } from '../../../src/materialize/seed-calendar-value.js';
 import { classifyValue, combineClasses, declaredTypeCheck, inferredType, ValueClass } from '../../../src/materialize/seed-types.js';
 
 /**
@@ -40,6 +41,49 @@ describe('classifyValue', () => {
   ])('%j is %i on PostgreSQL, text on SQLite', (value, cls) => {
     expect(classifyValue(value, true)).toBe(cls);
     expect(classifyValue(value, false)).toBe(ValueClass.Text);
+  });
+});
+
+describe('the common forms, recognised by their characters', () => {
+  /** An independent reading: a real day (JavaScript's calendar, years 1 to 9999) and a time of day. */
+  const realDay = (y: number, m: number, d: number): boolean => {
+    if (y < 1 || m < 1 || m > 12 || d < 1) return false;
+    const date = new Date(Date.UTC(2000, m - 1, d));
+    date.setUTCFullYear(y);
+    return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+  };
+  const oracle = (v: string): ValueClass => {
+    const m = /^(\d{4})-(\d{2})-(\d{2})(?:([ T])(\d{2}):(\d{2}):(\d{2}))?$/.exec(v);
+    if (m) {
+      if (!realDay(Number(m[1]), Number(m[2]), Number(m[3]))) return ValueClass.Text;
+      if (m[4] === undefined) return ValueClass.Date;
+      if (Number(m[5]) > 23 || Number(m[6]) > 59 || Number(m[7]) > 59) return ValueClass.Text;
+      return m[4] === ' ' ? ValueClass.Timestamp : ValueClass.IsoTimestamp;
+    }
+    return /^(true|false)$/i.test(v) ? ValueClass.Boolean : ValueClass.Text;
+  };
+
+  it('agree with the full reading on random values of those shapes (days of every month, leap years, bad fields)', () => {
+    let seed = 42;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const two = (n: number): string => String(n).padStart(2, '0');
+    const chars = '0123456789-: Ttrueflsa';
+    for (let i = 0; i < 20_000; i++) {
+      let v: string;
+      const shape = random(4);
+      if (shape === 0) v = `${String(random(10_000)).padStart(4, '0')}-${two(random(14))}-${two(random(33))}`;
+      else if (shape === 1) v = `${String(1 + random(2400)).padStart(4, '0')}-${two(1 + random(12))}-${two(random(32))}${random(2) ? ' ' : 'T'}${two(random(26))}:${two(random(62))}:${two(random(62))}`;
+      else if (shape === 2) v = ['true', 'TRUE', 'False', 'fAlSe', 'trUE', 'tru', 'falsy', 'f1lse'][random(8)]!;
+      else v = Array.from({ length: [4, 5, 10, 19][random(4)]! }, () => chars[random(chars.length)]).join('');
+      // Random characters may spell a form only the regular expressions read (`2024-1-5  `): those only check the implication below.
+      if (shape < 3) expect(classifyCalendarValue(v), v).toBe(oracle(v));
+      for (const cls of [ValueClass.Date, ValueClass.Timestamp, ValueClass.IsoTimestamp, ValueClass.Boolean]) {
+        if (isPlainValueOf(v, cls)) expect(oracle(v), v).toBe(cls);
+      }
+    }
   });
 });
 
