@@ -51,6 +51,15 @@ export class PostgresConnection implements Connection {
     return /\bcascade\s*;?\s*$/i.test(sql) ? sql : `${sql.replace(/;?\s*$/, '')} cascade`;
   }
 
+  /**
+   * One statement whose answer is not needed now (values bound as in query): posted without
+   * waiting; the next call reads its answer, and raises its error if it failed (see PgSyncClient.send).
+   */
+  post(sql: string, ...params: BindParameters): void {
+    const { text, values } = numberPlaceholders(sql, params);
+    this.client.send(text, values);
+  }
+
   exec(sql: string): void {
     if (!holdsSeveralStatements(sql)) {
       this.query(sql, []);
@@ -90,8 +99,9 @@ export class PostgresConnection implements Connection {
     return (this.query(sql, params, 'array').rows as unknown[][]).map((r) => r[0]);
   }
 
+  /** BEGIN is posted without waiting: its answer (an error only on a broken connection) is read with the next statement's. */
   begin(): void {
-    this.client.query('begin', undefined, { extended: false });
+    this.client.send('begin');
     this.depth = 1;
   }
 
@@ -140,7 +150,7 @@ export class PostgresConnection implements Connection {
 
   /** The busy timeout is PostgreSQL's lock_timeout: how long a statement waits for another session's lock. */
   setBusyTimeout(ms: number): void {
-    this.client.query(`set lock_timeout = ${Math.max(0, Math.floor(ms))}`, undefined, { extended: false });
+    this.client.send(`set lock_timeout = ${Math.max(0, Math.floor(ms))}`);
   }
 
   /**
@@ -357,13 +367,14 @@ export function openPostgres(path: string, options: OpenOptions, settings: Postg
   let serverVersion = 0;
   try {
     if (!started) client.connect(pgClientConfig(settings), pgSessionStatements(settings));
+    const searchPath = settings.searchPath ? `${quoteName(schema)}, ${settings.searchPath}` : `${quoteName(schema)}, public`;
+    // Posted without waiting (a search_path may name a schema created just below): answered with the probe's round trip.
+    client.send(`set lock_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}; set search_path = ${searchPath}`);
     // Only when missing: a user granted CREATE on its schema alone (not on the database) can still build there.
     const probe = client.query("select exists (select 1 from pg_namespace where nspname = $1) as present, current_setting('server_version_num')::int as version", [schema])[0]!.rows[0] as { present: boolean; version: number };
     const present = probe.present;
     serverVersion = Number(probe.version);
     if (!options.readonly && !present) client.query(`create schema if not exists ${quoteName(schema)}`, undefined, { extended: false });
-    const searchPath = settings.searchPath ? `${quoteName(schema)}, ${settings.searchPath}` : `${quoteName(schema)}, public`;
-    client.script(`set lock_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}; set search_path = ${searchPath}`);
   } catch (err) {
     client.close();
     throw err;

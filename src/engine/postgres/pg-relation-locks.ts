@@ -1,4 +1,6 @@
+import type { Warehouse } from '../open-warehouse.js';
 import type { RelationLockHolder, RelationLocks } from '../relation-locks.js';
+import { PostgresConnection } from './pg-connection.js';
 
 /** The first key of mini-dbt's advisory locks ('MDBT'), the second is the hash of the relation's name. */
 const NAMESPACE = 0x4d444254;
@@ -16,7 +18,7 @@ export const pgRelationLocks: RelationLocks = {
     db.value(`select pg_advisory_lock(${NAMESPACE}, hashtext(?))`, relation);
   },
   release: (db, relation) => {
-    db.value(`select pg_advisory_unlock(${NAMESPACE}, hashtext(?))`, relation);
+    withoutAnswer(db, `select pg_advisory_unlock(${NAMESPACE}, hashtext(?))`, relation);
   },
   holders: (db, relation) =>
     db.all<RelationLockHolder>(
@@ -30,7 +32,13 @@ export const pgRelationLocks: RelationLocks = {
     ),
   tagSession: (db, invocationId) => {
     // The name the profile gave, cut so the tag fits in PostgreSQL's 63 bytes.
-    db.value(`select set_config('application_name', left(regexp_replace(current_setting('application_name'), ' mini-dbt:[0-9a-f-]{36}$', ''), 17) || ' mini-dbt:' || ?, false)`, invocationId);
+    withoutAnswer(db, `select set_config('application_name', left(regexp_replace(current_setting('application_name'), ' mini-dbt:[0-9a-f-]{36}$', ''), 17) || ' mini-dbt:' || ?, false)`, invocationId);
   },
   invocationOf: (holder) => TAG.exec(holder.applicationName)?.[1],
 };
+
+/** An unlock or a session tag needs no answer: posted without a round trip of its own where the connection can (PostgresConnection.post). */
+function withoutAnswer(db: Warehouse, sql: string, param: string): void {
+  if (db instanceof PostgresConnection) db.post(sql, param);
+  else db.value(sql, param);
+}

@@ -64,9 +64,19 @@ const PAUSE = new Int32Array(new SharedArrayBuffer(4));
  * Atomics.wait until the worker answers (the synckit pattern). The engine
  * interface is synchronous (engine.ts says why); this is how PostgreSQL fits
  * it. One client is one server connection.
+ *
+ * The worker takes requests one at a time, in order, and counts its answers
+ * in `state`; a statement whose answer nobody needs (`send`: a session
+ * setting, an unlock) is posted without waiting, and its answer is read
+ * (its error raised) by the next call, so it costs no round trip of its own.
  */
 export class PgSyncClient {
+  /** [0]: answers the worker has posted so far. */
   private readonly state = new Int32Array(new SharedArrayBuffer(4));
+  /** Answers read so far (the answer awaited next is number answered + 1). */
+  private answered = 0;
+  /** Requests posted by `send` whose answers are not read yet. */
+  private unread = 0;
   private readonly port;
   private readonly worker: Worker;
   private closed = false;
@@ -102,7 +112,6 @@ export class PgSyncClient {
    * call waits for the answer, and a failure to connect is raised there.
    */
   startConnect(config: Record<string, unknown>, session: readonly string[]): void {
-    Atomics.store(this.state, 0, 0);
     this.port.postMessage({ op: 'connect', config, session: [...session] });
     this.pendingConnect = config;
   }
@@ -117,25 +126,56 @@ export class PgSyncClient {
   }
 
   private call(request: Record<string, unknown>): unknown {
+    this.ready();
+    if (TRACE) return traced(request, () => this.postAndAwait(request));
+    return this.postAndAwait(request);
+  }
+
+  /** Checks before posting: open, connected, not lost. */
+  private ready(): void {
     if (this.closed) throw new PgError({ message: 'the connection is closed' });
     this.finishConnect();
     if (this.lost) throw new ConnectionLostError(this.lost.server, this.lost.reason, this.lost.code);
-    Atomics.store(this.state, 0, 0);
-    if (TRACE) return traced(request, () => {
-      this.port.postMessage(request);
-      return this.awaitAnswer();
-    });
-    this.port.postMessage(request);
-    return this.awaitAnswer();
   }
 
-  /** Block until the worker answers the request posted last; its value, or its error raised. */
+  /** Post a request, read the answers of the sends before it (the first error among them is raised), then its own. */
+  private postAndAwait(request: Record<string, unknown>): unknown {
+    this.port.postMessage(request);
+    let earlier: unknown;
+    for (; this.unread > 0; this.unread--) {
+      try {
+        this.awaitAnswer();
+      } catch (err) {
+        earlier ??= err;
+      }
+    }
+    const value = this.awaitAnswer();
+    if (earlier !== undefined) throw earlier;
+    return value;
+  }
+
+  /**
+   * Post a statement whose answer is not needed now (nothing of it is read:
+   * a session setting, an unlock) and return at once; the next call reads its
+   * answer first, and raises its error if it failed.
+   */
+  send(text: string, values?: readonly unknown[]): void {
+    this.ready();
+    const request = { op: 'query', text, values: values === undefined ? undefined : [...values], extended: values !== undefined };
+    if (TRACE) traced({ ...request, op: 'send' }, () => undefined);
+    this.port.postMessage(request);
+    this.unread++;
+  }
+
+  /** Block until the worker's next answer; its value, or its error raised. */
   private awaitAnswer(): unknown {
+    const expected = ++this.answered;
     // Wait in slices: a worker that died cannot answer, and a slice lets that be noticed.
     for (;;) {
-      const woke = Atomics.wait(this.state, 0, 0, 1000);
-      if (woke !== 'timed-out') break;
-      if (this.worker.threadId === -1) throw this.failure({ message: 'the PostgreSQL connection thread stopped' });
+      const posted = Atomics.load(this.state, 0);
+      if (posted - expected >= 0) break;
+      const woke = Atomics.wait(this.state, 0, posted, 1000);
+      if (woke === 'timed-out' && this.worker.threadId === -1) throw this.failure({ message: 'the PostgreSQL connection thread stopped' });
     }
     const message = this.answer() as { ok: boolean; value?: unknown; error?: Record<string, unknown> } | undefined;
     if (!message) throw this.failure({ message: 'no answer from the PostgreSQL connection thread' });
@@ -220,6 +260,7 @@ export class PgSyncClient {
     try {
       this.call({ op: 'close' });
     } catch {
+      // (the answers of earlier sends are read by that call too, failed or not)
       // closing a broken connection: nothing to report
       clean = false;
     }

@@ -63,9 +63,10 @@ export function pgWorkerMain(load: NodeJS.Require): void {
     return out;
   };
 
+  /** An answer posted, and counted in `state` (the calling thread waits for the count to reach its request's). */
   const reply = (r: Reply): void => {
     port.postMessage(r);
-    Atomics.store(state, 0, 1);
+    Atomics.add(state, 0, 1);
     Atomics.notify(state, 0);
   };
 
@@ -224,10 +225,14 @@ export function pgWorkerMain(load: NodeJS.Require): void {
     return [{ rows: [], fields: [], rowCount: (stream as unknown as { rowCount: number }).rowCount ?? 0, command: 'COPY' }];
   }
 
+  // One request at a time, in the order posted: answers are matched to requests by their count.
+  let queue: Promise<void> = Promise.resolve();
   port.on('message', (req: Request) => {
-    handle(req).then(
-      (value) => reply({ ok: true, value }),
-      (err) => reply({ ok: false, error: errorOf(err) }),
+    queue = queue.then(() =>
+      handle(req).then(
+        (value) => reply({ ok: true, value }),
+        (err) => reply({ ok: false, error: errorOf(err) }),
+      ),
     );
   });
   process.on('uncaughtException', (err) => reply({ ok: false, error: errorOf(err) }));
