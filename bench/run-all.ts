@@ -11,6 +11,7 @@ import { backfillFigures } from './backfill-figure.js';
 import { BenchContext } from './bench-context.js';
 import { cliStartupFigures } from './cli-startup-figures.js';
 import { compilePlanFigures } from './compile-plan-figures.js';
+import { feedFigure } from './feed-figure.js';
 import { formatRatio, type Figure } from './figure.js';
 import { describeMachine } from './machine.js';
 import { nightlyFigure } from './nightly-figure.js';
@@ -34,6 +35,7 @@ const FIGURES: readonly { id: string; run: (ctx: BenchContext) => Promise<Figure
   { id: 'cli', run: cliStartupFigures },
   { id: 'run-overhead', run: runOverheadFigure },
   { id: 'replay', run: replayFigure },
+  { id: 'generate-feed', run: feedFigure },
   // Last: it switches the engine to PostgreSQL while it runs.
   { id: 'postgres', run: pgFigures },
 ];
