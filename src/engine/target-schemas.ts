@@ -46,6 +46,11 @@ export function attachTargetSchemas(db: Connection, target: Target): void {
   }
 }
 
+/** The target's own schema, there once a connection is open: `main`, and on PostgreSQL the target's schema by name. */
+export function isTargetOwnSchema(target: Target, schema: string): boolean {
+  return schema === 'main' || (target.postgres !== undefined && schema === target.schema);
+}
+
 /**
  * dbt's create_schema: make sure a schema a node is built in exists, its
  * file created in `schema_directory` when no `schemas_and_paths` entry
@@ -54,7 +59,7 @@ export function attachTargetSchemas(db: Connection, target: Target): void {
 export function ensureSchema(db: Connection, target: Target, schema: string): void {
   if (target.postgres) {
     // PostgreSQL: CREATE SCHEMA IF NOT EXISTS (schemas are names, not files); the target's own exists already.
-    if (schema !== 'main' && schema !== target.schema) attach(db, schema, '', 'the node\'s schema config');
+    if (!isTargetOwnSchema(target, schema)) attach(db, schema, '', 'the node\'s schema config');
     return;
   }
   if (schema === 'main' || db.attachedSchemas().some((s) => s.toLowerCase() === schema.toLowerCase())) return;

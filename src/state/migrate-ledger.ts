@@ -65,6 +65,20 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/**
+ * Whether every migration is applied, in one query (no lock needed to read
+ * it). False when the ledger is missing, or the query fails for any other
+ * reason: the caller then migrates under its lock, which reports a failure.
+ */
+export function ledgerIsCurrent(db: Warehouse): boolean {
+  try {
+    const applied = new Set(allRows(db, q.selectFrom('_mini_dbt_migrations').select('version')).map((row) => row.version));
+    return MIGRATIONS.every((m) => applied.has(m.version));
+  } catch {
+    return false;
+  }
+}
+
 /** Bring the ledger tables up to date, in one transaction. Idempotent. */
 export function migrateLedger(db: Warehouse): void {
   const hasTable = db.hasTable('_mini_dbt_migrations');
