@@ -11,6 +11,7 @@ import { useTargetEngine } from '../../src/engine/current-engine.js';
 import type { Connection } from '../../src/engine/connection.js';
 import { openPostgres } from '../../src/engine/postgres/pg-connection.js';
 import { FILE_TARGET, type PostgresSettings } from '../../src/project/target.js';
+import { claimReadyDatabaseSql, READY_DATABASES_SQL, retireDatabaseSql } from './pg-ready-databases.js';
 import { describePg, pgDatabaseTarget, pgServer, pgProfilesYml, type PgTestTarget } from './pg-test-database.js';
 
 export type EngineName = 'sqlite' | 'postgres';
@@ -65,7 +66,7 @@ function pgSuite(body: () => void): void {
   body();
   const collected = [...made].filter((d) => !before.has(d));
   afterAll(() => {
-    for (const database of [...collected, ...[...made].filter((d) => !atStart.has(d))]) dropDatabase(database);
+    for (const database of [...collected, ...[...made].filter((d) => !atStart.has(d))]) dropDatabase(database, true);
     if (made.size === 0) closeAdmin();
   });
 }
@@ -96,14 +97,45 @@ export function pgProjectDatabase(label: string, template?: string): PgTestTarge
   const server = pgServer();
   counter += 1;
   const database = `p${process.pid}_${counter}_${label.toLowerCase().replace(/[^a-z0-9_]+/g, '_')}`.slice(0, 63);
-  adminConnection().exec(`create database ${quoteName(database)} template ${quoteName(template ?? 'template0')}`);
+  if (template !== undefined || !claimReadyDatabase(database)) {
+    adminConnection().exec(`create database ${quoteName(database)} template ${quoteName(template ?? 'template0')}`);
+  }
   made.add(database);
   return pgDatabaseTarget(server, database, async () => dropDatabase(database));
 }
 
-function dropDatabase(database: string): void {
+/** Take one of the databases the globalSetup made ahead from template0 (pg-ready-databases.ts) as `database`; false when none was left. */
+function claimReadyDatabase(database: string): boolean {
+  const admin = adminConnection();
+  for (const { datname } of admin.all<{ datname: string }>(READY_DATABASES_SQL)) {
+    try {
+      admin.exec(claimReadyDatabaseSql(datname, database));
+      return true;
+    } catch {
+      // Another worker took it first.
+    }
+  }
+  return false;
+}
+
+/**
+ * Drop a database made here: at once when a test asks (`drop()`: it may go on
+ * to drop a role owning objects in it), or at the end of its suite `later`,
+ * in the background by the globalSetup's process (pg-ready-databases.ts)
+ * unless a session is still on it (a CLI a test killed: ended by the drop).
+ */
+function dropDatabase(database: string, later = false): void {
   if (!made.delete(database)) return;
-  adminConnection().exec(`drop database if exists ${quoteName(database)} with (force)`);
+  const admin = adminConnection();
+  if (later) {
+    try {
+      admin.exec(retireDatabaseSql(database));
+      return;
+    } catch {
+      // a session is still on it
+    }
+  }
+  admin.exec(`drop database if exists ${quoteName(database)} with (force)`);
 }
 
 function closeAdmin(): void {

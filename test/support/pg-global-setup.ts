@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { PG_ENV, type PgTestEnvironment, pgUnavailableReason, startPgCluster, type PgCluster } from './pg-cluster.js';
+import { keepReadyDatabases } from './pg-ready-databases.js';
 
 /**
  * vitest globalSetup: ONE throwaway PostgreSQL cluster for the whole run
@@ -11,12 +12,16 @@ import { PG_ENV, type PgTestEnvironment, pgUnavailableReason, startPgCluster, ty
  * before the workers fork, so every worker (and its children) inherits them.
  * test/support/pg-test-database.ts reads both.
  *
+ * While the run lasts, this process (idle meanwhile) keeps a few empty
+ * databases made ahead for the tests to take (test/support/pg-ready-databases.ts).
+ *
  * MINI_DBT_TEST_PG=off skips the cluster (the PostgreSQL tests report
  * themselves skipped, with that reason); MINI_DBT_TEST_PG=required fails the
  * run when no cluster can be started instead of skipping.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   let cluster: PgCluster | undefined;
+  let ready: { stop(): Promise<void> } | undefined;
   let environment: PgTestEnvironment;
   const mode = process.env.MINI_DBT_TEST_PG;
   for (const name of Object.values(PG_ENV)) delete process.env[name];
@@ -45,6 +50,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     process.env[PG_ENV.user] = server.user;
     process.env[PG_ENV.password] = server.password;
     process.env[PG_ENV.database] = server.database;
+    ready = await keepReadyDatabases(server);
   } else {
     if (mode === 'required') throw new Error(`MINI_DBT_TEST_PG=required, but ${environment.reason}`);
     process.env[PG_ENV.unavailable] = environment.reason;
@@ -54,6 +60,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   return async () => {
     for (const name of Object.values(PG_ENV)) delete process.env[name];
+    await ready?.stop();
     await cluster?.stop();
   };
 }
