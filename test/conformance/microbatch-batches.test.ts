@@ -41,6 +41,18 @@ const ok = (r: CliResult) => expect(r.code, r.stdout + r.stderr).toBe(0);
 const ids = (p: Project, table = 'microbatch_model') => p.rows(table, 'id').map((r) => r.id);
 const result = (p: Project, model: string): ResultEntry =>
   (JSON.parse(readFileSync(join(p.dir, 'target/run_results.json'), 'utf8')) as { results: ResultEntry[] }).results.find((r) => r.unique_id === `model.shop.${model}`)!;
+/**
+ * `make` once, on first use: a run that several cases only read after (what
+ * it built, its run_results.json, its target/ files), shared instead of each
+ * case building the same project with the same command again.
+ */
+const shared = <K, T>(make: (key: K) => T): ((key: K) => T) => {
+  const made = new Map<K, T>();
+  return (key) => {
+    if (!made.has(key)) made.set(key, make(key));
+    return made.get(key)!;
+  };
+};
 
 describeEachEngine('run and build of a microbatch model (TestMicrobatchCLI, TestMicrobatchCLIBuild)', (engine) => {
   const project = projectOn(engine);
@@ -165,10 +177,15 @@ select id, event_time, version from {{ source('raw', 'events') }}
 describeEachEngine('batch_size hour, day, month and year (TestMicrobatchCompiledRunPaths{,Hourly,Monthly,Yearly})', (engine) => {
   const project = projectOn(engine);
   const schema = engine === 'postgres' ? 'public' : 'main';
+  // The first build at 2020-01-03 13:57 of a model of each batch size: its batches and its target/ files are read by two cases each.
+  const firstBuild = shared((size: string) => {
+    const p = project({ 'models/microbatch_model.sql': microbatch('', size) });
+    return { p, run: dbt(p, 'run', ...at('2020-01-03 13:57:00')) };
+  });
   for (const [size, count, last] of [['hour', 62, '2020-01-03 13:00:00'], ['month', 1, '2020-01-01'], ['year', 1, '2020-01-01']] as const) {
     it(`${size}: a first build at 2020-01-03 13:57 runs ${count} batch${count === 1 ? '' : 'es'} from begin, the last starting ${last}`, () => {
-      const p = project({ 'models/microbatch_model.sql': microbatch('', size) });
-      ok(dbt(p, 'run', ...at('2020-01-03 13:57:00')));
+      const { p, run } = firstBuild(size);
+      ok(run);
       expect(ids(p)).toEqual([1, 2, 3]);
       const batches = result(p, 'microbatch_model').batch_results!.successful;
       expect(batches).toHaveLength(count);
@@ -185,8 +202,8 @@ describeEachEngine('batch_size hour, day, month and year (TestMicrobatchCompiled
     ['year', ['microbatch_model_2020.sql']],
   ] as const) {
     it(`${size}: each batch's SQL is written to target/compiled and target/run under models/microbatch_model/, named by its batch (${files.at(-1)})`, () => {
-      const p = project({ 'models/microbatch_model.sql': microbatch('', size) });
-      ok(dbt(p, 'run', ...at('2020-01-03 13:57:00')));
+      const { p, run } = firstBuild(size);
+      ok(run);
       for (const kind of ['compiled', 'run']) {
         for (const file of files) {
           const text = readFileSync(join(p.dir, 'target', kind, 'shop', 'models', 'microbatch_model', file), 'utf8');
@@ -262,17 +279,20 @@ describeEachEngine('begin after "now"', (engine) => {
 describeEachEngine('concurrent_batches (TestCanSilenceInvalidConcurrentBatchesConfigWarning)', (engine) => {
   const project = projectOn(engine);
   const schema = engine === 'postgres' ? 'public' : 'main';
-  it('concurrent_batches=true is accepted; the batches run one after another and build the same rows', () => {
+  // The first run of a model with concurrent_batches=true: its rows and its warning are read by both cases.
+  const firstRun = shared(() => {
     const p = project({ 'models/microbatch_model.sql': microbatch(', concurrent_batches=true') });
-    const r = dbt(p, 'run', ...at('2020-01-03 13:57:00'));
+    return { p, r: dbt(p, 'run', ...at('2020-01-03 13:57:00')) };
+  });
+  it('concurrent_batches=true is accepted; the batches run one after another and build the same rows', () => {
+    const { p, r } = firstRun(undefined);
     ok(r);
     expect(ids(p)).toEqual([1, 2, 3]);
     expect(r.stdout.match(/Batch \d of 3 OK created batch/g)).toHaveLength(3);
   });
 
   it('concurrent_batches=true warns once that the adapter (SQLite) cannot run batches concurrently (dbt\'s InvalidConcurrentBatchesConfig), and --warn-error-options "{silence: [InvalidConcurrentBatchesConfig]}" silences it', () => {
-    const p = project({ 'models/microbatch_model.sql': microbatch(', concurrent_batches=true') });
-    const r = dbt(p, 'run', ...at('2020-01-03 13:57:00'));
+    const { p, r } = firstRun(undefined);
     ok(r);
     // dbt-postgres does not declare MicrobatchConcurrency either: dbt warns on both.
     expect(r.stderr.match(new RegExp(`Found 1 microbatch model with the \`concurrent_batches\` config set to true, but the ${engine} adapter does not support running batches concurrently`, 'g'))).toHaveLength(1);
