@@ -41,11 +41,11 @@ const TYPE_CASES = {
 } as const satisfies Record<string, { column: string; seed?: string; model?: string; types?: string; actual: string }>;
 
 /**
- * On PostgreSQL, the seeds' column types dbt-postgres's seeds infer (mini-dbt's infer bigint for whole
- * numbers, double precision for decimals), and a boolean for the boolean case's 1: the expected relation
- * then has the type the macro names, as in dbt's fixtures.
+ * On PostgreSQL the seeds infer dbt-postgres's types (integer for the int case, float8 for the float
+ * case), so the expected relation has the type the macro names, as in dbt's fixtures; only the boolean
+ * case's 1 (a number to agate) is declared boolean.
  */
-const PG_SEED_TYPES: Record<string, string> = { int: 'integer', float: 'double precision', boolean: 'boolean' };
+const PG_SEED_TYPES: Record<string, string> = { boolean: 'boolean' };
 
 const CAST = (macro: string) => `
 with data as (
