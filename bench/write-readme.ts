@@ -85,35 +85,55 @@ same workloads):
   the 10,000-model \`ls\` did not change, so it was left out.
 - **PostgreSQL** (the \`PostgreSQL:\` rows; bench/pg-figures.ts): the bench starts its own throwaway
   PostgreSQL 15 cluster (the test suite's test/support/pg-cluster.ts: initdb into a temp folder, a free
-  port on 127.0.0.1, C locale, fsync and synchronous_commit off, stopped and removed at the end; its
-  settings are in each row's note), builds the same example over the same history there (a
-  \`type: postgres\` profile) and measures the same ratios side by side. The seed loads through
-  \`COPY ... FROM STDIN\` in batches of about 4 MB (one transaction: staging table, COPYs, the two
-  indexes of the seed's \`indexes\` config, swap); its floor is the server's own CSV COPY of the file
-  into text columns. The load keeps one COPY open and hands it each batch without waiting for the
-  server to take it (the worker thread answers a write once the data is on the stream), so the server
-  loads a batch while the client reads and checks the next: in a trial at load 6-7 this took the
-  engine / floor ratio from 4.9-6.1x (a COPY per batch, waited for) to 3.2-3.9x. Where the time goes
-  (the row's note gives this run's split): the server's COPY about 2-3 s, now mostly hidden behind the
-  client's reading, checking and encoding of the CSV (about 3.5 s of CPU in a profile: splitting
-  1.0 s, garbage collection 0.7 s, joining COPY lines 0.6 s, the column_types checks 0.35 s); the two
-  CREATE INDEXes 2.3-3.9 s after it (the (order_date, load_date) one is most of it: the file is in
-  load_date order, so that index is a real sort of 1.2M text pairs; a bigger maintenance_work_mem took
-  it from 2.55 to 1.5-2.2 s in a trial, not set by the tool). So the server alone (COPY and the two
-  indexes, about 5 s for 1.2M rows on this machine) stays under 300,000 rows/s. The nightly and
-  1-day backfill rows are dominated by a fixed cost SQLite does not have: opening the connection
-  (a worker thread that loads the \`pg\` driver, then TCP and the startup) is 190-275 ms of each run, and
-  the run's 30 statements (each a round trip through the worker) another 100-150 ms; the nightly's
-  own SELECT is about 50 ms. Reusing idle connections across runs of one process (a pool, as dbt keeps
-  its connections for an invocation) would remove the first part; it is not done, as a pooled session
-  outliving \`close()\` keeps databases busy for tests that copy them as templates. The 54-day
-  backfill's per-day part is the model's SELECT: a bitmap scan of the (order_date, load_date) index
-  (the seed's \`indexes\` config) for the range, then two sorts (the window's, then the group's) that
-  spill to disk at the cluster's default work_mem of 4 MB (\`explain analyze\`: 0.26 s for 54 days,
-  external merges). It met the target in a trial run at load 4.4 (3.3 ms a day, 3.9% without the
-  fixed overhead) and missed it in the full run below at load 5 (13 ms a day): on this shared 2-core
-  machine it is within noise of the line. The \`mini-dbt backfill\` row adds the command's checks,
-  totals and downstream check: each a few statements, each a round trip through the worker thread.
+  port on 127.0.0.1, C locale, fsync, synchronous_commit and full_page_writes off, stopped and removed
+  at the end), builds the same example over the same history there (a \`type: postgres\` profile) and
+  measures the same ratios side by side. **The bench server's settings** (bench/pg-workspace.ts; each
+  row's note prints them) are an analytic load server's, not a small shared one's: \`wal_level =
+  minimal\` with \`max_wal_senders = 0\` (set at start; a server that loads and rebuilds tables and
+  replicates nothing: a table created in a transaction is not written to the WAL while that transaction
+  fills it, so the seed's COPY into its new staging table and the two CREATE INDEXes on it write their
+  pages once instead of twice), \`work_mem = 64MB\` (a day range's and a full rebuild's sorts stay in
+  memory; at 4 MB they spilled) and \`maintenance_work_mem = 256MB\` (an index build sorts in memory).
+  mini-dbt sets none of them and depends on none: on a default server (the test suite's: wal_level
+  replica, 4 MB work_mem) the same loads and runs are correct, the server just writes more.
+  Tried and left at its default (2): \`max_parallel_maintenance_workers = 0\` (no reliable difference
+  in the index builds over two interleaved trials of 4 loads each).
+  **Seed**: \`COPY ... FROM STDIN\` in batches of about 4 MB into one COPY kept open (one transaction:
+  staging table, COPY, the two indexes of the seed's \`indexes\` config, swap), each batch handed over
+  without waiting for the server to take it, so the server loads one batch while the client reads and
+  checks the next; its floor is the server's own CSV COPY of the file into text columns. The COPY is
+  \`FREEZE\` (the staging table was created in the same transaction, so no other session can see it
+  before COMMIT): its rows are written frozen and its pages all-visible, so the first reads set no hint
+  bits and counts over the seed's indexes are index-only. Measured with bench/pg-trial.js at load 3-5:
+  wal_level minimal took the two index builds from about 2.2 s to 1.0-1.7 s and the load from 208,000
+  to 310,000-390,000 rows/s. What is left (this run's note): the client's reading, checking and
+  encoding of the CSV (about 1.8 s, the server's COPY hidden behind it) and the two index builds
+  (about 1 s).
+  **Nightly**: the target is a share of the full rebuild, which got faster too (2.1 s before; 1.1-1.6 s
+  now that the seed's pages are frozen and all-visible), so 2.19% is 25-35 ms. Where a nightly's time
+  goes (\`MINI_DBT_PG_TRACE=1\` logs each round trip with its milliseconds; 9 nightlies at load 3-4,
+  medians): connecting about 8 ms (TCP, SCRAM authentication, the backend's start; the thread and its
+  driver are parked from the last connection), the model's SELECT into the staged temp table about
+  18 ms, 24 other round trips about 27 ms (0.5 ms each at load 1, more than 1 ms at load 4: catalog
+  reads, the ledger, the checks on the staged rows, delete, insert, commit), and about 8 ms of
+  JavaScript (planning, rendering, target/ artifacts). Cut in this round, 38 round trips to 24: the
+  describe probe (drop, CREATE TEMP TABLE AS ... LIMIT 0, read its columns, drop) is one LIMIT 0 query
+  whose row description gives the types; a table's columns are read once per plan and its indexes only
+  when a column was removed; session settings, BEGIN, advisory unlocks and the session's invocation
+  tag are posted without waiting and answered with the next round trip; a run with nothing to create
+  reads the ledger's version unlocked instead of lock, check, read, unlock; closing no longer waits for
+  the backend to exit (it drops the session's temp tables first, 2-10 ms). Not done: reusing a
+  connection across runs of one process (a pool with an idle expiry would save the connect and the
+  first queries' cold catalog caches, about 10 ms; sessions that outlive \`close()\` delay tests that
+  copy or drop databases). Even then the SELECT and 24 round trips stay above 30 ms on this machine,
+  so this figure misses its target.
+  **Backfill**: the engine row's per-day part is the model's SELECT (a scan of the (order_date,
+  load_date) index for the range, then the window's and the group's sorts, in memory). The
+  \`mini-dbt backfill\` row's per-day part was its raw count of the range (126 ms for 54 days): the
+  day-or-text expression ran a regular expression twice a row; it now tests the pattern only on texts
+  longer than a day (14 ms, index-only over the frozen seed), 4.75 ms a day to 1.4. Its fixed overhead
+  (about 155 ms) is four connections (preview, publish, two downstream checks) and the full reload's
+  raw count (a count of all 1.2M rows: about 50 ms even index-only).
 `;
 
 function machineLine(m: Machine): string {
