@@ -7,7 +7,9 @@
  *   node dist/bench/pg-trial.js backfill [rounds]  `mini-dbt backfill` (the API) of one day of daily_revenue
  *
  * on the bench's own throwaway cluster (same settings as the figures). With
- * MINI_DBT_PG_TRACE=1 every round trip is logged with its milliseconds.
+ * MINI_DBT_PG_TRACE=1 every round trip is logged with its milliseconds. After
+ * the nightlies, TRIAL_TIME=<file> times that SQL on a warm session (alone,
+ * and as CREATE TEMP TABLE AS + DROP), TRIAL_EXPLAIN=<file> explains it.
  */
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import pg from 'pg';
@@ -56,6 +58,28 @@ try {
       const t0 = performance.now();
       mustSucceed(await run({ session: ws.session, select, vars }), 'nightly run');
       process.stdout.write(`nightly: ${(performance.now() - t0).toFixed(1)} ms\n`);
+    }
+    const timing = process.env.TRIAL_TIME;
+    if (timing) {
+      // The model's SELECT alone against it as a temp table (CTAS + drop), 15 times each, medians.
+      const client = new pg.Client({ host: cluster.host, port: cluster.port, user: cluster.user, password: cluster.password, database: ws.database });
+      await client.connect();
+      await client.query('set search_path = analytics, public');
+      const sql = readFileSync(timing, 'utf8');
+      const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+      const plain: number[] = [];
+      const ctas: number[] = [];
+      for (let i = 0; i < 15; i++) {
+        let t = performance.now();
+        await client.query(sql);
+        plain.push(performance.now() - t);
+        t = performance.now();
+        await client.query(`create temp table trial_t as ${sql}`);
+        await client.query('drop table trial_t');
+        ctas.push(performance.now() - t);
+      }
+      process.stdout.write(`select ${med(plain).toFixed(1)} ms, create temp table as + drop ${med(ctas).toFixed(1)} ms\n`);
+      await client.end();
     }
     const explain = process.env.TRIAL_EXPLAIN;
     if (explain) {
