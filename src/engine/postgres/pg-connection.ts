@@ -56,7 +56,7 @@ export class PostgresConnection implements Connection {
    * waiting; the next call reads its answer, and raises its error if it failed (see PgSyncClient.send).
    */
   post(sql: string, ...params: BindParameters): void {
-    const { text, values } = numberPlaceholders(sql, params);
+    const { text, values } = numberPlaceholders(this.cascaded(sql), params);
     this.client.send(text, values);
   }
 

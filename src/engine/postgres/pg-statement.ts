@@ -9,7 +9,12 @@ export interface PgStatementRunner {
   all<Row>(sql: string, ...params: BindParameters): Row[];
   value(sql: string, ...params: BindParameters): unknown;
   values(sql: string, ...params: BindParameters): unknown[];
+  /** One statement posted without waiting for its answer (read, and its error raised, with the next call's). */
+  post(sql: string, ...params: BindParameters): void;
 }
+
+/** A drop of a table in the session's own temp schema (the tool's scratch tables: staged rows, probes). */
+const SCRATCH_DROP = /^\s*drop\s+table\s+(if\s+exists\s+)?pg_temp\."(?:[^"]|"")+"\s*;?\s*$/i;
 
 /**
  * A prepared statement on PostgreSQL: its text, run through the connection
@@ -34,6 +39,11 @@ export class PgStatement<Row> implements PreparedStatement<Row> {
   }
 
   run(...params: BindParameters): RunResult {
+    // Nothing is read from dropping a scratch table (no rows change, no other session sees it): posted, no round trip of its own.
+    if (params.length === 0 && SCRATCH_DROP.test(this.sql)) {
+      this.connection.post(this.sql);
+      return { changes: 0, lastInsertRowid: 0 };
+    }
     return this.connection.run(this.sql, ...params);
   }
 
