@@ -5,6 +5,7 @@ import { ProjectError } from '../errors/project-error.js';
 import { effectiveAsOf } from '../state/effective-as-of.js';
 import { dateRange, isIsoDate } from '../feed/iso-date.js';
 import { exactStale } from '../analysis/exact-stale.js';
+import { candidateStale } from '../analysis/candidate-stale.js';
 import { fastStale, type FastStalePartition } from '../analysis/fast-stale.js';
 import { findModel } from '../analysis/find-node.js';
 import { minimalRanges, type PartitionRange } from '../analysis/minimal-ranges.js';
@@ -27,6 +28,14 @@ export interface StaleOptions extends SessionOptions {
   readonly detailPartitions?: number;
   /** Work out which recent partitions are not final yet (default true; one query over the raw input's dates). */
   readonly notFinal?: boolean;
+  /**
+   * Exact mode: rebuild and compare only the partitions the run ledger
+   * cannot vouch for (src/analysis/candidate-stale.ts), trusting the rest;
+   * default false: every partition is compared with a full rebuild, which is
+   * what catches an incremental branch that computes other rows than the
+   * full refresh (the traps).
+   */
+  readonly candidates?: boolean;
 }
 
 export interface StaleReport {
@@ -45,6 +54,12 @@ export interface StaleReport {
   readonly partitions: (PartitionDiff | FastStalePartition)[];
   /** Exact mode: totals of the stale partitions, live vs rebuilt. */
   readonly totals?: { live: Totals; rebuilt: Totals };
+  /**
+   * Exact mode: how many partitions were rebuilt and compared: all of them
+   * (a full rebuild, null), or the candidates the ledger could not vouch for
+   * (the rest were written from the same raw rows under the same definition).
+   */
+  readonly rebuilt_partitions?: number | null;
   /** Exact mode: columns only the live table or only the model has. */
   readonly schema_drift?: { only_live: string[]; only_rebuilt: string[] };
   readonly backfill_command: string | null;
@@ -80,11 +95,14 @@ export function stale(options: StaleOptions): StaleReport {
       const fast = fastStale(db, session.manifest, graph, node, asOf);
       report = { model: node.name, mode, as_of: asOf, partition_column: fast.partitionColumn, partitions_checked: fast.partitionsChecked, stale: fast.stale, partitions: fast.details };
     } else {
-      const exact = exactStale(db, session.manifest, node, { detailPartitions: options.detailPartitions });
+      const exists = db.relationKind(node.alias, node.schema) !== null;
+      const candidates = exists && options.candidates ? candidateStale(db, session.manifest, graph, node, asOf) : undefined;
+      const exact = candidates ?? exactStale(db, session.manifest, node, { detailPartitions: options.detailPartitions });
       const drift = exact.onlyLive.length + exact.onlyRebuilt.length > 0 ? { schema_drift: { only_live: exact.onlyLive, only_rebuilt: exact.onlyRebuilt } } : {};
+      const details = options.detailPartitions === undefined ? exact.details : exact.details.slice(0, options.detailPartitions);
       report = {
         model: node.name, mode, as_of: asOf, partition_column: exact.partitionColumn ?? null, partitions_checked: exact.partitionsChecked,
-        stale: exact.stale, partitions: exact.details, totals: exact.totals, ...drift,
+        stale: exact.stale, partitions: details, totals: exact.totals, rebuilt_partitions: candidates ? candidates.candidates : null, ...drift,
       };
     }
     const ranges = report.partition_column ? minimalRanges(report.stale) : [];

@@ -94,6 +94,7 @@ withCommonOptions(program.command('parse').description("load and check the whole
 
 withCommonOptions(program.command('stale').argument('<model>').description('partitions where the live table differs from a full rebuild now (or as of --vars as_of), and the recent ones not final yet'))
   .option('--fast', 'answer from the run ledger and the raw rows, without rebuilding')
+  .option('--candidates', "rebuild and compare only the partitions the run ledger cannot vouch for (late rows since their last write, a changed model definition); trusts that the model's incremental runs compute what its full refresh does")
   .option('--json', 'machine-readable output')
   .option('--fail-on-stale', 'exit 1 when any partition is stale (for a scheduler to alert on)')
   .action((model, flags) => act(async () => (await import('./stale-command.js')).staleCommand(model, flags)));

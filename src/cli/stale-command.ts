@@ -8,6 +8,8 @@ import { colors } from './terminal.js';
 
 export interface StaleFlags extends CommonFlags {
   fast?: boolean;
+  /** Exact mode: rebuild only the partitions the run ledger cannot vouch for. */
+  candidates?: boolean;
   json?: boolean;
   /** Exit 1 when anything is stale, so a scheduler can alert on it. */
   failOnStale?: boolean;
@@ -15,7 +17,7 @@ export interface StaleFlags extends CommonFlags {
 
 /** stale <model>: the partitions that differ from a full rebuild, the ranges covering them, the fix. */
 export function staleCommand(model: string, flags: StaleFlags): number {
-  const report = stale({ ...sessionOptions(flags), model, mode: flags.fast ? 'fast' : 'exact' });
+  const report = stale({ ...sessionOptions(flags), model, mode: flags.fast ? 'fast' : 'exact', ...(flags.candidates ? { candidates: true } : {}) });
   const code = flags.failOnStale && report.stale.length > 0 ? 1 : 0;
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -27,8 +29,11 @@ export function staleCommand(model: string, flags: StaleFlags): number {
 
 export function renderStale(report: StaleReport): string[] {
   const out: string[] = [];
+  const asOf = report.as_of ? ` as of ${previewValue(report.as_of)}` : '';
   const how = report.mode === 'exact'
-    ? `exact: compared with a full rebuild${report.as_of ? ` as of ${previewValue(report.as_of)}` : ''} built in a scratch table; the live table was only read`
+    ? typeof report.rebuilt_partitions === 'number'
+      ? `exact: the ${report.rebuilt_partitions} partition(s) the run ledger cannot vouch for rebuilt${asOf} in a scratch table and compared; the others were trusted: last written under the same model definition, no raw row for them landed since (without --candidates every partition is compared with a full rebuild); the live table was only read`
+      : `exact: compared with a full rebuild${asOf} built in a scratch table; the live table was only read`
     : `fast: from the run ledger and the raw rows landed by ${previewValue(report.as_of)}; nothing rebuilt`;
   const head = report.partition_column
     ? `${report.model}: ${report.stale.length} of ${report.partitions_checked} partitions stale (${how})`

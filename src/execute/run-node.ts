@@ -6,6 +6,7 @@ import type { Graph } from '../graph/graph-node.js';
 import { loadSeed } from '../materialize/seed.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import { recordNodeRun, type NodeRunRecord } from '../state/ledger.js';
+import { definitionHash } from '../plan/definition-hash.js';
 import { adapterMessage, describeNode, relationName } from './describe-node.js';
 import { renderSeedHooks, runSeedHooks } from './seed-hooks.js';
 import { effectiveAsOf } from '../state/effective-as-of.js';
@@ -141,7 +142,11 @@ export async function runNode(node: RunnableNode, index: number, total: number, 
         const published = publishModel(db, plan, {
           emit,
           ...(options.context.empty ? { empty: true } : {}),
-          record: (p, o, status, message) => ledgerRecord(options.context, node, p.mode, p, o, status, at, startedAt, t0, message ?? null),
+          record: (p, o, status, message) => ({
+            ...ledgerRecord(options.context, node, p.mode, p, o, status, at, startedAt, t0, message ?? null),
+            // What the rows were computed under (an --empty run computed none from its inputs): stale's candidates start from it.
+            definition_hash: status === 'success' && !options.context.empty ? definitionHash(manifest, graph, node, db) : null,
+          }),
         });
         outcome = published.outcome;
         for (const warning of [...(outcome.warnings ?? []), ...(outcome.auditWarnings ?? [])]) emit({ type: 'log', message: `${node.name}: ${warning}` });

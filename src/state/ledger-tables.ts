@@ -39,6 +39,8 @@ export interface NodeRunsTable {
   started_at: string;
   completed_at: string;
   execution_time: number;
+  /** A model's definitionHash (src/plan/definition-hash.ts) when it ran (ledger migration 3); null for other nodes and older rows. */
+  definition_hash?: string | null;
 }
 
 export interface PartitionsTable {

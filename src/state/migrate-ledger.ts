@@ -63,6 +63,11 @@ const MIGRATIONS: readonly Migration[] = [
       q.schema.alterTable('_mini_dbt_runs').addColumn('process_start', 'text'),
     ],
   },
+  {
+    version: 3,
+    name: "the model's definition each node run wrote under (stale's candidates)",
+    up: () => [q.schema.alterTable('_mini_dbt_node_runs').addColumn('definition_hash', 'text')],
+  },
 ];
 
 /**

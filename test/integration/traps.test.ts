@@ -44,6 +44,11 @@ describe('trap 1: adding tonight\'s rows to the day totals (upsert +=)', () => {
     expect(rowsOf(dir, 'daily_revenue')).toEqual(truth);
     expect(stale({ session, model: 'daily_revenue_upsert' }).stale).toEqual(['2026-09-01']);
     expect(stale({ session, model: 'daily_revenue' }).stale).toEqual([]);
+    // --candidates trusts an incremental run to compute what the full refresh does: this one does not (it ignores
+    // start/end), so it is compared with the full rebuild all the same; the right model is answered from its candidates.
+    const trusted = stale({ session, model: 'daily_revenue_upsert', candidates: true });
+    expect([trusted.stale, trusted.rebuilt_partitions]).toEqual([['2026-09-01'], null]);
+    expect(stale({ session, model: 'daily_revenue', candidates: true, vars: { as_of: '2026-09-03' } })).toMatchObject({ stale: [], rebuilt_partitions: 0 });
     // Not idempotent: the same night again adds 3 September twice.
     await night(session, '2026-09-03');
     expect(rowsOf(dir, 'daily_revenue_upsert')[2]).toEqual({ order_date: '2026-09-03', orders: 2, delivered_orders: 2, revenue: 80 });
