@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
 import { useTargetEngine } from '../../src/engine/current-engine.js';
 import type { Connection } from '../../src/engine/connection.js';
+import { ConnectionLostError } from '../../src/engine/connection-lost.js';
 import { openPostgres } from '../../src/engine/postgres/pg-connection.js';
 import { FILE_TARGET, type PostgresSettings } from '../../src/project/target.js';
 import { claimReadyDatabaseSql, READY_DATABASES_SQL, retireDatabaseSql } from './pg-ready-databases.js';
@@ -97,6 +98,7 @@ export function pgProjectDatabase(label: string, template?: string): PgTestTarge
   const server = pgServer();
   counter += 1;
   const database = `p${process.pid}_${counter}_${label.toLowerCase().replace(/[^a-z0-9_]+/g, '_')}`.slice(0, 63);
+  if (template !== undefined) closePgReaders(template);
   if (template !== undefined || !claimReadyDatabase(database)) {
     adminConnection().exec(`create database ${quoteName(database)} template ${quoteName(template ?? 'template0')}`);
   }
@@ -126,6 +128,7 @@ function claimReadyDatabase(database: string): boolean {
  */
 function dropDatabase(database: string, later = false): void {
   if (!made.delete(database)) return;
+  closePgReaders(database);
   const admin = adminConnection();
   if (later) {
     try {
@@ -177,16 +180,63 @@ export function sqliteReader(path: string, options: { readonly?: boolean } = {})
   };
 }
 
+/**
+ * A reader on the target's database and schema. Its session is kept open
+ * after `close` for the next reader of the same place (a test reads its
+ * project's warehouse after each command: a new session each time was most
+ * of a read's cost), the last KEPT_SESSIONS places of the worker; idle
+ * between statements (autocommit, no lock held). It is ended before its
+ * database is dropped or copied (closePgReaders), and a session the server
+ * ended is replaced.
+ */
 export function pgReader(target: PgTestTarget): WarehouseReader {
-  const db = openPostgres(`pg-test-${target.database}`, { busyTimeoutMs: 10_000 }, settingsFor(target.database), target.schema);
-  return {
-    all: (sql, ...params) => db.all<Record<string, unknown>>(sql, ...params),
-    exec: (sql) => db.exec(sql),
-    kind: (relation) => db.relationKind(relation) ?? undefined,
-    columns: (relation) => db.relationColumns(relation),
-    indexes: (table) => db.relationIndexes(table),
-    close: () => db.close(),
+  const key = `${target.database}\u0000${target.schema}`;
+  const session = <T>(use: (db: Connection) => T): T => {
+    const db = keptSession(key, target);
+    try {
+      return use(db);
+    } catch (err) {
+      if (!(err instanceof ConnectionLostError)) throw err;
+      forget(key);
+      return use(keptSession(key, target));
+    }
   };
+  return {
+    all: (sql, ...params) => session((db) => db.all<Record<string, unknown>>(sql, ...params)),
+    exec: (sql) => session((db) => db.exec(sql)),
+    kind: (relation) => session((db) => db.relationKind(relation) ?? undefined),
+    columns: (relation) => session((db) => db.relationColumns(relation)),
+    indexes: (table) => session((db) => db.relationIndexes(table)),
+    close: () => {},
+  };
+}
+
+const KEPT_SESSIONS = 2;
+/** Reader sessions by database and schema, the most recently used last. */
+const kept = new Map<string, Connection>();
+
+function keptSession(key: string, target: PgTestTarget): Connection {
+  let db = kept.get(key);
+  if (db) kept.delete(key);
+  else db = openPostgres(`pg-test-${target.database}`, { busyTimeoutMs: 10_000 }, settingsFor(target.database), target.schema);
+  kept.set(key, db);
+  for (const old of [...kept.keys()].slice(0, Math.max(0, kept.size - KEPT_SESSIONS))) forget(old);
+  return db;
+}
+
+function forget(key: string): void {
+  const db = kept.get(key);
+  kept.delete(key);
+  try {
+    db?.close();
+  } catch {
+    // already gone
+  }
+}
+
+/** End the kept reader sessions on `database` (before it is dropped, renamed or copied: those need it alone). */
+function closePgReaders(database: string): void {
+  for (const key of [...kept.keys()]) if (key.startsWith(`${database}\u0000`)) forget(key);
 }
 
 /** Run `fn` with a reader, closed after. */
