@@ -66,6 +66,7 @@ try {
       await client.connect();
       await client.query('set search_path = analytics, public');
       const sql = readFileSync(timing, 'utf8');
+      if (process.env.TRIAL_ANALYZE) await client.query('analyze analytics.raw_orders');
       const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
       const plain: number[] = [];
       const ctas: number[] = [];
@@ -86,8 +87,9 @@ try {
       const client = new pg.Client({ host: cluster.host, port: cluster.port, user: cluster.user, password: cluster.password, database: ws.database });
       await client.connect();
       await client.query('set search_path = analytics, public');
-      const { rows } = await client.query(`explain (analyze, buffers, settings) ${readFileSync(explain, 'utf8')}`);
-      process.stdout.write(`${rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n')}\n`);
+      const text = readFileSync(explain, 'utf8');
+      const { rows } = await client.query(/^\s*select\b.*\bpg_stat/is.test(text) ? text : `explain (analyze, buffers, settings) ${text}`);
+      process.stdout.write(`${rows.map((r: Record<string, unknown>) => String(r['QUERY PLAN'] ?? JSON.stringify(r))).join('\n')}\n`);
       await client.end();
     }
   }
