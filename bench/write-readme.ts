@@ -105,8 +105,8 @@ same workloads):
   \`FREEZE\` (the staging table was created in the same transaction, so no other session can see it
   before COMMIT): its rows are written frozen and its pages all-visible, so the first reads set no hint
   bits and counts over the seed's indexes are index-only. Measured with bench/pg-trial.js at load 3-5:
-  wal_level minimal took the two index builds from about 2.2 s to 1.0-1.7 s and the load from 208,000
-  to 310,000-390,000 rows/s. What is left (this run's note): the client's reading, checking and
+  with wal_level minimal the two index builds took 1.0-1.7 s and the load ran at 310,000-390,000
+  rows/s (the last figures before it: 2.16 s and 208,144 rows/s). What is left (this run's note): the client's reading, checking and
   encoding of the CSV (about 1.8 s, the server's COPY hidden behind it) and the two index builds
   (about 1 s).
   **Nightly**: the target is a share of the full rebuild, which got faster too (2.1 s before; 1.1-1.6 s
@@ -114,18 +114,19 @@ same workloads):
   goes (\`MINI_DBT_PG_TRACE=1\` logs each round trip with its milliseconds; 9 nightlies at load 3-4,
   medians): connecting about 8 ms (TCP, SCRAM authentication, the backend's start; the thread and its
   driver are parked from the last connection), the model's SELECT into the staged temp table about
-  18 ms, 24 other round trips about 27 ms (0.5 ms each at load 1, more than 1 ms at load 4: catalog
+  18 ms, 22 other round trips about 25 ms (0.5 ms each at load 1, more than 1 ms at load 4: catalog
   reads, the ledger, the checks on the staged rows, delete, insert, commit), and about 8 ms of
-  JavaScript (planning, rendering, target/ artifacts). Cut in this round, 38 round trips to 24: the
+  JavaScript (planning, rendering, target/ artifacts). Cut in this round, 38 round trips to 22: the
   describe probe (drop, CREATE TEMP TABLE AS ... LIMIT 0, read its columns, drop) is one LIMIT 0 query
   whose row description gives the types; a table's columns are read once per plan and its indexes only
   when a column was removed; session settings, BEGIN, advisory unlocks and the session's invocation
-  tag are posted without waiting and answered with the next round trip; a run with nothing to create
+  tag, and the drops of the session's scratch tables (pg_temp) are posted without waiting and answered
+  with the next round trip; a run with nothing to create
   reads the ledger's version unlocked instead of lock, check, read, unlock; closing no longer waits for
   the backend to exit (it drops the session's temp tables first, 2-10 ms). Not done: reusing a
   connection across runs of one process (a pool with an idle expiry would save the connect and the
   first queries' cold catalog caches, about 10 ms; sessions that outlive \`close()\` delay tests that
-  copy or drop databases). Even then the SELECT and 24 round trips stay above 30 ms on this machine,
+  copy or drop databases). Even then the SELECT and 22 round trips stay above 30 ms on this machine,
   so this figure misses its target.
   **Backfill**: the engine row's per-day part is the model's SELECT (a scan of the (order_date,
   load_date) index for the range, then the window's and the group's sorts, in memory). The
@@ -136,7 +137,8 @@ same workloads):
   raw count (a count of all 1.2M rows: about 50 ms even index-only).
   **Noise**: three runs at load 2.7-4.3 (the last two with the final code; the table shows the last)
   gave nightly 3.55-4.75%, the engine backfill 3.97-7.42% without its fixed overhead (one run missed
-  7.39% by a hair: 1.64 ms a day over a 1.19 s rebuild) and the command 4.67-6.45%. One source besides the machine: the seed leaves
+  7.39% by a hair: 1.64 ms a day over a 1.19 s rebuild) and the command 4.67-6.45%. One source
+  besides the machine: the seed leaves
   raw_orders without statistics (dbt's seeds do not ANALYZE), and autovacuum's ANALYZE may land during
   the figures; with statistics the planner chose parallel plans that were slower on this busy 2-core
   machine (the 54-day SELECT 76 -> 194 ms, the nightly's 9 -> 13 ms, in one trial), so neither an
