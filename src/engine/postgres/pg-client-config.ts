@@ -29,8 +29,5 @@ export function pgClientConfig(settings: PostgresSettings): Record<string, unkno
     connectionTimeoutMillis: settings.connectTimeout * 1000,
     ...(settings.keepalivesIdle !== undefined && settings.keepalivesIdle > 0 ? { keepAlive: true, keepAliveInitialDelayMillis: settings.keepalivesIdle * 1000 } : { keepAlive: true }),
     application_name: settings.applicationName ?? 'mini-dbt',
-    // Dates and timestamps come back as their text (pg-worker-main.ts): ISO (2024-01-05, 2024-01-05
-    // 10:00:00) whatever the server's or the database's DateStyle, as psycopg (dbt-postgres) sets it.
-    options: '-c DateStyle=ISO,MDY',
   };
 }

@@ -369,7 +369,10 @@ export function openPostgres(path: string, options: OpenOptions, settings: Postg
     if (!started) client.connect(pgClientConfig(settings), pgSessionStatements(settings));
     const searchPath = settings.searchPath ? `${quoteName(schema)}, ${settings.searchPath}` : `${quoteName(schema)}, public`;
     // Posted without waiting (a search_path may name a schema created just below): answered with the probe's round trip.
-    client.send(`set lock_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}; set search_path = ${searchPath}`);
+    // Dates and timestamps come back as their text (pg-worker-main.ts): ISO (2024-01-05, 2024-01-05 10:00:00)
+    // whatever the server's or the database's DateStyle, as psycopg (dbt-postgres) sets it after connecting
+    // (a SET, not a startup option, which connection poolers such as older PgBouncers refuse).
+    client.send(`set lock_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}; set search_path = ${searchPath}; set datestyle = 'ISO, MDY'`);
     // Only when missing: a user granted CREATE on its schema alone (not on the database) can still build there.
     const probe = client.query("select exists (select 1 from pg_namespace where nspname = $1) as present, current_setting('server_version_num')::int as version", [schema])[0]!.rows[0] as { present: boolean; version: number };
     const present = probe.present;
