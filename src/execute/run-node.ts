@@ -144,8 +144,11 @@ export async function runNode(node: RunnableNode, index: number, total: number, 
           ...(options.context.empty ? { empty: true } : {}),
           record: (p, o, status, message) => ({
             ...ledgerRecord(options.context, node, p.mode, p, o, status, at, startedAt, t0, message ?? null),
-            // What the rows were computed under (an --empty run computed none from its inputs): stale's candidates start from it.
-            definition_hash: status === 'success' && !options.context.empty ? definitionHash(manifest, graph, node, db) : null,
+            // What the rows were computed under, for `stale --candidates` (partitioned incremental models only, the ones it
+            // can answer for; an --empty run computed no rows from its inputs).
+            definition_hash: status === 'success' && !options.context.empty && node.resourceType === 'model' && node.settings.materialized === 'incremental' && node.settings.partitionColumn
+              ? definitionHash(manifest, graph, node, db)
+              : null,
           }),
         });
         outcome = published.outcome;
