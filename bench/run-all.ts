@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { backfillFigures } from './backfill-figure.js';
+import { bareSqlFigures } from './bare-sql-figures.js';
 import { BenchContext } from './bench-context.js';
 import { cliStartupFigures } from './cli-startup-figures.js';
 import { compilePlanFigures } from './compile-plan-figures.js';
@@ -30,6 +31,7 @@ const FIGURES: readonly { id: string; run: (ctx: BenchContext) => Promise<Figure
   { id: 'nightly', run: nightlyFigure },
   { id: 'backfill', run: backfillFigures },
   { id: 'stale', run: staleFigures },
+  { id: 'floors', run: bareSqlFigures },
   { id: 'seed-load', run: seedLoadFigures },
   { id: 'compile-plan', run: compilePlanFigures },
   { id: 'cli', run: cliStartupFigures },
