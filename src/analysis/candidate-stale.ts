@@ -47,7 +47,7 @@ const MOST = 0.5;
  * that a partition's rows come from the raw rows of its own day
  * (partition_by with event_time).
  */
-export function candidateStale(db: Warehouse, manifest: Manifest, graph: Graph, node: ModelNode, asOf: string | null): (ExactStale & { candidates: number }) | undefined {
+export function candidateStale(db: Warehouse, manifest: Manifest, graph: Graph, node: ModelNode, asOf: string | null, options: { detailPartitions?: number } = {}): (ExactStale & { candidates: number }) | undefined {
   const part = node.settings.partitionColumn;
   if (!part || asOf === null || node.settings.materialized !== 'incremental') return undefined;
   if (!replacesRows(node.settings.strategy, node.settings.uniqueKeyColumns)) return undefined;
@@ -96,7 +96,7 @@ export function candidateStale(db: Warehouse, manifest: Manifest, graph: Graph, 
     // A render that writes a day outside its ranges does not honour start and end: only the full rebuild can say.
     if (Number(db.value(`select count(*) from ${scratch} as rebuilt where ${liveKey} is null or ${liveKey} not in ${listed}`)) > 0) return undefined;
     const only = (relation: string) => `(select * from ${relation} as whole where ${liveKey} in ${listed})`;
-    const diff = diffPartitions(db, { relation: only(live), columns: liveColumns }, { relation: scratch, columns: rebuiltColumns }, part);
+    const diff = diffPartitions(db, { relation: only(live), columns: liveColumns }, { relation: scratch, columns: rebuiltColumns }, part, { detailPartitions: options.detailPartitions });
     const filter = { partitions: diff.stale };
     const totals = {
       live: partitionTotals(db, live, diff.columns, part, filter),

@@ -96,13 +96,12 @@ export function stale(options: StaleOptions): StaleReport {
       report = { model: node.name, mode, as_of: asOf, partition_column: fast.partitionColumn, partitions_checked: fast.partitionsChecked, stale: fast.stale, partitions: fast.details };
     } else {
       const exists = db.relationKind(node.alias, node.schema) !== null;
-      const candidates = exists && options.candidates ? candidateStale(db, session.manifest, graph, node, asOf) : undefined;
+      const candidates = exists && options.candidates ? candidateStale(db, session.manifest, graph, node, asOf, { detailPartitions: options.detailPartitions }) : undefined;
       const exact = candidates ?? exactStale(db, session.manifest, node, { detailPartitions: options.detailPartitions });
       const drift = exact.onlyLive.length + exact.onlyRebuilt.length > 0 ? { schema_drift: { only_live: exact.onlyLive, only_rebuilt: exact.onlyRebuilt } } : {};
-      const details = options.detailPartitions === undefined ? exact.details : exact.details.slice(0, options.detailPartitions);
       report = {
         model: node.name, mode, as_of: asOf, partition_column: exact.partitionColumn ?? null, partitions_checked: exact.partitionsChecked,
-        stale: exact.stale, partitions: details, totals: exact.totals, rebuilt_partitions: candidates ? candidates.candidates : null, ...drift,
+        stale: exact.stale, partitions: exact.details, totals: exact.totals, rebuilt_partitions: candidates ? candidates.candidates : null, ...drift,
       };
     }
     const ranges = report.partition_column ? minimalRanges(report.stale) : [];
