@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchContext } from './bench-context.js';
-import { formatMs, formatRatio, type Figure } from './figure.js';
+import { formatMs, formatRatio, notMeasured, type Figure } from './figure.js';
 import { copyExample } from './history-workspace.js';
 import { median, sideBySide } from './side-by-side.js';
 import { spawnJson } from './spawn-node.js';
@@ -68,6 +68,7 @@ export async function seedLoadFigures(ctx: BenchContext): Promise<Figure[]> {
     };
     const repeats = scale === 1 ? ctx.repeats : Math.max(1, Math.min(ctx.repeats, 2));
     const cli = existsSync(SQLITE3) && scale === 1;
+    if (scale === 1 && !cli) floors.push(notMeasured('seed-load-sqlite3-x1', "seed load / the sqlite3 shell's .import plus the same two indexes", '<= 1.3x (issue 18)', `no ${SQLITE3}: install Debian's sqlite3 package (apt-get install sqlite3)`));
     const things = { engine: load('mini-dbt', 'engine'), floor: load('floor', 'floor'), ...(cli ? { sqlite3: () => (fresh(), sqlite3Import(csv.path, database)) } : {}) };
     const { medians } = await sideBySide<string>(things, repeats, 0);
     fresh();
