@@ -14,6 +14,7 @@ import { cliStartupFigures } from './cli-startup-figures.js';
 import { compilePlanFigures } from './compile-plan-figures.js';
 import { feedFigure } from './feed-figure.js';
 import { formatRatio, type Figure } from './figure.js';
+import { latenessFigure } from './lateness-figure.js';
 import { describeMachine } from './machine.js';
 import { nightlyFigure } from './nightly-figure.js';
 import { pgFigures } from './pg-figures.js';
@@ -32,6 +33,7 @@ const FIGURES: readonly { id: string; run: (ctx: BenchContext) => Promise<Figure
   { id: 'backfill', run: backfillFigures },
   { id: 'stale', run: staleFigures },
   { id: 'floors', run: bareSqlFigures },
+  { id: 'lateness', run: latenessFigure },
   { id: 'seed-load', run: seedLoadFigures },
   { id: 'compile-plan', run: compilePlanFigures },
   { id: 'cli', run: cliStartupFigures },

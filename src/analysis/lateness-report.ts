@@ -75,8 +75,24 @@ export function latenessReport(db: Warehouse, options: LatenessOptions): Latenes
   }
   const lateness = `cast(${dayNumber(columns.loadedAt)} - ${dayNumber(columns.eventTime)} as integer)`;
   const table = qualifiedName(schema, relation);
-  const bins = (db.prepare(`select ${lateness} as days, count(*) as rows from ${table} where ${lateness} is not null group by 1 order by 1`).all() as HistogramBin[])
-    .map((b) => ({ days: Number(b.days), rows: Number(b.rows) }));
+  // One scan of the raw rows, grouped by their (event, loaded-at) values (an index on both serves it in order, with no
+  // sort); the lateness and the event day are computed once per distinct pair, not per row; the histogram, the total
+  // and what the lookback misses (rows and distinct days) are read off those groups.
+  const scanned = db.prepare(`
+    with pairs as materialized (
+      select ${quoteIdentifier(columns.eventTime)} as ev, ${quoteIdentifier(columns.loadedAt)} as ld, count(*) as n
+      from ${table} group by 1, 2
+    ),
+    g as materialized (
+      select cast(${dayNumber('ld')} - ${dayNumber('ev')} as integer) as days, ${dialect.dateOf(quoteIdentifier('ev'))} as event_day, sum(n) as n
+      from pairs group by 1, 2
+    )
+    select 'bin' as kind, days, sum(n) as rows, cast(null as bigint) as days_missed from g where days is not null group by days
+    union all
+    select 'total', null, sum(n), cast(null as bigint) from g
+    union all
+    select 'missed', null, sum(n), count(distinct event_day) from g where days > ?`).all(lookback) as { kind: string; days: unknown; rows: unknown; days_missed: unknown }[];
+  const bins: HistogramBin[] = scanned.filter((r) => r.kind === 'bin').map((b) => ({ days: Number(b.days), rows: Number(b.rows) })).sort((a, b) => a.days - b.days);
   // Every day from the earliest to the latest, empty ones included, so the chart shows the gaps.
   const span = bins.length > 0 ? bins[bins.length - 1]!.days - bins[0]!.days : 0;
   const histogram: HistogramBin[] = span > MAX_FILLED_DAYS ? bins : [];
@@ -84,10 +100,11 @@ export function latenessReport(db: Warehouse, options: LatenessOptions): Latenes
     if (bins[i]?.days === d) histogram.push(bins[i++]!);
     else histogram.push({ days: d, rows: 0 });
   }
-  const total = Number(db.value(`select count(*) from ${table}`));
+  const total = Number(scanned.find((r) => r.kind === 'total')?.rows ?? 0);
   const rows = histogram.reduce((sum, b) => sum + b.rows, 0);
   const maxDays = histogram.length > 0 ? histogram[histogram.length - 1]!.days : null;
-  const missedRow = db.prepare(`select count(*) as rows, count(distinct ${dialect.dateOf(quoteIdentifier(columns.eventTime))}) as days from ${table} where ${lateness} > ?`).get(lookback) as { rows: number; days: number };
+  const missedScan = scanned.find((r) => r.kind === 'missed');
+  const missedRow = { rows: Number(missedScan?.rows ?? 0), days: Number(missedScan?.days_missed ?? 0) };
   let groups: Record<string, number> | undefined;
   if (options.by !== undefined) {
     const grouped = db.prepare(`select ${quoteIdentifier(options.by)} as value, count(*) as rows from ${table} where ${lateness} > ? group by 1 order by 2 desc, 1`).all(lookback) as { value: unknown; rows: number }[];
