@@ -15,6 +15,7 @@ import { timeSourcesOf } from '../state/effective-as-of.js';
 import { diffPartitions } from './diff-partitions.js';
 import type { ExactStale } from './exact-stale.js';
 import { fastStale } from './fast-stale.js';
+import { seekedLatePartitions } from './seeked-late-partitions.js';
 import { minimalRanges } from './minimal-ranges.js';
 import { partitionTotals } from './range-totals.js';
 import { withScratchTable } from './scratch-table.js';
@@ -57,7 +58,7 @@ export function candidateStale(db: Warehouse, manifest: Manifest, graph: Graph, 
   if (!relationColumns(db, '_mini_dbt_node_runs').some((c) => c.name === 'definition_hash')) return undefined;
   let late: string[];
   try {
-    late = fastStale(db, manifest, graph, node, asOf).stale;
+    late = seekedLatePartitions(db, manifest, graph, node, asOf) ?? fastStale(db, manifest, graph, node, asOf).stale;
   } catch (err) {
     if (err instanceof ProjectError) return undefined;
     throw err;
