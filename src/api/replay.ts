@@ -6,6 +6,7 @@ import { timeSourcesOf } from '../state/effective-as-of.js';
 import { addDays, dateRange, dayOfWeek, daysBetween } from '../feed/iso-date.js';
 import { ancestors } from '../graph/walk-graph.js';
 import { exactStale } from '../analysis/exact-stale.js';
+import { candidateStale } from '../analysis/candidate-stale.js';
 import { findModel } from '../analysis/find-node.js';
 import { latenessReport } from '../analysis/lateness-report.js';
 import { requireDateRange } from '../analysis/require-iso-date.js';
@@ -35,6 +36,13 @@ export interface ReplayOptions extends SessionOptions {
   readonly onNight?: (progress: ReplayProgress) => void;
   /** Save the simulated warehouse (after the replay with the project's lookback) to this new file. */
   readonly keepAs?: string;
+  /**
+   * Each night's exact check rebuilds only the partitions the run ledger
+   * cannot vouch for (stale --candidates: it trusts the model's incremental
+   * runs to compute what its full refresh does); default false: a full
+   * rebuild each night.
+   */
+  readonly candidates?: boolean;
 }
 
 export interface ReplayProgress {
@@ -123,7 +131,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
       const second = compare !== undefined ? compare !== lookback : (options.compareRequired ?? true) && required > lookback;
       const total = nights.length * (second ? 2 : 1);
       const pass = (lb: number, name: ReplayProgress['pass'], offset: number) =>
-        replayPass(db, scratch.session, node, { from, nights, lookback: lb, weekly, cliVars }, (night, i, staleCount) =>
+        replayPass(db, scratch.session, node, { from, nights, lookback: lb, weekly, cliVars, candidates: options.candidates ?? false }, (night, i, staleCount) =>
           options.onNight?.({ pass: name, night, done: offset + i + 1, total, stale: staleCount }));
       const first = await pass(lookback, 'replay', 0);
       if (keep !== undefined) {
@@ -147,6 +155,7 @@ interface PassOptions {
   readonly lookback: number;
   readonly weekly: number | undefined;
   readonly cliVars: Readonly<Record<string, unknown>>;
+  readonly candidates: boolean;
 }
 
 async function replayPass(db: Warehouse, session: Session, node: ModelNode, o: PassOptions, onNight: (night: string, index: number, stale: number) => void): Promise<ReplayPass> {
@@ -164,7 +173,12 @@ async function replayPass(db: Warehouse, session: Session, node: ModelNode, o: P
   const sources = timeSourcesOf(session.manifest, session.graph, node.uniqueId);
   const wentStaleList: WentStale[] = [];
   let before = new Set<string>();
-  const staleAt = (vars: Record<string, unknown>) => exactStale(db, withVars(session, { ...o.cliVars, ...vars }).manifest, node, { detailPartitions: 0 }).stale;
+  // The final check (against everything landed) is a full comparison: its as-of is no night's.
+  const staleAt = (vars: { as_of?: string }) => {
+    const manifest = withVars(session, { ...o.cliVars, ...vars }).manifest;
+    const candidates = o.candidates && vars.as_of ? candidateStale(db, manifest, session.graph, node, vars.as_of, { detailPartitions: 0 }) : undefined;
+    return (candidates ?? exactStale(db, manifest, node, { detailPartitions: 0 })).stale;
+  };
   await build({ as_of: addDays(o.from, -1) }, true);
   const nights: ReplayNight[] = [];
   for (const [i, night] of o.nights.entries()) {

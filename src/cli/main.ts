@@ -126,6 +126,7 @@ withCommonOptions(program.command('replay').argument('<model>').description('sim
   .option('--verbose', 'list every night a day went stale and why (default: a summary and the first few)')
   .option('--grid', 'draw nights x days: the window, late rows applied (+) or missed (X), stale days (#); both lookbacks side by side')
   .option('--compare-lookback <days>', 'the second pass\'s lookback (default: the required one, the longest lateness)')
+  .option('--candidates', "each night's check rebuilds only the partitions the run ledger cannot vouch for (as stale --candidates)")
   .option('--json', 'machine-readable output')
   .action((model, flags) => act(async () => (await import('./replay-command.js')).replayCommand(model, flags)));
 

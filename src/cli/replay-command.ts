@@ -19,6 +19,7 @@ export interface ReplayFlags extends CommonFlags {
   verbose?: boolean;
   grid?: boolean;
   compareLookback?: string;
+  candidates?: boolean;
 }
 
 /** replay <model> --from D1 --to D2: the nightly job simulated on a scratch copy, stale partitions per night. */
@@ -39,6 +40,7 @@ export async function replayCommand(model: string, flags: ReplayFlags): Promise<
       to: flags.to,
       weeklyBackfill,
       keepAs: flags.keep,
+      ...(flags.candidates ? { candidates: true } : {}),
       compareLookback: flags.compareLookback === undefined ? undefined : requireWholeDays(flags.compareLookback, '--compare-lookback'),
       onNight: (p) => {
         if (!progress) return;
