@@ -19,6 +19,7 @@ import { describeMachine } from './machine.js';
 import { nightlyFigure } from './nightly-figure.js';
 import { pgFigures } from './pg-figures.js';
 import { replayFigure } from './replay-figure.js';
+import { replayYearFigure } from './replay-year-figure.js';
 import { mergeResults, readResults, writeResults, type StoredFigure } from './results-store.js';
 import { runOverheadFigure } from './run-overhead-figure.js';
 import { seedLoadFigures } from './seed-load-figure.js';
@@ -34,6 +35,7 @@ const FIGURES: readonly { id: string; run: (ctx: BenchContext) => Promise<Figure
   { id: 'stale', run: staleFigures },
   { id: 'floors', run: bareSqlFigures },
   { id: 'lateness', run: latenessFigure },
+  { id: 'replay-year', run: replayYearFigure },
   { id: 'seed-load', run: seedLoadFigures },
   { id: 'compile-plan', run: compilePlanFigures },
   { id: 'cli', run: cliStartupFigures },
