@@ -1,5 +1,6 @@
 import type { Manifest, ModelNode } from '../compile/manifest.js';
 import { columnLeadsIndex } from '../engine/column-leads-index.js';
+import { dialect } from '../engine/current-engine.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { qualifiedName, quoteIdentifier } from '../engine/quote-identifier.js';
 import { relationColumns } from '../engine/relation-kind.js';
@@ -34,7 +35,7 @@ export function seekedLatePartitions(db: Warehouse, manifest: Manifest, graph: G
     const e = quoteIdentifier(eventTime);
     const l = quoteIdentifier(loadedAt);
     if (Number(db.value(`select count(*) from (select 1 from ${t} where ${e} is null limit 1) as any_null`)) > 0) return undefined;
-    // Every distinct event value, one seek each.
+    // Every distinct event value, one seek each (walked once: the query below takes them as a list).
     const values = db.values(`with recursive values_ (v) as (
         select (select min(${e}) from ${t})
         union all
@@ -42,12 +43,7 @@ export function seekedLatePartitions(db: Warehouse, manifest: Manifest, graph: G
       ) select v from values_ where v is not null`) as unknown[];
     if (!values.every((v) => typeof v === 'string' && isIsoDate(v))) return undefined;
     const found = db.prepare(`
-      with recursive values_ (v) as (
-        select (select min(${e}) from ${t})
-        union all
-        select (select min(${e}) from ${t} where ${e} > values_.v) from values_ where values_.v is not null
-      ),
-      last_write as (
+      with last_write as (
         select p.partition, p.as_of
         from _mini_dbt_partitions p
         join (select partition, max(node_run_id) as id from _mini_dbt_partitions where model = @model group by partition) lw
@@ -55,13 +51,13 @@ export function seekedLatePartitions(db: Warehouse, manifest: Manifest, graph: G
         where p.model = @model
       )
       select parts.v as partition
-      from (select v from values_ where v is not null) as parts
+      from (select listed.value as v from ${dialect.jsonTexts('@parts', 'listed')}) as parts
       left join last_write lw on lw.partition = parts.v
       where (lw.as_of is not null and exists (
                select 1 from ${t} as r where r.${e} = parts.v
                  and r.${l} > ${lesser('lw.as_of', 'cast(@asOf as text)')} and r.${l} <= ${greater('lw.as_of', 'cast(@asOf as text)')}))
          or ((lw.partition is null or lw.as_of is null) and exists (
-               select 1 from ${t} as r where r.${e} = parts.v and r.${l} <= @asOf))`).all({ model: node.name, asOf }) as { partition: string }[];
+               select 1 from ${t} as r where r.${e} = parts.v and r.${l} <= @asOf))`).all({ model: node.name, asOf, parts: JSON.stringify(values) }) as { partition: string }[];
     for (const row of found) late.add(String(row.partition));
   }
   return [...late].sort();
