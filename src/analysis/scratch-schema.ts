@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Manifest } from '../compile/manifest.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
+import { dialect } from '../engine/current-engine.js';
 import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
 import { buildGraph } from '../graph/build-graph.js';
@@ -53,7 +54,7 @@ export function scratchSchema<S extends SessionLike>(session: S, inSchema: (path
     const copies = scratchSchemas(session.manifest, manifest, live.target.schema, name);
     copySchema(db, created, 'main', name);
     // Who made it: a later command drops it if this process is killed before it can (kill -9, a power cut).
-    db.exec(`comment on schema ${quoteIdentifier(name)} is ${dialectLiteral(`${OWNER_COMMENT}${JSON.stringify(currentRunOwner())}`)}`);
+    db.exec(`comment on schema ${quoteIdentifier(name)} is ${dialect.quoteLiteral(`${OWNER_COMMENT}${JSON.stringify(currentRunOwner())}`)}`);
     for (const [from, to] of copies) {
       if (to === name) continue;
       if (existing.has(from)) copySchema(db, created, from, to);
@@ -116,8 +117,6 @@ function copySchema(db: Warehouse, created: string[], from: string, to: string):
 }
 
 const OWNER_COMMENT = 'mini-dbt scratch copy, made by ';
-
-const dialectLiteral = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 
 /**
  * Drop the scratch schemas of commands that died without dropping them (a
