@@ -3,6 +3,7 @@ import type { Warehouse } from '../engine/open-warehouse.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { dialect, engine } from '../engine/current-engine.js';
 import { ProjectError } from '../errors/project-error.js';
+import { ensureSchema } from '../engine/target-schemas.js';
 import { renderTest } from '../data-tests/render-test.js';
 import { failingRowsQuery, testQuery, testStatus, testThresholds, type TestStatus } from '../data-tests/test-query.js';
 import type { TestRenderOptions } from '../data-tests/test-render-state.js';
@@ -74,7 +75,7 @@ export function runTest(db: Warehouse, manifest: Manifest, test: TestNode, optio
   const kept = failuresRelation(test, manifest.project.target.schema);
   const failing = failingRowsQuery(sql, thresholds.limit);
   db.transaction(() => {
-    if (kept.schema !== 'main') db.exec(`create schema if not exists ${quoteIdentifier(kept.schema)}`);
+    if (kept.schema !== 'main') ensureSchema(db, manifest.project.target, kept.schema);
     const existing = db.relationKind(kept.name, kept.schema);
     if (existing) db.exec(dialect.dropRelation(existing, kept.relation));
     db.exec(store === 'view' ? dialect.createView(kept.relation, failing) : dialect.createTableAs(kept.relation, failing));
