@@ -31,6 +31,13 @@ export interface PreparedStatement<Row = unknown> {
   rows(...params: BindParameters): unknown[][];
 }
 
+/** What each statement of a batch gave (Connection.runBatch), in order. */
+export interface StatementBatch {
+  readonly results: readonly { readonly fields: readonly string[]; readonly rows: readonly (readonly unknown[])[]; readonly changes: number }[];
+  /** Take the batch's statements back (the transaction stays open, as it was before them). */
+  undo(): void;
+}
+
 /** Thrown by `prepare` (and the one-statement helpers) for a text holding several statements; nothing of it ran. */
 export class MultipleStatementsError extends Error {
   constructor(message = 'the SQL text holds more than one statement') {
@@ -94,6 +101,13 @@ export interface Connection {
   /** Compile one statement (throws MultipleStatementsError for several). */
   prepare<Row = unknown>(sql: string): PreparedStatement<Row>;
   run(sql: string, ...params: BindParameters): RunResult;
+  /**
+   * Run one statement whose answer nobody reads now (a ledger row): a server
+   * engine posts it without waiting, and the connection's next call reads its
+   * answer and raises its error (a COMMIT then fails, and the transaction
+   * rolls back); an in-process engine runs it at once.
+   */
+  runDeferred(sql: string, ...params: BindParameters): void;
   get<Row = unknown>(sql: string, ...params: BindParameters): Row | undefined;
   all<Row = unknown>(sql: string, ...params: BindParameters): Row[];
   /** The first column of the first row (undefined without rows). */
@@ -153,6 +167,17 @@ export interface Connection {
    * out: describe-select.ts probes with a temp table instead.
    */
   describeSelect?(sql: string): { name: string; type: string }[];
+
+  /**
+   * Statements of the open transaction sent together (one round trip on a
+   * server engine), each one statement without parameters. Undefined when
+   * the engine refused one of them (none of them is kept then) or cannot
+   * send them so: the caller runs them one at a time, which says which
+   * statement failed and why. `undo` takes them all back (a check on their
+   * results failed). Engines for which a statement costs no round trip
+   * leave it out.
+   */
+  runBatch?(sqls: readonly string[]): StatementBatch | undefined;
 
   /**
    * Bulk load: rows into `relation` (its `columns`, SQL as written) through one COPY ... FROM

@@ -53,6 +53,13 @@ export interface Dialect {
   /** `expr` as text. */
   castText(expr: string): string;
   /**
+   * The id the connection's last row of `table` got from its `id` column, as
+   * an expression later statements of the same transaction can use
+   * (PostgreSQL: the session's value of the column's sequence; SQLite, whose
+   * writer holds the database alone: the table's largest id).
+   */
+  lastInsertedId(table: string): string;
+  /**
    * A value (a literal, or null) as a value of the declared column `type`: SQLite keeps it as written (its
    * columns hold any value; affinity converts on insert); PostgreSQL casts it, so that a literal or a null
    * has the column's type and not text. An empty `type` leaves the value as written.

@@ -5,7 +5,7 @@ import { qualifiedName, quoteIdentifier } from '../engine/quote-identifier.js';
 import { relationKind } from '../engine/relation-kind.js';
 import { hasTextAffinity } from '../engine/text-affinity.js';
 import type { Graph } from '../graph/graph-node.js';
-import { timeSourcesOf } from '../state/effective-as-of.js';
+import { timeSourcesOf, type SourceKind } from '../state/effective-as-of.js';
 import type { LateRowSample, LateRowsNotApplied } from '../state/node-result.js';
 import { rowIdColumn } from './row-id-column.js';
 
@@ -14,10 +14,10 @@ const SAMPLE_PER_PARTITION = 5;
 
 /**
  * The as-of of the model's previous successful run (not this invocation's),
- * read before this run's ledger row exists. Null on a first run.
+ * read before this run's ledger row exists. Null on a first run. The ledger
+ * is there: a run creates it before any of its nodes runs.
  */
 export function previousAsOf(db: Warehouse, model: string, invocationId: string): string | null {
-  if (!db.hasTable('_mini_dbt_node_runs')) return null;
   const value = db.value("select as_of from _mini_dbt_node_runs where model = ? and status = 'success' and as_of is not null and invocation_id <> ? order by id desc limit 1", model, invocationId);
   return value === undefined || value === null ? null : String(value);
 }
@@ -31,11 +31,11 @@ export function previousAsOf(db: Warehouse, model: string, invocationId: string)
  * backfills it. One query a raw input, through its loaded-at index: the
  * rows that landed tonight, then those whose day is before the window.
  */
-export function lateRowsNotApplied(db: Warehouse, manifest: Manifest, graph: Graph, node: ModelNode, after: string, asOf: string, window: readonly [string, string]): LateRowsNotApplied | undefined {
+export function lateRowsNotApplied(db: Warehouse, manifest: Manifest, graph: Graph, node: ModelNode, after: string, asOf: string, window: readonly [string, string], kindOf: SourceKind = (s) => relationKind(db, s.alias, s.schema)): LateRowsNotApplied | undefined {
   const counts = new Map<string, number>();
   const sample: LateRowSample[] = [];
   // Only raw inputs that say which day a row belongs to and when it landed can tell; without one, nothing is claimed.
-  const sources = timeSourcesOf(manifest, graph, node.uniqueId).filter((s) => s.settings.eventTime !== undefined && relationKind(db, s.alias, s.schema) === 'table');
+  const sources = timeSourcesOf(manifest, graph, node.uniqueId).filter((s) => s.settings.eventTime !== undefined && kindOf(s) === 'table');
   if (sources.length === 0) return undefined;
   if (after < asOf) {
     for (const source of sources) {

@@ -9,7 +9,7 @@ import { recordNodeRun, type NodeRunRecord } from '../state/ledger.js';
 import { definitionHash } from '../plan/definition-hash.js';
 import { adapterMessage, describeNode, relationName } from './describe-node.js';
 import { renderSeedHooks, runSeedHooks } from './seed-hooks.js';
-import { effectiveAsOf } from '../state/effective-as-of.js';
+import { effectiveAsOf, rememberedSourceKind } from '../state/effective-as-of.js';
 import { windowAfterLanded } from './window-after-landed.js';
 import { lateRowsNotApplied, previousAsOf } from './late-rows-not-applied.js';
 import type { BatchResults, NodeResult, RunEvent } from '../state/node-result.js';
@@ -135,7 +135,8 @@ export async function runNode(node: RunnableNode, index: number, total: number, 
         options.onPlanned?.(node, plan);
         const idle = plan.mode === 'incremental' ? windowAfterLanded(db, manifest, graph, node) : undefined;
         if (idle) emit({ type: 'log', message: `${node.name}: ${idle}` });
-        asOf = plan.partitionColumn ? effectiveAsOf(db, manifest, graph, node.uniqueId) : null;
+        const kindOf = rememberedSourceKind(db);
+        asOf = plan.partitionColumn ? effectiveAsOf(db, manifest, graph, node.uniqueId, kindOf) : null;
         const at = asOf;
         // Read before this run's ledger row exists: the as-of its late rows are counted from.
         const after = plan.mode === 'incremental' && at !== null ? previousAsOf(db, node.name, options.context.invocationId) : null;
@@ -155,7 +156,7 @@ export async function runNode(node: RunnableNode, index: number, total: number, 
         for (const warning of [...(outcome.warnings ?? []), ...(outcome.auditWarnings ?? [])]) emit({ type: 'log', message: `${node.name}: ${warning}` });
         batchResults = published.batchResults;
         const written = [...outcome.partitions].sort();
-        if (after !== null && at !== null && written.length > 0) lateRows = lateRowsNotApplied(db, manifest, graph, node, after, at, [written[0]!, written[written.length - 1]!]);
+        if (after !== null && at !== null && written.length > 0) lateRows = lateRowsNotApplied(db, manifest, graph, node, after, at, [written[0]!, written[written.length - 1]!], kindOf);
       }
     }, busyTimeoutOf(manifest.project));
     const kind = node.resourceType === 'seed' ? 'seed' : (plan?.strategy ?? '');

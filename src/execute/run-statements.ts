@@ -41,6 +41,11 @@ export function runStatements(db: Warehouse, plan: StatementsToRun): StatementOu
       i = end;
       continue;
     }
+    const group = batchableRun(statements, i);
+    if (group.length > 1 && runBatched(db, plan, group, outcome)) {
+      i += group.length - 1;
+      continue;
+    }
     runStatement(db, plan, statement, outcome);
   }
   if (outcome.rowsWritten !== undefined && plan.mode === 'full') outcome.rowsInserted = outcome.rowsWritten;
@@ -105,6 +110,77 @@ function runStatement(db: Warehouse, plan: StatementsToRun, statement: Statement
       throw new Error(`unknown statement ${JSON.stringify(never)}`);
     }
   }
+}
+
+type Statement = StatementsToRun['statements'][number];
+
+/** A statement whose SQL runs as it is and whose answer is read afterwards: it can go in a batch. */
+function batchable(statement: Statement): boolean {
+  if (statement.kind === 'exec') return !statement.legacyAlter && statement.outsideTransaction === undefined && !MAY_HOLD_SEVERAL.has(statement.role);
+  return statement.kind === 'require-columns' || statement.kind === 'assert-none' || statement.kind === 'warn-count' || statement.kind === 'collect-partitions' || statement.kind === 'count-rows';
+}
+
+/** The batchable statements from `start` on, up to the first that is not. */
+function batchableRun(statements: readonly Statement[], start: number): Statement[] {
+  let end = start;
+  while (end < statements.length && batchable(statements[end]!)) end++;
+  return statements.slice(start, end);
+}
+
+function batchSql(statement: Statement): string {
+  switch (statement.kind) {
+    case 'exec': return statement.sql;
+    case 'require-columns': return `select * from ${statement.relation} limit 0`;
+    case 'assert-none': case 'warn-count': case 'collect-partitions': case 'count-rows': return statement.sql;
+    default: throw new Error(`internal: statement ${statement.kind} is not batchable`);
+  }
+}
+
+/**
+ * Run consecutive statements as one batch where the engine sends them
+ * together (a server: one round trip instead of one each), reading their
+ * answers in order as runStatement would. Anything but a clean pass (the
+ * server refused one, a check failed) takes the batch back and returns
+ * false: the caller runs them one at a time, which fails exactly where and
+ * as it would have. Nothing of the batch is visible before COMMIT either way.
+ */
+function runBatched(db: Warehouse, plan: StatementsToRun, group: readonly Statement[], outcome: StatementOutcome): boolean {
+  if (!db.runBatch || !db.inTransaction) return false;
+  for (let n = 0; n < group.length; n++) crashPoint();
+  const batch = db.runBatch(group.map(batchSql));
+  if (!batch) return false;
+  const found = { rowsDeleted: 0, rowsInserted: 0, warnings: [] as string[] } as { rowsDeleted: number; rowsInserted: number; warnings: string[]; partitions?: string[]; rowsWritten?: number };
+  for (const [n, statement] of group.entries()) {
+    const result = batch.results[n]!;
+    const first = result.rows[0]?.[0];
+    if (statement.kind === 'exec') {
+      if (statement.role === 'delete') found.rowsDeleted += result.changes;
+      if (statement.role === 'insert' || statement.role === 'upsert') found.rowsInserted += result.changes;
+    } else if (statement.kind === 'require-columns') {
+      if (statement.columns.some((c) => !result.fields.some((h) => h.toLowerCase() === c.toLowerCase()))) return undone(batch);
+    } else if (statement.kind === 'assert-none') {
+      if (Number(first) > 0) return undone(batch);
+    } else if (statement.kind === 'warn-count') {
+      const count = Number(first);
+      if (count > 0) found.warnings.push(`${count} ${count === 1 ? 'row has' : 'rows have'} ${statement.message}`);
+    } else if (statement.kind === 'collect-partitions') {
+      found.partitions = result.rows.map((r) => String(r[0]));
+    } else if (statement.kind === 'count-rows') {
+      found.rowsWritten = Number(first);
+    }
+  }
+  outcome.rowsDeleted += found.rowsDeleted;
+  outcome.rowsInserted += found.rowsInserted;
+  if (found.warnings.length > 0) (outcome.warnings ??= []).push(...found.warnings);
+  if (found.partitions) outcome.partitions = found.partitions;
+  if (found.rowsWritten !== undefined) outcome.rowsWritten = found.rowsWritten;
+  for (const statement of group) if (statement.kind === 'exec') injectedFailure(plan.name, statement.role);
+  return true;
+}
+
+function undone(batch: { undo(): void }): false {
+  batch.undo();
+  return false;
 }
 
 /** Roles whose SQL may hold several statements (dbt runs hooks and strategy macros as scripts); the others embed model SQL. */

@@ -13,9 +13,10 @@ const cache = new WeakMap<Manifest, Map<string, string | null>>();
 /**
  * A fingerprint of how a model computes its rows, as the ledger records it
  * with each run: the SQL of its full refresh and of every model upstream of
- * it, rendered at one fixed as_of without start and end (so the night and
- * the range a run was given do not count, and macros, vars and config that
- * change the SQL do), with the config of the seeds and sources they read.
+ * it, rendered at one fixed as_of without start and end and as if no
+ * relation existed yet (so the night, the range a run was given and the
+ * warehouse's state do not count, and macros, vars and config that change
+ * the SQL do; nor does the render wait on the warehouse), with the config of the seeds and sources they read.
  * Two runs with one fingerprint compute the same rows from the same raw
  * rows, so the exact `stale` need not rebuild a partition written under the
  * current fingerprint whose raw rows did not change since. Null when a
@@ -33,7 +34,7 @@ export function definitionHash(manifest: Manifest, graph: Graph, node: ModelNode
       const upstream = manifest.nodes.get(id);
       if (!upstream) continue;
       const text = upstream.resourceType === 'model'
-        ? renderModel(fixed, upstream, { db, incremental: false }).sql
+        ? renderModel(fixed, upstream, { db, incremental: false, existing: null }).sql
         : stableJson(upstream.config);
       hash.update(`${id}\0${text.length}\0${text}\0`);
     }

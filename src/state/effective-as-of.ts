@@ -1,9 +1,22 @@
 import type { Manifest, SeedNode, SourceNode } from '../compile/manifest.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { quoteIdentifier, qualifiedName } from '../engine/quote-identifier.js';
-import { relationKind } from '../engine/relation-kind.js';
+import { relationKind, type RelationKind } from '../engine/relation-kind.js';
 import { ancestors } from '../graph/walk-graph.js';
 import type { Graph } from '../graph/graph-node.js';
+
+/** What a raw input is in the warehouse (a run asks twice: once read, then remembered). */
+export type SourceKind = (source: SeedNode | SourceNode) => RelationKind | null;
+
+/** A SourceKind that asks the warehouse once per relation. */
+export function rememberedSourceKind(db: Warehouse): SourceKind {
+  const known = new Map<string, RelationKind | null>();
+  return (source) => {
+    const key = `${source.schema}\u0000${source.alias}`;
+    if (!known.has(key)) known.set(key, relationKind(db, source.alias, source.schema));
+    return known.get(key)!;
+  };
+}
 
 /** Seeds and sources upstream of a node that declare a loaded_at column. */
 export function timeSourcesOf(manifest: Manifest, graph: Graph, uniqueId: string): (SeedNode | SourceNode)[] {
@@ -17,12 +30,12 @@ export function timeSourcesOf(manifest: Manifest, graph: Graph, uniqueId: string
  * everything landed so far (the latest loaded_at upstream). Null when the
  * model has no time-declared source.
  */
-export function effectiveAsOf(db: Warehouse, manifest: Manifest, graph: Graph, uniqueId: string): string | null {
+export function effectiveAsOf(db: Warehouse, manifest: Manifest, graph: Graph, uniqueId: string, kindOf: SourceKind = (s) => relationKind(db, s.alias, s.schema)): string | null {
   const declared = manifest.vars.as_of;
   if (declared !== undefined && declared !== null && declared !== '') return String(declared);
   let latest: string | null = null;
   for (const source of timeSourcesOf(manifest, graph, uniqueId)) {
-    if (relationKind(db, source.alias, source.schema) === null) continue;
+    if (kindOf(source) === null) continue;
     const value = db.value(`select max(${quoteIdentifier(source.settings.loadedAt!)}) from ${qualifiedName(source.schema, source.alias)}`);
     if (value !== null && value !== undefined && (latest === null || String(value) > latest)) latest = String(value);
   }

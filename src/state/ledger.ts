@@ -1,5 +1,6 @@
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { nowIso } from '../clock.js';
+import { dialect } from '../engine/current-engine.js';
 import type { NodeRunsTable, RunsTable } from './ledger-tables.js';
 import { allRows, ledgerQueries as q, runQuery } from './query-builder.js';
 import { currentRunOwner, type RunOwner } from './run-owner.js';
@@ -39,19 +40,26 @@ export type NodeRunRecord = Omit<NodeRunsTable, 'id'>;
 
 /**
  * Record one node's outcome and the partitions it rewrote. Call it inside the
- * publish transaction, so the ledger and the table can never disagree.
+ * publish transaction, so the ledger and the table can never disagree. The
+ * rows are written deferred (a server engine posts them without waiting: the
+ * COMMIT that follows reads their answers, and a failure rolls the publish
+ * back); the partitions take the node run's id from the engine's last
+ * inserted id, so nothing waits for it.
  */
-export function recordNodeRun(db: Warehouse, record: NodeRunRecord, partitions: readonly string[] = []): number {
-  const { sql, parameters } = q.insertInto('_mini_dbt_node_runs').values(record).returning('id').compile();
-  const id = Number((db.get<{ id: number }>(sql, ...(parameters as unknown[])))!.id);
-  // Partitions go in batches of multi-row inserts (one round trip each on a server engine).
+export function recordNodeRun(db: Warehouse, record: NodeRunRecord, partitions: readonly string[] = []): void {
+  const { sql, parameters } = q.insertInto('_mini_dbt_node_runs').values(record).compile();
+  db.runDeferred(sql, ...(parameters as unknown[]));
+  // Partitions go in batches of multi-row inserts (one statement each on a server engine).
   const BATCH = 500;
+  const id = dialect.lastInsertedId('_mini_dbt_node_runs');
   for (let start = 0; start < partitions.length; start += BATCH) {
     const chunk = partitions.slice(start, start + BATCH);
-    const rows = chunk.map(() => '(?, ?, ?, ?, ?)').join(', ');
-    db.run(`insert into _mini_dbt_partitions (node_run_id, invocation_id, model, "partition", as_of) values ${rows}`, ...chunk.flatMap((p) => [id, record.invocation_id, record.model, p, record.as_of]));
+    const rows = chunk.map(() => '(?)').join(', ');
+    db.runDeferred(
+      `insert into _mini_dbt_partitions (node_run_id, invocation_id, model, "partition", as_of) select run.id, ?, ?, written.column1, ? from (select ${id} as id) as run cross join (values ${rows}) as written`,
+      record.invocation_id, record.model, record.as_of, ...chunk,
+    );
   }
-  return id;
 }
 
 export type RunRow = RunsTable;

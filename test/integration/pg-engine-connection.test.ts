@@ -107,4 +107,31 @@ describePg('the PostgreSQL connection answers synchronously, as the SQLite one d
     expect(code).toBe('42P01');
     expect(db.value('select 1')).toBe(1);
   });
+
+  it('sends a batch of statements in one go, answers each in order, and keeps nothing of a refused batch', () => {
+    db.exec('create table b (id int primary key, note text)');
+    db.begin();
+    try {
+      // A statement ending in a line comment does not swallow the next one.
+      const batch = db.runBatch(['insert into b values (1, \'a\'), (2, \'b\') -- two rows', 'select * from b limit 0', 'select count(*) from b', 'delete from b where id = 2'])!;
+      expect(batch.results.map((r) => r.changes)).toEqual([2, 0, 0, 1]);
+      expect(batch.results[1]!.fields).toEqual(['id', 'note']);
+      expect(batch.results[2]!.rows).toEqual([[2]]);
+      // A batch the server refuses (the duplicate key) is taken back whole: the insert before it too.
+      expect(db.runBatch(['insert into b values (5, \'e\')', 'insert into b values (1, \'dup\')'])).toBeUndefined();
+      expect(db.values('select id from b order by id')).toEqual([1]);
+      // undo takes a clean batch back (a check on its answers failed), and the transaction goes on.
+      db.runBatch(['insert into b values (6, \'f\')', 'select 1'])!.undo();
+      expect(db.values('select id from b order by id')).toEqual([1]);
+      // Placeholders and texts of several statements are not batched (the caller runs them one at a time).
+      expect(db.runBatch(['select ?', 'select 1'])).toBeUndefined();
+      expect(db.runBatch(['select 1; select 2', 'select 1'])).toBeUndefined();
+      db.commit();
+    } finally {
+      db.rollback();
+    }
+    expect(db.values('select id from b order by id')).toEqual([1]);
+    // Outside a transaction there is no batch.
+    expect(db.runBatch(['select 1', 'select 2'])).toBeUndefined();
+  });
 });

@@ -1,4 +1,4 @@
-import { CopyRowError, MultipleStatementsError, type BindParameters, type BulkLoad, type BulkLoadOptions, type Connection, type OpenOptions, type PreparedStatement, type RunResult } from '../connection.js';
+import { CopyRowError, MultipleStatementsError, type StatementBatch, type BindParameters, type BulkLoad, type BulkLoadOptions, type Connection, type OpenOptions, type PreparedStatement, type RunResult } from '../connection.js';
 import type { PostgresSettings } from '../../project/target.js';
 import { numberPlaceholders } from './pg-placeholders.js';
 import { holdsSeveralStatements } from './pg-statement-count.js';
@@ -6,12 +6,16 @@ import { PgError, PgSyncClient, type PgResult } from './pg-sync-client.js';
 import { PgStatement } from './pg-statement.js';
 import { pgClientConfig } from './pg-client-config.js';
 import { pgColumnTypes } from './pg-type-names.js';
+import { ConnectionLostError } from '../connection-lost.js';
 
 const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 const quoteText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
 /** The commands whose row count is rows changed (a SELECT's is rows returned). */
 const CHANGING = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'COPY']);
+
+/** The savepoint a batch of statements starts with (left open when they succeed: COMMIT ends it). */
+const BATCH_SAVEPOINT = 'mini_dbt_batch';
 
 /** What the server says for a text holding several statements sent as one. */
 const isSeveralStatementsError = (err: unknown): boolean => err instanceof PgError && err.code === '42601' && /multiple commands/.test(err.message);
@@ -76,6 +80,43 @@ export class PostgresConnection implements Connection {
   prepare<Row = unknown>(sql: string): PreparedStatement<Row> {
     if (holdsSeveralStatements(sql)) throw new MultipleStatementsError();
     return new PgStatement<Row>(this, sql);
+  }
+
+  /**
+   * The statements as one script after a savepoint (one round trip; see
+   * Connection.runBatch). Refused by the server, the transaction goes back to
+   * the savepoint and nothing is returned; a statement with placeholders is
+   * not sent this way.
+   */
+  runBatch(sqls: readonly string[]): StatementBatch | undefined {
+    if (this.depth === 0 || sqls.some((sql) => holdsSeveralStatements(sql) || numberPlaceholders(sql, []).values !== undefined)) return undefined;
+    const undo = () => {
+      this.client.query(`rollback to savepoint ${BATCH_SAVEPOINT}`, undefined, { extended: false });
+    };
+    let results: PgResult[];
+    try {
+      // A line of its own between them: a statement ending in a -- comment does not swallow the next.
+      results = this.client.script([`savepoint ${BATCH_SAVEPOINT}`, ...sqls.map((sql) => this.cascaded(sql))].join('\n;\n'), 'array');
+    } catch (err) {
+      if (err instanceof ConnectionLostError) throw err;
+      try {
+        undo();
+      } catch {
+        throw err;
+      }
+      return undefined;
+    }
+    const own = results.slice(1);
+    if (own.length !== sqls.length) {
+      undo();
+      return undefined;
+    }
+    return { results: own.map((r) => ({ fields: r.fields, rows: r.rows as unknown[][], changes: CHANGING.has(r.command) ? r.rowCount : 0 })), undo };
+  }
+
+  runDeferred(sql: string, ...params: BindParameters): void {
+    if (holdsSeveralStatements(sql)) throw new MultipleStatementsError();
+    this.post(sql, ...params);
   }
 
   run(sql: string, ...params: BindParameters): RunResult {

@@ -1,6 +1,7 @@
 import type { Dialect, MergeSql } from '../dialect.js';
 
 const quoteIdentifier = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+const quoteLiteral = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
 /** A YYYY-MM-DD start of a value's text: dates, timestamps and ISO text alike (PostgreSQL prints dates ISO). */
 const dayOfText = (expr: string): string => `case when cast(${expr} as text) ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}' then left(cast(${expr} as text), 10) end`;
@@ -17,7 +18,7 @@ export const postgresDialect: Dialect = {
   quoteIdentifier,
   unquotedName: (name) => name.toLowerCase(),
   subqueryAlias: (namespace, table) => ` _dbt_${namespace}_subq_${table}`,
-  quoteLiteral: (value) => `'${value.replace(/'/g, "''")}'`,
+  quoteLiteral,
   // dbt-postgres's types for agate's (SQLAdapter.convert_*_type): a Number column is integer, or float8
   // when a value has decimals; bigint only where integer would refuse a value (dbt-postgres fails the load).
   types: {
@@ -43,6 +44,7 @@ export const postgresDialect: Dialect = {
   },
   maxBindParameters: 65535,
   castText: (expr) => `cast(${expr} as text)`,
+  lastInsertedId: (table) => `currval(pg_get_serial_sequence(${quoteLiteral(table)}, 'id'))`,
   typed: (value, type) => (type.trim() === '' ? value : `cast(${value} as ${type})`),
   dateOf: dayOfText,
   // A text of at most 10 bytes is its own day or text either way: the pattern (a regular expression, about a

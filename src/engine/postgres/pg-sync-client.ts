@@ -220,8 +220,8 @@ export class PgSyncClient {
     return this.call({ op: 'query', text, values: values === undefined ? undefined : [...values], rowMode: options.rowMode, extended: options.extended ?? true }) as PgResult[];
   }
 
-  script(text: string): PgResult[] {
-    return this.call({ op: 'script', text }) as PgResult[];
+  script(text: string, rowMode?: 'array'): PgResult[] {
+    return this.call({ op: 'script', text, rowMode }) as PgResult[];
   }
 
   /** COPY ... FROM STDIN with the data in `chunks` (text in the COPY's format). */

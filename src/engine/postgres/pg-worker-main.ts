@@ -14,7 +14,36 @@ export function pgWorkerMain(load: NodeJS.Require): void {
   const data = workerData as { port: import('node:worker_threads').MessagePort; state: Int32Array; pgPath: string; copyPath: string };
   const pg = load(data.pgPath) as typeof import('pg');
   const port = data.port;
+  rememberSaltedPasswords();
   const state = data.state;
+
+  /**
+   * SCRAM-SHA-256 derives the salted password with 4096 rounds of PBKDF2 on every connect (1-3 ms).
+   * The server's salt and rounds for a role do not change between connections, so the result for
+   * (password, salt, rounds) is kept for this thread's later connections (a parked thread connects
+   * again; a backfill opens several): in memory only, as the password itself is.
+   */
+  function rememberSaltedPasswords(): void {
+    let utils: { deriveKey?: (password: string, salt: Uint8Array, iterations: number) => Promise<ArrayBuffer> };
+    try {
+      utils = load(data.pgPath.replace(/index\.js$/, 'crypto/utils.js')) as typeof utils;
+    } catch {
+      return; // another layout of the driver: it derives the key each time, as it does by itself
+    }
+    const derive = utils.deriveKey;
+    if (typeof derive !== 'function') return;
+    const known = new Map<string, Promise<ArrayBuffer>>();
+    utils.deriveKey = (password, salt, iterations) => {
+      const key = `${iterations}\u0000${Buffer.from(salt).toString('base64')}\u0000${password}`;
+      let derived = known.get(key);
+      if (!derived) {
+        derived = derive(password, salt, iterations);
+        known.set(key, derived);
+        derived.catch(() => known.delete(key));
+      }
+      return derived;
+    };
+  }
 
   // Values come back as the tool's SQLite side gives them: dates and times as their text, bigint and
   // numeric as numbers (exact to 15 significant digits, as SQLite's REAL), json as its text.
@@ -73,7 +102,7 @@ export function pgWorkerMain(load: NodeJS.Require): void {
   type Request =
     | { op: 'connect'; config: Record<string, unknown>; session: string[] }
     | { op: 'query'; text: string; values?: unknown[]; rowMode?: 'array'; extended: boolean }
-    | { op: 'script'; text: string }
+    | { op: 'script'; text: string; rowMode?: 'array' }
     | { op: 'copyIn'; text: string; chunks: string[] }
     | { op: 'copyStart'; text: string }
     | { op: 'copyWrite'; chunks: string[] }
@@ -201,7 +230,7 @@ export function pgWorkerMain(load: NodeJS.Require): void {
       return shape(res);
     }
     if (req.op === 'script') {
-      return shape(await client.query(req.text));
+      return shape(await client.query({ text: req.text, rowMode: req.rowMode } as import('pg').QueryConfig));
     }
     // COPY ... FROM STDIN: the data streamed in the chunks given.
     const { from } = load(data.copyPath) as typeof import('pg-copy-streams');

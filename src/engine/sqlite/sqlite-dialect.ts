@@ -22,6 +22,7 @@ export const sqliteDialect: Dialect = {
   /** SQLite's default SQLITE_MAX_VARIABLE_NUMBER since 3.32. */
   maxBindParameters: 32766,
   castText: (expr) => `cast(${expr} as text)`,
+  lastInsertedId: (table) => `(select max(id) from ${quoteIdentifier(table)})`,
   typed: (value) => value,
   dateOf: (expr) => `date(${expr})`,
   dayOrText: (expr) => `coalesce(date(${expr}), cast(${expr} as text))`,
