@@ -49,6 +49,21 @@ const MOST = 0.5;
  * (partition_by with event_time).
  */
 export function candidateStale(db: Warehouse, manifest: Manifest, graph: Graph, node: ModelNode, asOf: string | null, options: { detailPartitions?: number } = {}): (ExactStale & { candidates: number }) | undefined {
+  const plan = candidatePlan(db, manifest, graph, node, asOf);
+  return plan === undefined ? undefined : compareCandidates(db, manifest, node, plan, options);
+}
+
+/** The partitions candidateStale rebuilds, and what it needs to rebuild them. */
+export interface CandidatePlan {
+  /** Sorted; every one a day. */
+  readonly candidates: readonly string[];
+  /** The partitions in the live table or among the candidates (what the check covers). */
+  readonly partitionsChecked: number;
+  readonly existing: RelationKind | null;
+}
+
+/** candidateStale's first half: the partitions the ledger cannot vouch for (undefined: only the full rebuild can say). */
+export function candidatePlan(db: Warehouse, manifest: Manifest, graph: Graph, node: ModelNode, asOf: string | null): CandidatePlan | undefined {
   const part = node.settings.partitionColumn;
   if (!part || asOf === null || node.settings.materialized !== 'incremental') return undefined;
   if (!replacesRows(node.settings.strategy, node.settings.uniqueKeyColumns)) return undefined;
@@ -63,8 +78,6 @@ export function candidateStale(db: Warehouse, manifest: Manifest, graph: Graph, 
     if (err instanceof ProjectError) return undefined;
     throw err;
   }
-  const live = qualifiedName(node.schema, node.alias);
-  const liveKey = `cast(${quoteIdentifier(part)} as text)`;
   const current = definitionHash(manifest, graph, node, db);
   if (current === null) return undefined;
   const written = db.prepare(`
@@ -75,17 +88,37 @@ export function candidateStale(db: Warehouse, manifest: Manifest, graph: Graph, 
     join _mini_dbt_node_runs n on n.id = p.node_run_id
     where p.model = ?`).all(node.name, node.name) as { partition: unknown; definition_hash: string | null }[];
   const vouched = new Set(written.filter((w) => w.definition_hash === current).map((w) => String(w.partition)));
-  const keys = db.values(`select distinct ${liveKey} from ${live} as live`) as unknown[];
+  const inTable = livePartitions(db, node);
   // A row with no partition is compared by the full rebuild only.
-  if (keys.some((v) => v === null)) return undefined;
-  const inTable = keys.map(String);
+  if (inTable === undefined) return undefined;
   const candidates = [...new Set([...late, ...inTable.filter((p) => !vouched.has(p)), ...written.map((w) => String(w.partition)).filter((p) => !vouched.has(p))])].sort();
   const all = new Set([...inTable, ...candidates]);
-  if (candidates.some((p) => !isIsoDate(p)) || candidates.length > MOST * Math.max(all.size, 1)) return undefined;
+  if (!rebuildable(candidates, all.size)) return undefined;
+  return { candidates, partitionsChecked: all.size, existing };
+}
+
+/** The distinct partitions of the live table, as text; undefined when a row has none. */
+export function livePartitions(db: Warehouse, node: ModelNode): string[] | undefined {
+  const liveKey = `cast(${quoteIdentifier(node.settings.partitionColumn!)} as text)`;
+  const keys = db.values(`select distinct ${liveKey} from ${qualifiedName(node.schema, node.alias)} as live`) as unknown[];
+  return keys.some((v) => v === null) ? undefined : keys.map(String);
+}
+
+/** Whether rebuilding these candidates can stand for the full rebuild: all days, and not most of the `all` partitions. */
+export function rebuildable(candidates: readonly string[], all: number): boolean {
+  return !candidates.some((p) => !isIsoDate(p)) && candidates.length <= MOST * Math.max(all, 1);
+}
+
+/** candidateStale's second half: the candidates rebuilt as a backfill of their ranges, in a scratch table, compared with the live ones. */
+export function compareCandidates(db: Warehouse, manifest: Manifest, node: ModelNode, plan: CandidatePlan, options: { detailPartitions?: number } = {}): (ExactStale & { candidates: number }) | undefined {
+  const part = node.settings.partitionColumn!;
+  const { candidates, existing } = plan;
+  const live = qualifiedName(node.schema, node.alias);
+  const liveKey = `cast(${quoteIdentifier(part)} as text)`;
   if (candidates.length === 0) {
     const columns = relationColumns(db, node.alias, { schema: node.schema }).map((c) => c.name);
     const none = { rows: 0, sums: {} };
-    return { columns, onlyLive: [], onlyRebuilt: [], partitionsChecked: all.size, stale: [], details: [], partitionColumn: part, totals: { live: none, rebuilt: none }, candidates: 0 };
+    return { columns, onlyLive: [], onlyRebuilt: [], partitionsChecked: plan.partitionsChecked, stale: [], details: [], partitionColumn: part, totals: { live: none, rebuilt: none }, candidates: 0 };
   }
   const listed = `(${candidates.map((p) => dialect.quoteLiteral(p)).join(', ')})`;
   const { sql } = renderBackfillRanges(manifest, node, minimalRanges(candidates), { db, incremental: true, existing });
@@ -103,7 +136,7 @@ export function candidateStale(db: Warehouse, manifest: Manifest, graph: Graph, 
       live: partitionTotals(db, live, diff.columns, part, filter),
       rebuilt: partitionTotals(db, scratch, diff.columns, part, filter),
     };
-    return { ...diff, partitionsChecked: all.size, partitionColumn: part, totals, candidates: candidates.length };
+    return { ...diff, partitionsChecked: plan.partitionsChecked, partitionColumn: part, totals, candidates: candidates.length };
   });
 }
 

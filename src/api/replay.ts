@@ -2,11 +2,11 @@ import type { ModelNode } from '../compile/manifest.js';
 import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
 import { relationKind } from '../engine/relation-kind.js';
 import { ProjectError } from '../errors/project-error.js';
-import { timeSourcesOf } from '../state/effective-as-of.js';
+import { effectiveAsOf, timeSourcesOf } from '../state/effective-as-of.js';
 import { addDays, dateRange, dayOfWeek, daysBetween } from '../feed/iso-date.js';
 import { ancestors } from '../graph/walk-graph.js';
 import { exactStale } from '../analysis/exact-stale.js';
-import { candidateStale } from '../analysis/candidate-stale.js';
+import { CarriedVerdicts } from '../analysis/carried-verdicts.js';
 import { findModel } from '../analysis/find-node.js';
 import { latenessReport } from '../analysis/lateness-report.js';
 import { requireDateRange } from '../analysis/require-iso-date.js';
@@ -14,6 +14,7 @@ import { MAX_DAYS, requireWholeDays } from '../analysis/require-whole-days.js';
 import { scratchWarehouse } from '../analysis/scratch-warehouse.js';
 import { timeColumns } from '../analysis/time-columns.js';
 import { wentStale, type WentStale } from '../analysis/went-stale.js';
+import { VersionIndexes } from '../analysis/version-index.js';
 import { lateLandings, type LateLanding } from '../analysis/late-landings.js';
 import type { LateRowsNotApplied } from '../state/node-result.js';
 import { checkKeepTarget } from './keep-path.js';
@@ -37,9 +38,11 @@ export interface ReplayOptions extends SessionOptions {
   /** Save the simulated warehouse (after the replay with the project's lookback) to this new file. */
   readonly keepAs?: string;
   /**
-   * Each night's exact check rebuilds only the partitions the run ledger
-   * cannot vouch for (stale --candidates: it trusts the model's incremental
-   * runs to compute what its full refresh does); default false: a full
+   * Each night's exact check, and the final one, rebuilds only the partitions
+   * the run ledger cannot vouch for (stale --candidates: it trusts the model's
+   * incremental runs to compute what its full refresh does), and of those only
+   * the ones a landing or a write put in doubt since the night before (the
+   * others keep their verdict: carried-verdicts.ts); default false: a full
    * rebuild each night.
    */
   readonly candidates?: boolean;
@@ -173,29 +176,45 @@ async function replayPass(db: Warehouse, session: Session, node: ModelNode, o: P
   const sources = timeSourcesOf(session.manifest, session.graph, node.uniqueId);
   const wentStaleList: WentStale[] = [];
   let before = new Set<string>();
-  // The final check (against everything landed) is a full comparison: its as-of is no night's.
+  // Each night's candidates keep their verdicts until a landing or a write puts them in doubt (carried-verdicts.ts).
+  const carried = o.candidates ? new CarriedVerdicts(db, session.graph, node) : undefined;
+  const versions = new VersionIndexes(db);
+  // The final check is against everything landed (the model's own as-of, no night's): with --candidates, as
+  // `stale --candidates` checks it, the lateness up to the latest row landed upstream, from the last night's verdicts.
   const staleAt = (vars: { as_of?: string }) => {
     const manifest = withVars(session, { ...o.cliVars, ...vars }).manifest;
-    const candidates = o.candidates && vars.as_of ? candidateStale(db, manifest, session.graph, node, vars.as_of, { detailPartitions: 0 }) : undefined;
-    return (candidates ?? exactStale(db, manifest, node, { detailPartitions: 0 })).stale;
+    const asOf = vars.as_of ?? (carried ? effectiveAsOf(db, manifest, session.graph, node.uniqueId) : null);
+    const candidates = carried && asOf !== null ? carried.stale(manifest, asOf) : undefined;
+    return candidates ?? exactStale(db, manifest, node, { detailPartitions: 0 }).stale;
   };
-  await build({ as_of: addDays(o.from, -1) }, true);
-  const nights: ReplayNight[] = [];
-  for (const [i, night] of o.nights.entries()) {
-    const late: LateRowsNotApplied | undefined = await build({ as_of: night, lookback_days: o.lookback });
-    const sunday = o.weekly !== undefined && dayOfWeek(night) === 0;
-    if (sunday) await build({ as_of: night, lookback_days: o.lookback, start: addDays(night, -o.weekly!), end: night });
-    const stale = staleAt({ as_of: night });
-    nights.push({ run_date: night, stale, weekly_backfill: sunday, window: late?.window ?? null });
-    for (const p of stale) if (!before.has(p)) wentStaleList.push(wentStale(db, sources, p, night, late));
-    before = new Set(stale);
-    onNight(night, i, stale.length);
-    // A turn of the event loop between nights: an interrupt is handled there (the scratch copy is dropped).
-    await new Promise((resolve) => setImmediate(resolve));
+  try {
+    await build({ as_of: addDays(o.from, -1) }, true);
+    const nights: ReplayNight[] = [];
+    for (const [i, night] of o.nights.entries()) {
+      const late: LateRowsNotApplied | undefined = await build({ as_of: night, lookback_days: o.lookback });
+      const sunday = o.weekly !== undefined && dayOfWeek(night) === 0;
+      if (sunday) await build({ as_of: night, lookback_days: o.lookback, start: addDays(night, -o.weekly!), end: night });
+      const stale = staleAt({ as_of: night });
+      nights.push({ run_date: night, stale, weekly_backfill: sunday, window: late?.window ?? null });
+      const went = stale.filter((p) => !before.has(p));
+      // wentStale looks each late row's order up by its id: an index makes that a seek.
+      for (const s of late?.sample ?? []) {
+        const source = sources.find((n) => n.name === s.source);
+        if (source && s.id_column !== null && went.includes(s.partition)) versions.ensure(source, s.id_column);
+      }
+      for (const p of went) wentStaleList.push(wentStale(db, sources, p, night, late));
+      before = new Set(stale);
+      onNight(night, i, stale.length);
+      // A turn of the event loop between nights: an interrupt is handled there (the scratch copy is dropped).
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    let worst: ReplayWorst | null = null;
+    for (const n of nights) if (worst === null || n.stale.length > worst.stale_count) worst = { run_date: n.run_date, stale: n.stale, stale_count: n.stale.length };
+    return { lookback: o.lookback, nights, final_stale: staleAt({}), worst, went_stale: wentStaleList };
+  } finally {
+    // The copy leaves as the runs made it (--keep saves it after this pass).
+    versions.drop();
   }
-  let worst: ReplayWorst | null = null;
-  for (const n of nights) if (worst === null || n.stale.length > worst.stale_count) worst = { run_date: n.run_date, stale: n.stale, stale_count: n.stale.length };
-  return { lookback: o.lookback, nights, final_stale: staleAt({}), worst, went_stale: wentStaleList };
 }
 
 /** Load the seeds the model reads when the copy lacks them (no live warehouse yet). */
