@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSession, replay, run, type Session } from '../../src/index.js';
 import { withVars } from '../../src/api/session.js';
 import { CarriedVerdicts } from '../../src/analysis/carried-verdicts.js';
@@ -11,6 +11,8 @@ import { openProjectWarehouse } from '../../src/engine/open-warehouse.js';
 import { addDays, dateRange, dayOfWeek } from '../../src/feed/iso-date.js';
 import { generateFeed } from '../../src/feed/generate-feed.js';
 import { exampleProject } from '../support/example-project.js';
+import { describePg, freshPgDatabase, type PgTestTarget } from '../support/pg-test-database.js';
+import { runNightly, toolkitExample } from '../support/toolkit-example.js';
 
 /**
  * Carried verdicts (a candidate keeps last night's verdict unless a row for
@@ -83,5 +85,27 @@ describe('carried verdicts', () => {
       expect(carried.went_stale).toEqual(full.went_stale);
       if (weeklyBackfill === undefined) expect(full.final_stale.length).toBeGreaterThan(10);
     }
+  }, 120_000);
+});
+
+describePg('carried verdicts, PostgreSQL', () => {
+  let target: PgTestTarget;
+  beforeAll(async () => {
+    target = await freshPgDatabase('carried_verdicts');
+  });
+  afterAll(async () => {
+    await target.drop();
+  });
+
+  it('replay --candidates: the same nights, final list and causes as the full rebuild each night', async () => {
+    const example = toolkitExample({ kind: 'pg', target });
+    await runNightly(example, { from: '2026-10-21', to: '2026-10-31', lookback: 3 });
+    const options = { ...example.options, model: 'daily_revenue', from: '2026-09-10', to: '2026-10-20', weeklyBackfill: 9, compareRequired: false };
+    const full = await replay(options);
+    const carried = await replay({ ...options, candidates: true });
+    expect(carried.nights).toEqual(full.nights);
+    expect(carried.final_stale).toEqual(full.final_stale);
+    expect(carried.went_stale).toEqual(full.went_stale);
+    expect(full.nights.some((n) => n.stale.length > 3)).toBe(true);
   }, 120_000);
 });
