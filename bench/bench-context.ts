@@ -2,12 +2,17 @@ import { join } from 'node:path';
 import type { HistoryFile } from './history-feed.js';
 import { createHistoryWorkspace, historyCsv, type HistoryWorkspace } from './history-workspace.js';
 
+/** The scale curve's history lengths unless --curve-scales says otherwise. */
+export const DEFAULT_CURVE_SCALES: readonly number[] = [1, 10, 30];
+
 export interface BenchOptions {
   /** History size: 1 = about 1,000 orders a day (1.2 million rows), 10 = ten times that. */
   readonly scale: number;
   /** Measured rounds per figure (after one warm-up round). */
   readonly repeats: number;
   readonly workDir: string;
+  /** The history lengths of the scale curve (bench/scale-curve-figure.ts), e.g. [1, 10, 30]. */
+  readonly curveScales?: readonly number[];
 }
 
 /** What every figure gets: options, a log, and the shared (lazily built) workloads. */
@@ -23,6 +28,10 @@ export class BenchContext {
 
   get repeats(): number {
     return this.options.repeats;
+  }
+
+  get curveScales(): readonly number[] {
+    return this.options.curveScales ?? DEFAULT_CURVE_SCALES;
   }
 
   path(...parts: string[]): string {
