@@ -1,9 +1,10 @@
-import { loadWithParseCache } from '../parse/parse-cache.js';
+import { loadWithParseCache, type LoadOptions } from '../parse/parse-cache.js';
 import { manifestWithVars } from '../parse/capture-vars.js';
 import type { Manifest } from '../compile/manifest.js';
 import { buildGraph } from '../graph/build-graph.js';
 import type { Graph } from '../graph/graph-node.js';
 import type { Project } from '../project/project.js';
+import { isPlainJson } from '../project/is-plain-json.js';
 
 export interface SessionOptions {
   /** The project folder (default: the current directory). */
@@ -30,8 +31,13 @@ export interface Session {
 
 /** Load, capture and graph the project (no warehouse needed). */
 export function loadSession(options: SessionOptions): Session {
-  const loaded = loadWithParseCache(options.projectDir ?? process.cwd(), { database: options.database, vars: options.vars, profilesDir: options.profilesDir, profile: options.profile, target: options.target, ...(options.partialParse === false ? { partialParse: false } : {}) });
+  const loaded = loadWithParseCache(options.projectDir ?? process.cwd(), sessionLoadOptions(options));
   return withBusyTimeout({ project: loaded.project, manifest: loaded.manifest, graph: buildGraph(loaded.manifest.graphNodes) }, options.busyTimeoutMs);
+}
+
+/** What the project's load takes of the session options. */
+export function sessionLoadOptions(options: SessionOptions): LoadOptions {
+  return { database: options.database, vars: options.vars, profilesDir: options.profilesDir, profile: options.profile, target: options.target, ...(options.partialParse === false ? { partialParse: false } : {}) };
 }
 
 /**
@@ -51,6 +57,14 @@ export function withBusyTimeout<S extends Session>(session: S, busyTimeoutMs: nu
  * many nights or backfills in one process costs one load.
  */
 export function withVars(session: Session, vars: Readonly<Record<string, unknown>>): Session {
+  // The last answer per session is kept: the same vars again (a run after a run, a backfill's ranges) reuse it.
+  const key = isPlainJson(vars) ? JSON.stringify(vars) : undefined;
+  const last = lastWithVars.get(session);
+  if (key !== undefined && last?.key === key) return last.session;
   const manifest = manifestWithVars(session.manifest, vars);
-  return { ...session, manifest, graph: manifest.models === session.manifest.models ? session.graph : buildGraph(manifest.graphNodes) };
+  const answer = { ...session, manifest, graph: manifest.models === session.manifest.models ? session.graph : buildGraph(manifest.graphNodes) };
+  if (key !== undefined) lastWithVars.set(session, { key, session: answer });
+  return answer;
 }
+
+const lastWithVars = new WeakMap<Session, { readonly key: string; readonly session: Session }>();

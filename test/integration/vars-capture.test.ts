@@ -85,6 +85,23 @@ describe('a capture that reads var() follows the var', () => {
     expect(next.manifest.models).toBe(session.manifest.models);
   });
 
+  it('withVars under the same vars again (a run after a run in one process) captures nothing again and gives the same session; other vars do not get it', async () => {
+    dir = writeProject(FILES);
+    const session = loadSession({ projectDir: dir });
+    const first = await captured(() => withVars(session, { mat: 'view', upstream: 'm' }));
+    expect(first.files).toEqual(['models/downstream.sql', 'models/m.sql']);
+    const again = await captured(() => withVars(session, { mat: 'view', upstream: 'm' }));
+    expect(again.files).toEqual([]);
+    expect(again.result).toBe(first.result);
+    const other = await captured(() => withVars(session, { mat: 'table', upstream: 'm' }));
+    expect(other.files).toEqual(['models/downstream.sql', 'models/m.sql']);
+    expect(other.result.manifest.models.get('m')?.config.materialized).toBe('table');
+    expect(other.result.manifest.models.get('downstream')?.dependsOn).toEqual(['model.p.m']);
+    // and a run on the kept session builds what those vars say
+    expect((await run({ session, vars: { mat: 'view', upstream: 'm' } })).exitCode).toBe(0);
+    expect(kind('m')).toBe('view');
+  });
+
   it('withVars follows a ref() that reads var(): the dependency and the graph change with it', async () => {
     dir = writeProject(FILES);
     const session = loadSession({ projectDir: dir });
