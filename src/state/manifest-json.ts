@@ -115,6 +115,17 @@ function docsJson(manifest: Manifest): Record<string, unknown> {
   }]));
 }
 
+/** manifest.json's `metadata`: the only part that changes with every write (generated_at, invocation_id). */
+export function manifestMetadata(manifest: Manifest, invocationId: string): Record<string, unknown> {
+  return {
+    dbt_schema_version: 'https://schemas.getdbt.com/dbt/manifest/v12.json',
+    generated_at: nowIso(),
+    invocation_id: invocationId,
+    project_name: manifest.project.name,
+    adapter_type: engine.name,
+  };
+}
+
 /** A manifest.json in dbt's shape (nodes, sources, parent_map, child_map, disabled). */
 export function manifestJson(manifest: Manifest, graph: Graph, invocationId: string): Record<string, unknown> {
   const nodes: Record<string, unknown> = {};
@@ -125,13 +136,7 @@ export function manifestJson(manifest: Manifest, graph: Graph, invocationId: str
   for (const test of manifest.tests.values()) nodes[test.uniqueId] = testNodeJson(test, test.fqn[0] ?? manifest.project.name);
   for (const snapshot of manifest.snapshots?.values() ?? []) nodes[snapshot.uniqueId] = snapshotJson(snapshot, manifest);
   return {
-    metadata: {
-      dbt_schema_version: 'https://schemas.getdbt.com/dbt/manifest/v12.json',
-      generated_at: nowIso(),
-      invocation_id: invocationId,
-      project_name: manifest.project.name,
-      adapter_type: engine.name,
-    },
+    metadata: manifestMetadata(manifest, invocationId),
     nodes,
     sources,
     docs: docsJson(manifest),

@@ -9,7 +9,7 @@ import type { Graph } from '../graph/graph-node.js';
 import { planScript, type NodePlan } from '../plan/node-plan.js';
 import type { Project } from '../project/project.js';
 import { writeArtifact } from './artifact-write-error.js';
-import { manifestJson } from './manifest-json.js';
+import { writeRunManifest } from './run-manifest.js';
 
 
 /** Write a file, unless it already holds exactly this text (reading is much cheaper than rewriting). */
@@ -55,7 +55,7 @@ function hookEntry(h: ProjectHookResult): Record<string, unknown> {
   };
 }
 
-/** target/manifest.json and target/run_results.json, with dbt's field names where dbt has them. */
+/** target/manifest.json (when its nodes changed: state/run-manifest.ts) and target/run_results.json, with dbt's field names where dbt has them. */
 export function writeRunArtifacts(project: Project, manifest: Manifest, graph: Graph, input: RunArtifactsInput): void {
   const target = join(project.root, project.paths.target);
   const metadata = {
@@ -64,7 +64,7 @@ export function writeRunArtifacts(project: Project, manifest: Manifest, graph: G
     generated_at: nowIso(),
     invocation_id: input.invocationId,
   };
-  write(project, join(target, 'manifest.json'), `${JSON.stringify(manifestJson(manifest, graph, input.invocationId), null, 2)}\n`);
+  writeRunManifest(project, manifest, graph, input.invocationId);
   const runResults = {
     metadata,
     elapsed_time: input.elapsedSeconds,
@@ -94,5 +94,6 @@ export function writeRunArtifacts(project: Project, manifest: Manifest, graph: G
       },
     })), ...(input.hooks ?? []).filter((h) => h.which === 'on-run-end').map(hookEntry)],
   };
-  write(project, join(target, 'run_results.json'), `${JSON.stringify(runResults, null, 2)}\n`);
+  // A new invocation id every run: never the same text, so written without reading the old one first.
+  writeArtifact(project.root, join(target, 'run_results.json'), `${JSON.stringify(runResults, null, 2)}\n`);
 }

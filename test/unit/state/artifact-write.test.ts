@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -48,5 +48,25 @@ describe('writing artifacts', () => {
     const bug = new TypeError('a bug');
     expect(() => afterPublish(() => { throw bug; })).toThrow(bug);
     expect(afterPublish(() => 42)).toBe(42);
+  });
+});
+
+describe('replacing an artifact', () => {
+  it('the new text replaces the old, leaving neither a temp nor the old file behind', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mini-dbt-artifact-'));
+    const path = join(dir, 'target', 'run_results.json');
+    writeFileAtomically(path, '{"run": 1}\n');
+    writeFileAtomically(path, '{"run": 2}\n');
+    expect(readFileSync(path, 'utf8')).toBe('{"run": 2}\n');
+    expect(readdirSync(join(dir, 'target'))).toEqual(['run_results.json']);
+  });
+
+  it('a folder where the file should be fails the write and stays as it was', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mini-dbt-artifact-'));
+    const path = join(dir, 'target', 'run_results.json');
+    mkdirSync(join(path, 'inside'), { recursive: true });
+    expect(() => writeFileAtomically(path, '{}\n')).toThrow();
+    expect(readdirSync(join(dir, 'target'))).toEqual(['run_results.json']);
+    expect(readdirSync(path)).toEqual(['inside']);
   });
 });
