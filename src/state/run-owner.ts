@@ -22,9 +22,13 @@ function processStart(pid: number): string | null {
   }
 }
 
+/** This process's start, read once (every run of a process records the same). */
+let ownStart: { readonly pid: number; readonly start: string | null } | undefined;
+
 /** This process. */
 export function currentRunOwner(): RunOwner {
-  return { pid: process.pid, host: hostname(), process_start: processStart(process.pid) };
+  if (ownStart?.pid !== process.pid) ownStart = { pid: process.pid, start: processStart(process.pid) };
+  return { pid: process.pid, host: hostname(), process_start: ownStart.start };
 }
 
 /**
