@@ -38,21 +38,63 @@ export function rawReadCounts(db: Warehouse, manifest: Manifest, graph: Graph, n
 /**
  * Rows whose event date (a timestamp counts by its date) is in the range.
  * The exact test is an expression no index serves, so it is ANDed with
- * ranges an index on the event column can seek: ISO text within a day of
- * the range (a time zone offset moves the date by less than that), every
- * number (numbers sort before text) and every blob (after text). Event
+ * ranges an index on the event column can seek: ISO text from four days
+ * before the range to a day after it (a time and its offset move the date
+ * by at most a day either way, and a day its month lacks moves it up to
+ * three days on: '2026-02-31 24:00-14:59' is March 4th), every number
+ * (numbers sort before text) and every blob (after text). Event
  * times kept as text are taken to be ISO-8601: a text that date() would
  * read as a Julian day number ('2461287.5') is not counted.
+ *
+ * Most of a long range needs no exact test at all (computing each row's
+ * date is most of the count's time): see interiorBlocks. Those blocks are
+ * counted by the index alone, and the exact test runs on the rest of the
+ * seek (the range's edges, the gaps between years, non-text values).
  */
 export function rawRowsInRange(db: Warehouse, alias: string, eventTime: string, loadedAt: string, range: PartitionRange, asOf: string | null, schema = 'main'): number {
   const table = qualifiedName(schema, alias);
   const event = quoteIdentifier(eventTime);
   const loaded = quoteIdentifier(loadedAt);
   const day = dialect.dayOrText(event);
-  const seekable = `(${event} >= @lo and ${event} < @hi or ${dialect.nonText(event)})`;
   const landed = asOf === null ? '' : ` and cast(${loaded} as text) <= @asOf`;
-  const params = { lo: addDays(range.start, -1), hi: addDays(range.end, 2), start: range.start, end: range.end, ...(asOf === null ? {} : { asOf }) };
-  return Number(db.value(`select count(*) from ${table} where ${seekable} and ${day} between @start and @end${landed}`, params));
+  const bounds = [addDays(range.start, -4), ...interiorBlocks(range).flat(), addDays(range.end, 2)];
+  const params: Record<string, string> = { start: range.start, end: range.end, ...(asOf === null ? {} : { asOf }) };
+  bounds.forEach((b, i) => (params[`b${i}`] = b));
+  // bounds pair up as [b0, b1) [b2, b3) ...: the seek ranges that take the exact test; [b1, b2) [b3, b4) ...: the blocks.
+  const ranges = (first: number) => bounds.flatMap((_, i) => (i % 2 === first && i + 1 < bounds.length ? [`${event} >= @b${i} and ${event} < @b${i + 1}`] : []));
+  const exact = `select count(*) from ${table} where (${[...ranges(0), dialect.nonText(event)].join(' or ')}) and ${day} between @start and @end${landed}`;
+  const blocks = ranges(1);
+  const sql = blocks.length === 0 ? exact : `select (${exact}) + (select count(*) from ${table} where (${blocks.join(' or ')})${landed})`;
+  return Number(db.value(sql, params));
+}
+
+/**
+ * Text ranges, one per calendar year, whose every text is in the range by
+ * the exact test: from the range's second day to three days before its
+ * end, and within one year's `YYYY-` prefix. A text there is in the range
+ * as text (when it is no date), or is a date read from that prefix (its
+ * first ten characters): moved by at most a day by its time and offset
+ * (SQLite's offsets stop short of 15 hours, and 24:00 is the next day's
+ * midnight), and by up to three days past its month's end by a day that
+ * month does not have ('2026-02-31' is March 3rd), which is why the upper
+ * end keeps three days off. The prefix is what keeps out a text that
+ * date() reads as a number ('2026.5' is a Julian day): no number has a
+ * dash after four digits. The texts between years ('2026-13', '2026-9')
+ * stay with the exact test. Empty for ranges too short to have any.
+ */
+function interiorBlocks(range: PartitionRange): [string, string][] {
+  const lo = addDays(range.start, 1);
+  const hi = addDays(range.end, -3);
+  if (lo >= hi) return [];
+  const blocks: [string, string][] = [];
+  for (let year = Number(lo.slice(0, 4)); year <= Number(hi.slice(0, 4)); year++) {
+    // Every text from YYYY-01-01 to YYYY-12-32 starts with `YYYY-`; the bounds are all day-shaped, so
+    // they keep their order under any collation (a locale's too, which may skip the dashes).
+    const from = `${year}-01-01`;
+    const to = `${year}-12-32`;
+    blocks.push([from > lo ? from : lo, to < hi ? to : hi]);
+  }
+  return blocks;
 }
 
 /**
