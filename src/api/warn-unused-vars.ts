@@ -14,16 +14,30 @@ function textsOf(session: Session, id: string): string[] {
   return [JSON.stringify(node.config)];
 }
 
+/** The texts every selection shares (macros, folder configs, the yml as written), once per project: serialising the yml reads each entry's line, which parses its file again. */
+const sharedTexts = new WeakMap<Session['project'], string[]>();
+
+/** The vars some node of the manifest reads, once per manifest. */
+const knownVars = new WeakMap<Session['manifest'], ReturnType<typeof varsReadIn>>();
+
 /** Warn (stderr) about --vars keys that none of these nodes, no macro and no project config reads. */
 export function warnUnusedVars(session: Session, cliVars: Readonly<Record<string, unknown>> | undefined, nodeIds: Iterable<string>): void {
   if (!cliVars || Object.keys(cliVars).length === 0) return;
   const { project, manifest } = session;
-  // The yml as written (nodes carry their yml values rendered): a source identifier or a description may read a var.
-  const yml = [[...project.modelProperties.values()], [...project.seedProperties.values()], project.sources];
-  const shared = [...project.macros.map((m) => m.source), JSON.stringify([project.modelFolderConfigs, project.seedFolderConfigs, project.testFolderConfigs, yml])];
+  let shared = sharedTexts.get(project);
+  if (!shared) {
+    // The yml as written (nodes carry their yml values rendered): a source identifier or a description may read a var.
+    const yml = [[...project.modelProperties.values()], [...project.seedProperties.values()], project.sources];
+    shared = [...project.macros.map((m) => m.source), JSON.stringify([project.modelFolderConfigs, project.seedFolderConfigs, project.testFolderConfigs, yml])];
+    sharedTexts.set(project, shared);
+  }
   const used = varsReadIn([...shared, ...[...nodeIds].flatMap((id) => textsOf(session, id))]);
-  const everyNode = [...manifest.nodes.keys(), ...manifest.tests.keys()];
-  const known = varsReadIn([...shared, ...everyNode.flatMap((id) => textsOf(session, id))]);
+  let known = knownVars.get(manifest);
+  if (known === undefined) {
+    const everyNode = [...manifest.nodes.keys(), ...manifest.tests.keys()];
+    known = varsReadIn([...shared, ...everyNode.flatMap((id) => textsOf(session, id))]);
+    knownVars.set(manifest, known);
+  }
   for (const message of unusedVarWarnings(cliVars, used, known)) {
     if (warned.has(message)) continue;
     warned.add(message);
