@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MultipleStatementsError } from '../../src/engine/connection.js';
 import { openPostgres, type PostgresConnection } from '../../src/engine/postgres/pg-connection.js';
+import { closeIdlePostgresConnections } from '../../src/engine/postgres/pg-sync-client.js';
 import { postgresDialect } from '../../src/engine/postgres/pg-dialect.js';
 import type { PostgresSettings } from '../../src/project/target.js';
 import { describePg, freshPgDatabase, type PgTestTarget } from '../support/pg-test-database.js';
@@ -133,5 +134,37 @@ describePg('the PostgreSQL connection answers synchronously, as the SQLite one d
     expect(db.values('select id from b order by id')).toEqual([1]);
     // Outside a transaction there is no batch.
     expect(db.runBatch(['select 1', 'select 2'])).toBeUndefined();
+  });
+
+  it('keeps a closed connection for the next open of the same target, with nothing of its last session left', () => {
+    const first = openPostgres('pg', { busyTimeoutMs: 2000 }, settings(), 'analytics');
+    const pid = first.value('select pg_backend_pid()');
+    first.exec("set statement_timeout = '7s'");
+    first.exec('create temp table leftover (id int)');
+    first.value('select pg_advisory_lock(4242)');
+    first.close();
+    first.close(); // twice: still released once
+    const second = openPostgres('pg', { busyTimeoutMs: 2000 }, settings(), 'analytics');
+    const third = openPostgres('pg', { busyTimeoutMs: 2000 }, settings(), 'analytics');
+    try {
+      expect(second.value('select pg_backend_pid()')).toBe(pid);
+      expect(third.value('select pg_backend_pid()')).not.toBe(pid);
+      expect(second.value('show statement_timeout')).toBe('0');
+      expect(second.value("select to_regclass('pg_temp.leftover') is null")).toBe(true);
+      expect(second.value('select count(*) from pg_locks where locktype = \'advisory\' and pid = ?', pid)).toBe(0);
+      expect(second.value('show search_path')).toBe('analytics, public');
+    } finally {
+      second.close();
+      third.close();
+    }
+    // One ended while idle (an administrator, a restarted server) is replaced by a new connection.
+    db.value('select pg_terminate_backend(?)', pid);
+    const fourth = openPostgres('pg', { busyTimeoutMs: 2000 }, settings(), 'analytics');
+    try {
+      expect(fourth.value('select 1')).toBe(1);
+    } finally {
+      fourth.close();
+      closeIdlePostgresConnections();
+    }
   });
 });

@@ -31,3 +31,8 @@ export function pgClientConfig(settings: PostgresSettings): Record<string, unkno
     application_name: settings.applicationName ?? 'mini-dbt',
   };
 }
+
+/** Which target a connection was opened for: released connections are reused only for the same settings (pg-sync-client.ts). */
+export function pgConnectionKey(settings: PostgresSettings): string {
+  return JSON.stringify(settings);
+}

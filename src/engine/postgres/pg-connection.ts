@@ -4,7 +4,7 @@ import { numberPlaceholders } from './pg-placeholders.js';
 import { holdsSeveralStatements } from './pg-statement-count.js';
 import { PgError, PgSyncClient, type PgResult } from './pg-sync-client.js';
 import { PgStatement } from './pg-statement.js';
-import { pgClientConfig } from './pg-client-config.js';
+import { pgClientConfig, pgConnectionKey } from './pg-client-config.js';
 import { pgColumnTypes } from './pg-type-names.js';
 import { ConnectionLostError } from '../connection-lost.js';
 
@@ -29,9 +29,12 @@ const isSeveralStatementsError = (err: unknown): boolean => err instanceof PgErr
 export class PostgresConnection implements Connection {
   private depth = 0;
   private dropsCascade = false;
+  /** Closed: its server connection may serve another open already. */
+  private ended = false;
 
   /** `serverVersion`: the server's server_version_num (150004 for 15.4). */
-  constructor(readonly path: string, readonly readonly: boolean, private readonly client: PgSyncClient, private readonly mainSchema: string, readonly serverVersion: number) {}
+  /** `key`: the target it was opened for (pgConnectionKey), under which close() releases it for the next open. */
+  constructor(readonly path: string, readonly readonly: boolean, private readonly client: PgSyncClient, private readonly mainSchema: string, readonly serverVersion: number, private readonly key?: string) {}
 
   get inTransaction(): boolean {
     return this.depth > 0;
@@ -272,8 +275,12 @@ export class PostgresConnection implements Connection {
     }
   }
 
+  /** The session ends for this connection; the server connection is kept a while for the process's next open of the target (PgSyncClient.release). */
   close(): void {
-    this.client.close();
+    if (this.ended) return;
+    this.ended = true;
+    if (this.key === undefined) this.client.close();
+    else this.client.release(this.key);
   }
 
   /** A schema is created (PostgreSQL's schemas are not files: `path` is unused). */
@@ -402,12 +409,36 @@ function parseArray(value: unknown): string[] {
 /**
  * Open a connection to the target's database. The session's search_path is
  * the target's schema (created when missing, unless read-only), then public.
+ * A connection this process released for the same target, still idle, is
+ * taken first (PgSyncClient.release); one that went away meanwhile (the
+ * server restarted, an administrator ended it) is replaced by a new one.
  */
 export function openPostgres(path: string, options: OpenOptions, settings: PostgresSettings, schema: string, started?: PgSyncClient): PostgresConnection {
+  const key = pgConnectionKey(settings);
+  const idle = started ? undefined : PgSyncClient.idle(key);
+  if (idle) {
+    try {
+      // DISCARD ALL (release) reset the role: the session's own statements again, then the settings.
+      for (const sql of pgSessionStatements(settings)) idle.send(sql);
+      return startSession(idle, path, options, settings, schema, key);
+    } catch {
+      idle.close();
+    }
+  }
   const client = started ?? PgSyncClient.acquire();
-  let serverVersion = 0;
   try {
     if (!started) client.connect(pgClientConfig(settings), pgSessionStatements(settings));
+  } catch (err) {
+    client.close();
+    throw err;
+  }
+  return startSession(client, path, options, settings, schema, key);
+}
+
+/** The session's settings, posted, and the probe of its schema and server version (one round trip). */
+function startSession(client: PgSyncClient, path: string, options: OpenOptions, settings: PostgresSettings, schema: string, key: string): PostgresConnection {
+  let serverVersion = 0;
+  try {
     const searchPath = settings.searchPath ? `${quoteName(schema)}, ${settings.searchPath}` : `${quoteName(schema)}, public`;
     // Posted without waiting (a search_path may name a schema created just below): answered with the probe's round trip.
     // Dates and timestamps come back as their text (pg-worker-main.ts): ISO (2024-01-05, 2024-01-05 10:00:00)
@@ -423,7 +454,7 @@ export function openPostgres(path: string, options: OpenOptions, settings: Postg
     client.close();
     throw err;
   }
-  return new PostgresConnection(path, options.readonly ?? false, client, schema, serverVersion);
+  return new PostgresConnection(path, options.readonly ?? false, client, schema, serverVersion, key);
 }
 
 /** What every session runs once connected (the application name is a connection option already). */

@@ -1,7 +1,7 @@
 import type { Engine } from '../engine.js';
 import type { PostgresSettings } from '../../project/target.js';
 import { openPostgres, pgSessionStatements } from './pg-connection.js';
-import { pgClientConfig } from './pg-client-config.js';
+import { pgClientConfig, pgConnectionKey } from './pg-client-config.js';
 import { postgresDialect, postgresMerge } from './pg-dialect.js';
 import { PgError, PgSyncClient } from './pg-sync-client.js';
 import { locatorInSchema, schemaOfLocator } from './pg-schema-locator.js';
@@ -17,7 +17,7 @@ export function postgresEngine(settings: PostgresSettings, schema: string, optio
   // A command that will open the warehouse starts connecting now, while it parses the project:
   // loading the driver on its thread, the TCP connect and the password exchange overlap that work.
   let started: PgSyncClient | undefined;
-  if (options.prewarm) {
+  if (options.prewarm && !PgSyncClient.hasIdle(pgConnectionKey(settings))) {
     try {
       started = PgSyncClient.acquire();
       started.startConnect(pgClientConfig(settings), pgSessionStatements(settings));
