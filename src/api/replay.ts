@@ -187,34 +187,32 @@ async function replayPass(db: Warehouse, session: Session, node: ModelNode, o: P
     const candidates = carried && asOf !== null ? carried.stale(manifest, asOf) : undefined;
     return candidates ?? exactStale(db, manifest, node, { detailPartitions: 0 }).stale;
   };
-  try {
-    await build({ as_of: addDays(o.from, -1) }, true);
-    const nights: ReplayNight[] = [];
-    for (const [i, night] of o.nights.entries()) {
-      const late: LateRowsNotApplied | undefined = await build({ as_of: night, lookback_days: o.lookback });
-      const sunday = o.weekly !== undefined && dayOfWeek(night) === 0;
-      if (sunday) await build({ as_of: night, lookback_days: o.lookback, start: addDays(night, -o.weekly!), end: night });
-      const stale = staleAt({ as_of: night });
-      nights.push({ run_date: night, stale, weekly_backfill: sunday, window: late?.window ?? null });
-      const went = stale.filter((p) => !before.has(p));
-      // wentStale looks each late row's order up by its id: an index makes that a seek.
-      for (const s of late?.sample ?? []) {
-        const source = sources.find((n) => n.name === s.source);
-        if (source && s.id_column !== null && went.includes(s.partition)) versions.ensure(source, s.id_column);
-      }
-      for (const p of went) wentStaleList.push(wentStale(db, sources, p, night, late));
-      before = new Set(stale);
-      onNight(night, i, stale.length);
-      // A turn of the event loop between nights: an interrupt is handled there (the scratch copy is dropped).
-      await new Promise((resolve) => setImmediate(resolve));
+  await build({ as_of: addDays(o.from, -1) }, true);
+  const nights: ReplayNight[] = [];
+  for (const [i, night] of o.nights.entries()) {
+    const late: LateRowsNotApplied | undefined = await build({ as_of: night, lookback_days: o.lookback });
+    const sunday = o.weekly !== undefined && dayOfWeek(night) === 0;
+    if (sunday) await build({ as_of: night, lookback_days: o.lookback, start: addDays(night, -o.weekly!), end: night });
+    const stale = staleAt({ as_of: night });
+    nights.push({ run_date: night, stale, weekly_backfill: sunday, window: late?.window ?? null });
+    const went = stale.filter((p) => !before.has(p));
+    // wentStale looks each late row's order up by its id: an index makes that a seek.
+    for (const s of late?.sample ?? []) {
+      const source = sources.find((n) => n.name === s.source);
+      if (source && s.id_column !== null && went.includes(s.partition)) versions.ensure(source, s.id_column);
     }
-    let worst: ReplayWorst | null = null;
-    for (const n of nights) if (worst === null || n.stale.length > worst.stale_count) worst = { run_date: n.run_date, stale: n.stale, stale_count: n.stale.length };
-    return { lookback: o.lookback, nights, final_stale: staleAt({}), worst, went_stale: wentStaleList };
-  } finally {
-    // The copy leaves as the runs made it (--keep saves it after this pass).
-    versions.drop();
+    for (const p of went) wentStaleList.push(wentStale(db, sources, p, night, late));
+    before = new Set(stale);
+    onNight(night, i, stale.length);
+    // A turn of the event loop between nights: an interrupt is handled there (the scratch copy is dropped).
+    await new Promise((resolve) => setImmediate(resolve));
   }
+  let worst: ReplayWorst | null = null;
+  for (const n of nights) if (worst === null || n.stale.length > worst.stale_count) worst = { run_date: n.run_date, stale: n.stale, stale_count: n.stale.length };
+  const result = { lookback: o.lookback, nights, final_stale: staleAt({}), worst, went_stale: wentStaleList };
+  // The copy leaves the pass as the runs made it (--keep saves it after the first); a pass that fails throws the copy away, index and all.
+  versions.drop();
+  return result;
 }
 
 /** Load the seeds the model reads when the copy lacks them (no live warehouse yet). */
