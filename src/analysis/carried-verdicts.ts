@@ -39,7 +39,7 @@ const STATELESS = new Set<string>(['view', 'table', 'ephemeral']);
  * definition changes. So a night rebuilds only the candidates among the
  * partitions with a landing or a write since the last check; the others
  * keep their verdict. The same stale list as candidateStale each night
- * (replay-carried-verdicts test). The first check, and every check after
+ * (test/integration/carried-verdicts.test.ts). The first check, and every check after
  * something the carry cannot follow (an as-of that goes back, a new
  * definition, a run that is not incremental, a write as of another night
  * than the check's), is candidateStale's whole. Undefined when
@@ -108,9 +108,9 @@ export class CarriedVerdicts {
     // The latest landing of each day since the last check.
     const landed = this.landings(manifest, last.asOf, asOf);
     if (landed === undefined) return 'whole';
-    this.checks.carried += 1;
     const changed = new Set([...landed.keys(), ...writes.keys()]);
     if (changed.size === 0) {
+      this.checks.carried += 1;
       this.last = { ...last, asOf, runId };
       return [...last.stale].sort();
     }
@@ -142,6 +142,7 @@ export class CarriedVerdicts {
     const all = new Set([...inTable, ...candidates]);
     const sorted = [...candidates].sort();
     if (!rebuildable(sorted, all.size)) return undefined;
+    this.checks.carried += 1;
     const recheck = sorted.filter((p) => changed.has(p));
     const result = compareCandidates(db, manifest, node, { candidates: recheck, partitionsChecked: all.size, existing: db.relationKind(node.alias, node.schema) }, { detailPartitions: 0 });
     if (result === undefined) return undefined;
