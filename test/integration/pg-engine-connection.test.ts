@@ -167,4 +167,15 @@ describePg('the PostgreSQL connection answers synchronously, as the SQLite one d
       closeIdlePostgresConnections();
     }
   });
+
+  it('reads a relation\'s columns with its kind, and reads them again once anything ran since', () => {
+    db.exec('create table shape (a int, b numeric(12,2))');
+    expect(db.relationKind('shape')).toBe('table');
+    expect(db.relationColumns('shape')).toEqual([{ name: 'a', type: 'integer' }, { name: 'b', type: 'numeric(12,2)' }]);
+    expect(db.relationKind('shape')).toBe('table');
+    db.exec('alter table shape add column c text');
+    expect(db.relationColumns('shape').map((c) => c.name)).toEqual(['a', 'b', 'c']);
+    expect(db.relationKind('no_such_relation')).toBeNull();
+    expect(db.relationColumns('no_such_relation')).toEqual([]);
+  });
 });

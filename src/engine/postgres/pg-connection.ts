@@ -31,6 +31,8 @@ export class PostgresConnection implements Connection {
   private dropsCascade = false;
   /** Closed: its server connection may serve another open already. */
   private ended = false;
+  /** The columns the last relationKind read, good until the connection's next request (PgSyncClient.requests). */
+  private described: { readonly key: string; readonly statement: number; readonly columns: readonly { name: string; type: string }[] } | undefined;
 
   /** `serverVersion`: the server's server_version_num (150004 for 15.4). */
   /** `key`: the target it was opened for (pgConnectionKey), under which close() releases it for the next open. */
@@ -307,16 +309,31 @@ export class PostgresConnection implements Connection {
     return options?.temp ? { sql: 'c.relnamespace = pg_my_temp_schema()' } : { sql: 'n.nspname = ?', param: this.schemaOf(options?.schema ?? 'main') };
   }
 
+  /**
+   * Whether `name` exists, and as what. Its columns come in the same round
+   * trip: planning asks for them next (relationColumns takes them when no
+   * statement ran on this connection in between).
+   */
   relationKind(name: string, schema = 'main'): 'table' | 'view' | null {
-    const kind = this.value(
-      `select c.relkind from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ? and c.relname = ? and c.relkind in ('r', 'p', 'v', 'm', 'f')`,
-      this.schemaOf(schema),
-      name,
-    ) as string | undefined;
-    return kind === undefined ? null : kind === 'v' ? 'view' : 'table';
+    const where = this.schemaOf(schema);
+    const row = this.query(
+      `select c.relkind as kind,
+         (select json_agg(json_build_array(a.attname, format_type(a.atttypid, a.atttypmod)) order by a.attnum)
+          from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped) as columns
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ? and c.relname = ? and c.relkind in ('r', 'p', 'v', 'm', 'f')`,
+      [where, name],
+    ).rows[0] as { kind: string; columns: string | null } | undefined;
+    if (row === undefined) return null;
+    const columns = (JSON.parse(row.columns ?? '[]') as [string, string][]).map(([column, type]) => ({ name: column, type }));
+    this.described = { key: `${where}\u0000${name}`, statement: this.client.requests, columns };
+    return row.kind === 'v' ? 'view' : 'table';
   }
 
   relationColumns(name: string, options?: { readonly temp?: boolean; readonly schema?: string }): { name: string; type: string }[] {
+    const known = this.described;
+    if (known && !options?.temp && known.statement === this.client.requests && known.key === `${this.schemaOf(options?.schema ?? 'main')}\u0000${name}`) {
+      return known.columns.map((c) => ({ ...c }));
+    }
     const where = this.namespace(options);
     return this.all<{ name: string; type: string }>(
       `select a.attname as name, format_type(a.atttypid, a.atttypmod) as type

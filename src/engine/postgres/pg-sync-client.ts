@@ -77,6 +77,12 @@ export class PgSyncClient {
   private answered = 0;
   /** Requests posted by `send` whose answers are not read yet. */
   private unread = 0;
+  private posted = 0;
+
+  /** Requests posted so far, of every kind (what was read from the server is known good until the next one). */
+  get requests(): number {
+    return this.posted;
+  }
   private readonly port;
   private readonly worker: Worker;
   private closed = false;
@@ -140,6 +146,7 @@ export class PgSyncClient {
 
   /** Post a request, read the answers of the sends before it (the first error among them is raised), then its own. */
   private postAndAwait(request: Record<string, unknown>): unknown {
+    this.posted++;
     this.port.postMessage(request);
     let earlier: unknown;
     for (; this.unread > 0; this.unread--) {
@@ -163,6 +170,7 @@ export class PgSyncClient {
     this.ready();
     const request = { op: 'query', text, values: values === undefined ? undefined : [...values], extended: values !== undefined };
     if (TRACE) traced({ ...request, op: 'send' }, () => undefined);
+    this.posted++;
     this.port.postMessage(request);
     this.unread++;
   }
