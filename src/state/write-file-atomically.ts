@@ -30,12 +30,16 @@ export function writeFileAtomically(path: string, text: string, writer: FileWrit
   }
   const aside = `${path}.${process.pid}.old`;
   // Only a file is moved aside (a folder in the way fails the rename below, as it always did).
-  const moved = lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === false;
+  let moved = lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === false;
   try {
     if (moved) renameSync(path, aside);
   } catch (err) {
-    removeQuietly(temp);
-    throw err;
+    // Gone since (another process writing the same artifact moved it): nothing to move aside.
+    if ((err as { code?: unknown }).code === 'ENOENT') moved = false;
+    else {
+      removeQuietly(temp);
+      throw err;
+    }
   }
   try {
     renameSync(temp, path);
