@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { isMainThread, MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { pgWorkerMain } from './pg-worker-main.js';
 import { ConnectionLostError } from '../connection-lost.js';
 import { isPgConnectionGone, pgServerLabel, pgUserLabel, type PgServerCoordinates } from './pg-connection-lost.js';
@@ -291,7 +291,8 @@ export class PgSyncClient {
    */
   release(key: string): void {
     if (this.closed) return;
-    if (this.lost !== undefined || this.worker.threadId === -1) {
+    // A node pool's thread ends with its run: nothing would take the connection, and its end would drop it unannounced.
+    if (this.lost !== undefined || this.worker.threadId === -1 || !isMainThread) {
       this.close();
       return;
     }
