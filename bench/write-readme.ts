@@ -83,6 +83,23 @@ same workloads):
   code cache for a CommonJS build of the CLI (what Node 22's compile cache does): \`ls\` on the example
   gained about 35 ms, \`--version\` lost about 40 ms (reading and deserializing the whole cache), and
   the 10,000-model \`ls\` did not change, so it was left out.
+- **\`replay\` of a year with \`--candidates\`**: each night rebuilt every candidate partition again (the
+  days a lookback of 3 leaves stale pile up to 371, plus the days the live ledger had written ahead of
+  the replayed night), and each day that went stale looked up the previous version of each of its late
+  rows by order id with a scan of the 1.2M-row raw table (about 40 ms each: 17 of the 25 s of a
+  60-night profile). Now each night starts from the previous night's verdicts
+  (src/analysis/carried-verdicts.ts): under \`--candidates\`' own trust a partition's rebuild changes only
+  when a raw row for its day lands, and its live rows only when a run writes it, so only the candidates
+  among the days with a landing since the last check (one range of the loaded-at index) or a ledger
+  write are rebuilt (about 7.5 days a night on this feed), the others keep their verdict, and the final
+  check does the same; a changed definition, an as-of going back or a write the ledger cannot place
+  falls back to the whole check. The replay also makes an index on the raw table's id column in its
+  scratch copy the first time a day goes stale, so those look-ups seek. 69x became about 2.1x in CPU
+  time (the wall ratio depends on the machine's load: both sides wait on the disk). What is left is
+  mostly the exact check's own floor: rebuilding each night, with the model's own SQL, the days late
+  rows landed for (2.8 s of CPU over the year, about 1.6x on its own), then the scratch copy (0.45 s)
+  and the index (0.3 s). So this figure's 1.5x is out of reach for an exact check every night on a
+  feed this late.
 - **PostgreSQL** (the \`PostgreSQL:\` rows; bench/pg-figures.ts): the bench starts its own throwaway
   PostgreSQL 15 cluster (the test suite's test/support/pg-cluster.ts: initdb into a temp folder, a free
   port on 127.0.0.1, C locale, fsync, synchronous_commit and full_page_writes off, stopped and removed
@@ -109,40 +126,34 @@ same workloads):
   rows/s (the last figures before it: 2.16 s and 208,144 rows/s). What is left (this run's note): the client's reading, checking and
   encoding of the CSV (about 1.8 s, the server's COPY hidden behind it) and the two index builds
   (about 1 s).
-  **Nightly**: the target is a share of the full rebuild, which got faster too (2.1 s before; 1.1-1.6 s
-  now that the seed's pages are frozen and all-visible), so 2.19% is 25-35 ms. Where a nightly's time
-  goes (\`MINI_DBT_PG_TRACE=1\` logs each round trip with its milliseconds; 9 nightlies at load 3-4,
-  medians): connecting about 8 ms (TCP, SCRAM authentication, the backend's start; the thread and its
-  driver are parked from the last connection), the model's SELECT into the staged temp table about
-  18 ms, 22 other round trips about 25 ms (0.5 ms each at load 1, more than 1 ms at load 4: catalog
-  reads, the ledger, the checks on the staged rows, delete, insert, commit), and about 8 ms of
-  JavaScript (planning, rendering, target/ artifacts). Cut in this round, 38 round trips to 22: the
-  describe probe (drop, CREATE TEMP TABLE AS ... LIMIT 0, read its columns, drop) is one LIMIT 0 query
-  whose row description gives the types; a table's columns are read once per plan and its indexes only
-  when a column was removed; session settings, BEGIN, advisory unlocks and the session's invocation
-  tag, and the drops of the session's scratch tables (pg_temp) are posted without waiting and answered
-  with the next round trip; a run with nothing to create
-  reads the ledger's version unlocked instead of lock, check, read, unlock; closing no longer waits for
-  the backend to exit (it drops the session's temp tables first, 2-10 ms). Not done: reusing a
-  connection across runs of one process (a pool with an idle expiry would save the connect and the
-  first queries' cold catalog caches, about 10 ms; sessions that outlive \`close()\` delay tests that
-  copy or drop databases). Even then the SELECT and 22 round trips stay above 30 ms on this machine,
-  so this figure misses its target.
+  **Nightly**: the target is a share of the full rebuild (1.3-1.9 s here, so 2.19% is 28-42 ms), and
+  the nightly's own work is small (the model's SELECT over 12 days: 8-12 ms), so what decides it is the
+  run's fixed cost. \`MINI_DBT_PG_TRACE=1\` logs each round trip with its milliseconds. Last round: a
+  connect of about 8 ms (TCP, SCRAM, the backend's start) and 22 round trips of 0.5-1 ms each. This
+  round, 22 round trips and a connect became 12 round trips: (1) a publish's statements (drop and
+  create of the staged table, the checks on its rows, delete, insert) go to the server as one script
+  after a savepoint, and their answers are read in order as they were one by one; anything but a clean
+  pass goes back to the savepoint and runs them singly, so a failure reads exactly as before
+  (run-statements.ts, Connection.runBatch); (2) the ledger's rows are posted and answered with the
+  COMMIT (the partitions take the run's id from the sequence, currval); (3) a relation's kind comes with
+  its columns, a source's kind is read once per node, the fingerprint's render asks the warehouse
+  nothing, and the ledger's presence is not checked inside a run that created it; (4) a closed
+  connection stays open, reset by DISCARD ALL, for 10 s for the process's next open of the target (the
+  in-process nightlies here, a backfill's preview, publish and checks): no connect, warm catalog caches.
+  A CLI nightly still pays one connect (about 8 ms) on top. The bench keeps autovacuum off raw_orders
+  (bench/pg-workspace.ts): its ANALYZE, due within a minute of the seed, used to land mid-figure; with
+  statistics the nightly's group hashes instead of sorting (23 -> 16 ms at load 9, TRIAL_ANALYZE), but
+  the 54-day range is read through a parallel scan of the whole load_date index (154 ms instead of a
+  bitmap scan of the (order_date, load_date) index), so the seed's state, without statistics, is kept.
   **Backfill**: the engine row's per-day part is the model's SELECT (a scan of the (order_date,
   load_date) index for the range, then the window's and the group's sorts, in memory). The
   \`mini-dbt backfill\` row's per-day part was its raw count of the range (126 ms for 54 days): the
   day-or-text expression ran a regular expression twice a row; it now tests the pattern only on texts
   longer than a day (14 ms, index-only over the frozen seed), 4.75 ms a day to 1.4. Its fixed overhead
-  (about 155 ms) is four connections (preview, publish, two downstream checks) and the full reload's
-  raw count (a count of all 1.2M rows: about 50 ms even index-only).
-  **Noise**: three runs at load 2.7-4.3 (the last two with the final code; the table shows the last)
-  gave nightly 3.55-4.75%, the engine backfill 3.97-7.42% without its fixed overhead (one run missed
-  7.39% by a hair: 1.64 ms a day over a 1.19 s rebuild) and the command 4.67-6.45%. One source
-  besides the machine: the seed leaves
-  raw_orders without statistics (dbt's seeds do not ANALYZE), and autovacuum's ANALYZE may land during
-  the figures; with statistics the planner chose parallel plans that were slower on this busy 2-core
-  machine (the 54-day SELECT 76 -> 194 ms, the nightly's 9 -> 13 ms, in one trial), so neither an
-  ANALYZE in the seed nor one in the bench's setup was kept.
+  (about 145 ms) is now mostly the full reload's raw counts (a count of all 1.2M rows and one of the
+  rows landed since a date: 80-120 ms at load 2-4); its four connections are one, reused.
+  **Noise**: the full rebuild's median moved between 1.26 and 2.73 s across this session's runs (load
+  1.5-9 from other work on the machine), the nightly between 33 and 45 ms; the last run's row is above.
 `;
 
 function machineLine(m: Machine): string {
