@@ -1,7 +1,8 @@
 import type { ResourceType } from '../graph/graph-node.js';
 import { selectWithTests, type IndirectSelection } from '../graph/select-with-tests.js';
 import { topologicalOrder } from '../graph/topological-order.js';
-import { loadSession, type SessionOptions } from './session.js';
+import { loadGraphWithCache } from '../parse/graph-cache.js';
+import type { SessionOptions } from './session.js';
 
 export interface ListOptions extends SessionOptions {
   readonly select?: readonly string[];
@@ -25,22 +26,24 @@ export interface ListedNode {
   readonly dependsOn: readonly string[];
 }
 
-/** `ls`: the selected nodes in build order. */
+/** `ls`: the selected nodes in build order (an unchanged project's graph comes from the graph cache, parse/graph-cache.ts). */
 export function listNodes(options: ListOptions = {}): ListedNode[] {
-  const { graph, manifest } = loadSession(options);
+  const { graph, materialized } = loadGraphWithCache(options.projectDir ?? process.cwd(), {
+    database: options.database, vars: options.vars, profilesDir: options.profilesDir, profile: options.profile, target: options.target, ...(options.partialParse === false ? { partialParse: false } : {}),
+  });
   // Data tests come along with what they test (dbt's indirect selection).
   const selected = selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.resourceTypes, indirectSelection: options.indirectSelection });
   return topologicalOrder(graph, selected).map((id) => {
     const n = graph.nodes.get(id)!;
-    const node = manifest.nodes.get(id);
     return {
       uniqueId: n.uniqueId,
       name: n.name,
       resourceType: n.resourceType,
       fqn: n.fqn,
       path: n.path,
-      materialized: node?.resourceType === 'model' ? node.settings.materialized : n.resourceType === 'snapshot' ? 'snapshot' : undefined,
-      config: node?.config ?? manifest.tests.get(id)?.config ?? n.config ?? {},
+      materialized: n.resourceType === 'model' ? materialized.get(id) : n.resourceType === 'snapshot' ? 'snapshot' : undefined,
+      // Every node's graph entry carries its config (a model's, a test's, a snapshot's).
+      config: n.config ?? {},
       tags: n.tags,
       dependsOn: n.dependsOn,
     };

@@ -22,10 +22,8 @@
 // One-shot hashing (Node 20.12+): no Hash object per call, which counts at 10,000 models.
 import { useTargetEngine } from '../engine/current-engine.js';
 import { hash as oneShotHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { basename, dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { warnUser } from '../errors/user-warning.js';
 import { isPlainJson } from '../project/is-plain-json.js';
 import { requireInstalledPackages } from './require-installed-packages.js';
@@ -39,6 +37,8 @@ import { profileRenderer } from './render-yml.js';
 import { captureRemembered, fingerprintsOf, sameVars, varsRead, type VarFingerprint } from './capture-vars.js';
 import type { Manifest } from '../compile/manifest.js';
 import { parseCacheProblem } from './parse-cache-shape.js';
+import { envNamesRead, envValues } from './env-read.js';
+import { toolFingerprint } from './tool-fingerprint.js';
 
 // Entries carry the values of the vars their capture read; a file written before they did has another
 // projectKey (--vars were among its inputs), so none of its entries is trusted: the format stays 3.
@@ -73,11 +73,28 @@ export interface LoadOptions extends LoadProjectOptions, CaptureOptions {
  * load.
  */
 export function loadWithParseCache(projectDir: string, options: LoadOptions = {}): { project: Project; manifest: Manifest } {
+  const { project, manifest } = loadThroughParseCache(projectDir, options);
+  return { project, manifest };
+}
+
+export interface CachedLoad {
+  readonly project: Project;
+  readonly manifest: Manifest;
+  /**
+   * Whether the load's whole result is a function of its inputs alone (files,
+   * vars, environment, the tool): no macro or model reaches for the outside
+   * world, and every capture could be stored. Computed on demand.
+   */
+  readonly reusable: () => boolean;
+}
+
+/** loadWithParseCache, also telling whether its result may be kept whole (graph-cache.ts). */
+export function loadThroughParseCache(projectDir: string, options: LoadOptions = {}): CachedLoad {
   if (options.partialParse === false) {
     const project = loadProject(projectDir, projectOptions(options));
     useTargetEngine(project.target);
     requireInstalledPackages(project, project.packagesInstallPath);
-    return { project, manifest: captureRemembered(project, options) };
+    return { project, manifest: captureRemembered(project, options), reusable: () => false };
   }
   const guess = readCache(join(resolve(projectDir), 'target', 'partial_parse.json'), projectDir);
   if (guess) primeYaml(guess.yaml);
@@ -87,7 +104,7 @@ export function loadWithParseCache(projectDir: string, options: LoadOptions = {}
   const path = parseCachePath(project);
   const stored = path === join(resolve(projectDir), 'target', 'partial_parse.json') ? guess : readCache(path, projectDir);
   const projectKey = projectHash(project);
-  if (projectKey === null) return { project, manifest: captureRemembered(project, options) };
+  if (projectKey === null) return { project, manifest: captureRemembered(project, options), reusable: () => false };
 
   const modelKeys = new Map(project.models.map((m) => [m.name, hash(`${m.path}\0${m.rawSql}`)]));
   const varNow = fingerprintsOf(resolveVars(project.vars, project.name, options.vars ?? {}));
@@ -105,8 +122,7 @@ export function loadWithParseCache(projectDir: string, options: LoadOptions = {}
       if (isPlainJson(capture)) fresh.set(name, structuredClone(capture));
     },
   });
-  const yamlChanged = Object.keys(yaml).some((key) => !stored?.yaml[key]) || Object.keys(stored?.yaml ?? {}).length !== Object.keys(yaml).length;
-  if (fresh.size > 0 || cached.size !== Object.keys(storedModels).length || yamlChanged) {
+  const storable = (): CacheFile['models'] => {
     const models: CacheFile['models'] = {};
     for (const m of project.models) {
       const capture = cached.get(m.name) ?? fresh.get(m.name);
@@ -115,9 +131,22 @@ export function loadWithParseCache(projectDir: string, options: LoadOptions = {}
       // A var whose value is not plain JSON cannot be compared on the next load: not stored.
       if (Object.values(vars).every((v) => v !== null)) models[m.name] = { key: modelKeys.get(m.name)!, capture, ...(capture.vars?.length ? { vars } : {}) };
     }
+    return models;
+  };
+  const yamlChanged = Object.keys(yaml).some((key) => !stored?.yaml[key]) || Object.keys(stored?.yaml ?? {}).length !== Object.keys(yaml).length;
+  let models: CacheFile['models'] | undefined;
+  if (fresh.size > 0 || cached.size !== Object.keys(storedModels).length || yamlChanged) {
+    models = storable();
     writeCache(path, { format: FORMAT, projectKey, models, macroNames: manifest.macroNames, yaml });
   }
-  return { project, manifest };
+  const reusable = (): boolean => {
+    models ??= storable();
+    // A package's models are not in the parse cache (captured afresh each time), but must not reach outside either.
+    if (!project.models.every((m) => (m.package === undefined ? m.name in models! : !UNCACHEABLE.test(m.rawSql)))) return false;
+    const others = [...project.singularTests.map((t) => t.rawSql), ...(project.snapshots ?? []).map((s) => s.rawSql), ymlTemplates(project)];
+    return !others.some((text) => UNCACHEABLE.test(text));
+  };
+  return { project, manifest, reusable };
 }
 
 /** What loadProject takes of the load options: --database, and the profile flags with a renderer for the profile's Jinja. */
@@ -184,7 +213,7 @@ function projectHash(project: Project): string | null {
     sources: project.sources,
     modelProperties: [...project.modelProperties],
     seedProperties: [...project.seedProperties],
-    env: envRead(templates),
+    env: envValues(envNamesRead(templates)),
   };
   // Where an entry sits in its yml file (location) changes no capture, and reading its line would parse the file with positions.
   return hash(JSON.stringify(inputs, (key, value: unknown) => (key === 'location' ? undefined : value)));
@@ -195,53 +224,6 @@ function ymlTemplates(project: Project): string {
   const properties = [...project.modelProperties.values(), ...project.seedProperties.values()].map((p) => [p.config, p.columns]);
   return JSON.stringify([project.modelFolderConfigs, project.seedFolderConfigs, project.testFolderConfigs, properties, project.sources], (key, value: unknown) =>
     key === 'location' ? undefined : value);
-}
-
-/** The environment variables templates may read: the literal env_var('NAME') names, or all of them if any name is computed. */
-function envRead(templates: readonly string[]): Record<string, string | undefined> {
-  const names = new Set<string>();
-  for (const text of templates) {
-    if (!text.includes('env_var')) continue;
-    const calls = text.match(/\benv_var\b/g)?.length ?? 0;
-    const literal = [...text.matchAll(/\benv_var\s*\(\s*(['"])([^'"]*)\1/g)];
-    if (literal.length !== calls) return Object.fromEntries(Object.entries(process.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    for (const match of literal) names.add(match[2]!);
-  }
-  return Object.fromEntries([...names].sort().map((name) => [name, process.env[name]]));
-}
-
-let fingerprint: string | undefined;
-
-/**
- * The tool's own build: every module file's size and mtime (the CLI's cli.cjs
- * included; its V8 code caches are not code), and nunjucks'
- * version. The bundled CLI (dist/bundle/) is all the code it runs, so only
- * that folder is walked (not the rest of dist/: a few dozen stats instead of
- * hundreds on every cold start); unbundled, the whole compiled tree.
- */
-function toolFingerprint(): string {
-  if (fingerprint !== undefined) return fingerprint;
-  const here = dirname(fileURLToPath(import.meta.url));
-  const root = basename(here) === 'bundle' ? here : dirname(here);
-  const parts: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (/\.(c?js|ts)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
-        const s = statSync(path);
-        parts.push(`${path}:${s.size}:${s.mtimeMs}`);
-      }
-    }
-  };
-  walk(root);
-  try {
-    parts.push(`nunjucks:${(createRequire(import.meta.url)('nunjucks/package.json') as { version?: string }).version}`);
-  } catch {
-    parts.push('nunjucks:?');
-  }
-  fingerprint = hash(parts.join('\n'));
-  return fingerprint;
 }
 
 function hash(text: string): string {

@@ -1,0 +1,124 @@
+/**
+ * A stamp of a project's input files, so a later load can tell that none of
+ * them changed without reading them (git's index, dbt's partial parse): every
+ * folder's entries and times (a file added, removed or renamed changes them)
+ * and every file's size, modification time, change time and inode, all
+ * hashed into one digest (stored, it is compared, not read back).
+ *
+ * A stamp only vouches for files (and folders) that were already old when
+ * the load that took it began: one whose modification or change time is not
+ * older than that moment by a margin could have been changed after it was
+ * read, within the same clock tick as the stamp's (same size, same times: a
+ * coarse file system, a fast editor or script). `newest` tells the caller
+ * whether to keep a stamp at all. The change time cannot be set back by a
+ * tool that restores a modification time (touch -d, tar, rsync -t), so it
+ * is part of the stamp and of `newest` too.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, statSync, type Stats } from 'node:fs';
+import { dirname, sep } from 'node:path';
+
+export interface InputStamp {
+  /** The hash of every stamped folder's entries and times and every file's stamp. */
+  readonly digest: string;
+  /** The latest modification or change time among them (milliseconds; -Infinity: none). */
+  readonly newest: number;
+}
+
+/** The trust margin: more than any file system's timestamp granularity (FAT's is 2 s). */
+export const TRUST_MARGIN_MS = 2_000;
+
+/**
+ * Stamp every file under `dirs` (recursively, symlinks followed, each real
+ * folder once; dot entries left out, as the loaders leave them out), the
+ * folders holding `dirs`, and each of `files` (present or not). The same
+ * files give the same digest.
+ */
+export function stampInputs(dirs: readonly string[], files: readonly string[]): InputStamp {
+  // Paths and names as text; every stamp as five numbers (kind, size, mtimeMs, ctimeMs, inode), in walk order:
+  // no string per file (formatting 30,000 times costs more than the stats).
+  const text: string[] = [];
+  let numbers = new Float64Array(5 * 1024);
+  let count = 0;
+  let newest = -Infinity;
+  const stamp = (stats: Stats | undefined): void => {
+    if (count + 5 > numbers.length) {
+      const grown = new Float64Array(numbers.length * 2);
+      grown.set(numbers);
+      numbers = grown;
+    }
+    if (stats === undefined) {
+      numbers.fill(0, count, count + 5);
+    } else {
+      if (stats.mtimeMs > newest) newest = stats.mtimeMs;
+      if (stats.ctimeMs > newest) newest = stats.ctimeMs;
+      numbers[count] = stats.isDirectory() ? 2 : 1;
+      numbers[count + 1] = stats.size;
+      numbers[count + 2] = stats.mtimeMs;
+      numbers[count + 3] = stats.ctimeMs;
+      numbers[count + 4] = stats.ino;
+    }
+    count += 5;
+  };
+  const seen = new Set<string>();
+  const walked = new Set<string>();
+  const walk = (dir: string, stats: Stats | undefined): void => {
+    walked.add(dir);
+    let names: string[] | undefined;
+    try {
+      // Stat'ed before it is listed: an entry changed in between leaves a newer time than the one stamped.
+      if (stats?.isDirectory()) names = readdirSync(dir).filter((name) => !name.startsWith('.')).sort();
+    } catch {
+      // gone, or unreadable, since: stamped as absent
+    }
+    if (names === undefined) {
+      text.push(`D ${dir} -`);
+      return;
+    }
+    text.push(`D ${dir}`, names.join('\n'));
+    stamp(stats);
+    const below: [string, Stats][] = [];
+    for (const name of names) {
+      const path = `${dir}${sep}${name}`;
+      const entry = statOf(path);
+      stamp(entry);
+      if (entry?.isDirectory()) {
+        const id = `${entry.dev}:${entry.ino}`;
+        if (seen.has(id)) continue; // a symlink loop, or one folder reached twice
+        seen.add(id);
+        below.push([path, entry]);
+      }
+    }
+    for (const [path, entry] of below) walk(path, entry);
+  };
+  // Each folder's parent too (its own times only): a folder created or removed there is seen, even during the load.
+  for (const parent of new Set(dirs.map((dir) => dirname(dir)))) {
+    text.push(`P ${parent}`);
+    stamp(statOf(parent));
+  }
+  for (const dir of dirs) {
+    if (walked.has(dir)) continue;
+    const stats = statOf(dir);
+    if (stats?.isDirectory()) seen.add(`${stats.dev}:${stats.ino}`);
+    walk(dir, stats);
+  }
+  for (const file of files) {
+    text.push(`F ${file}`);
+    stamp(statOf(file));
+  }
+  const digest = createHash('sha256').update(text.join('\n')).update('\0').update(numbers.subarray(0, count)).digest('hex');
+  return { digest, newest };
+}
+
+/** Whether a stamp may be kept by a load begun at `loadedAt`: every file and folder in it older by the margin. */
+export function isOldEnough(stamp: InputStamp, loadedAt: number, marginMs = TRUST_MARGIN_MS): boolean {
+  return stamp.newest < loadedAt - marginMs;
+}
+
+function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // a dangling symlink or a loop: as absent
+  }
+}

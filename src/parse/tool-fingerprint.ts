@@ -1,0 +1,40 @@
+import { hash as oneShotHash } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+let fingerprint: string | undefined;
+
+/**
+ * The tool's own build, an input of every cache of parse results: every
+ * module file's size and mtime (the CLI's cli.cjs included; its V8 code
+ * caches are not code), and nunjucks' version. The bundled CLI (dist/bundle/)
+ * is all the code it runs, so only that folder is walked (not the rest of
+ * dist/: a few dozen stats instead of hundreds on every cold start);
+ * unbundled, the whole compiled tree.
+ */
+export function toolFingerprint(): string {
+  if (fingerprint !== undefined) return fingerprint;
+  const here = dirname(fileURLToPath(import.meta.url));
+  const root = basename(here) === 'bundle' ? here : dirname(here);
+  const parts: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.(c?js|ts)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
+        const s = statSync(path);
+        parts.push(`${path}:${s.size}:${s.mtimeMs}`);
+      }
+    }
+  };
+  walk(root);
+  try {
+    parts.push(`nunjucks:${(createRequire(import.meta.url)('nunjucks/package.json') as { version?: string }).version}`);
+  } catch {
+    parts.push('nunjucks:?');
+  }
+  fingerprint = oneShotHash('sha256', parts.join('\n'), 'hex');
+  return fingerprint;
+}
