@@ -1,18 +1,21 @@
 /**
  * The graph cache: an unchanged project's `ls` needs only its graph, so the
- * graph of the last load is kept whole (target/graph_cache.json) with stamps
- * of every input file (input-stamps.ts). When every stamp holds and the
- * other inputs are the same, the graph is read back instead of loading the
- * project: the files are stat'ed, not read, and nothing is rendered, merged
- * or hashed.
+ * graph of the last load `ls` did is kept whole (target/graph_cache.json)
+ * with a stamp of every input file (input-stamps.ts). When the stamp is the
+ * same and so are the other inputs, the graph is read back instead of
+ * loading the project: the files are stat'ed, not read, and nothing is
+ * rendered, merged or hashed by content. Other commands load the project
+ * (through the parse cache, parse-cache.ts) and leave this file alone.
  *
  * The inputs a load depends on, all in the cache's key or its stamps:
  *
  * - the files: the project file (project.yml or dbt_project.yml; the one
  *   absent stamped as absent), packages.yml, dependencies.yml,
  *   package-lock.yml, selectors.yml, every profiles.yml where one is looked
- *   for, and every file and folder under the model, seed, macro, test,
- *   snapshot and docs paths and the packages' install path;
+ *   for (these also before the load: one that comes or goes during it is
+ *   seen), and every file and folder under the model, seed, macro, test,
+ *   snapshot and docs paths and the packages' install path, and the
+ *   folders holding those paths (one created or removed there is seen);
  * - the load options (--vars, --database, --profiles-dir, --profile,
  *   --target), the current directory (relative paths, profiles.yml), the
  *   project folder;
@@ -23,9 +26,10 @@
  *
  * A load that warned, or whose result depends on more than that (a template
  * reaching for `modules.`, a capture that is not plain JSON: the parse
- * cache's rules), is not kept. A file touched within the trust margin before
- * the load that stamped it is not trusted: such a load is done again from
- * the files (input-stamps.ts).
+ * cache's rules), is not kept; nor is one during which, or less than the
+ * trust margin (2 s) before which, any stamped file or folder changed: the
+ * next `ls` loads from the files again, and keeps its graph once they
+ * settled (input-stamps.ts).
  */
 import { hash as oneShotHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
