@@ -14,8 +14,8 @@
  *   package-lock.yml, selectors.yml, every profiles.yml where one is looked
  *   for (these also before the load: one that comes or goes during it is
  *   seen), and every file and folder under the model, seed, macro, test,
- *   snapshot and docs paths and the packages' install path, and the
- *   folders holding those paths (one created or removed there is seen);
+ *   snapshot and docs paths and the packages' install path (a load during
+ *   which a file it read went away is not kept);
  * - the load options (--vars, --database, --profiles-dir, --profile,
  *   --target), the current directory (relative paths, profiles.yml), the
  *   project folder;
@@ -126,9 +126,11 @@ export function loadGraphWithCache(projectDir: string, options: GraphCacheOption
   if (!warned && path === guess && load.reusable() && isPlainJson(manifest.graphNodes)) {
     const dirs = projectDirs(project);
     const files = fixedFiles(root, options);
-    const stamp = stampInputs(dirs, files);
-    // Kept only when every input was already old when the load began, and none of the files looked for came or went meanwhile.
-    if (isOldEnough(stamp, loadedAt, options.trustMarginMs) && stampInputs([], files).digest === before) {
+    const present = new Set<string>();
+    const stamp = stampInputs(dirs, files, present);
+    // Kept only when every input was already old when the load began, none of the files looked for came or went
+    // meanwhile, and every file the load read is still there (a folder removed during the load leaves no newer time).
+    if (isOldEnough(stamp, loadedAt, options.trustMarginMs) && stampInputs([], files).digest === before && filesRead(project).every((file) => present.has(file))) {
       const envNames = envNamesRead(templatesOf(project, dirs, files));
       writeGraphCache(path, { format: FORMAT, key: inputKey(root, options, envNames), envNames, dirs, files, digest: stamp.digest, graph: encodeGraph(manifest.graphNodes, materialized) });
     }
@@ -161,6 +163,16 @@ function projectDirs(project: Project): string[] {
   const { paths, root } = project;
   const dirs = [...paths.models, ...paths.seeds, ...paths.macros, ...paths.tests, ...(paths.snapshots ?? []), ...(paths.docs ?? []), project.packagesInstallPath ?? 'dbt_packages'];
   return [...new Set(dirs.map((dir) => resolve(root, dir)))];
+}
+
+/** The files the load read that its graph depends on (absolute): models, macros, seeds, tests, snapshots, fixtures, property files. */
+export function filesRead(project: Project): string[] {
+  const { root } = project;
+  const properties = [...project.modelProperties.values(), ...project.seedProperties.values(), ...project.sources].map((p) => resolve(root, p.location.file));
+  return [
+    ...[...project.models, ...project.macros, ...project.seeds, ...project.singularTests, ...(project.snapshots ?? []), ...(project.fixtures?.values() ?? [])].map((f) => resolve(f.absPath)),
+    ...properties,
+  ];
 }
 
 /** The files looked for in known places: the project file, the package lists, profiles.yml wherever it is looked for. */

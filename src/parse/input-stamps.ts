@@ -16,7 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, statSync, type Stats } from 'node:fs';
-import { dirname, sep } from 'node:path';
+import { sep } from 'node:path';
 
 export interface InputStamp {
   /** The hash of every stamped folder's entries and times and every file's stamp. */
@@ -30,11 +30,11 @@ export const TRUST_MARGIN_MS = 2_000;
 
 /**
  * Stamp every file under `dirs` (recursively, symlinks followed, each real
- * folder once; dot entries left out, as the loaders leave them out), the
- * folders holding `dirs`, and each of `files` (present or not). The same
- * files give the same digest.
+ * folder once; dot entries left out, as the loaders leave them out) and
+ * each of `files` (present or not). The same files give the same digest.
+ * `present` receives the path of every file found.
  */
-export function stampInputs(dirs: readonly string[], files: readonly string[]): InputStamp {
+export function stampInputs(dirs: readonly string[], files: readonly string[], present?: Set<string>): InputStamp {
   // Paths and names as text; every stamp as five numbers (kind, size, mtimeMs, ctimeMs, inode), in walk order:
   // no string per file (formatting 30,000 times costs more than the stats).
   const text: string[] = [];
@@ -82,6 +82,7 @@ export function stampInputs(dirs: readonly string[], files: readonly string[]): 
       const path = `${dir}${sep}${name}`;
       const entry = statOf(path);
       stamp(entry);
+      if (present && entry !== undefined && !entry.isDirectory()) present.add(path);
       if (entry?.isDirectory()) {
         const id = `${entry.dev}:${entry.ino}`;
         if (seen.has(id)) continue; // a symlink loop, or one folder reached twice
@@ -91,11 +92,6 @@ export function stampInputs(dirs: readonly string[], files: readonly string[]): 
     }
     for (const [path, entry] of below) walk(path, entry);
   };
-  // Each folder's parent too (its own times only): a folder created or removed there is seen, even during the load.
-  for (const parent of new Set(dirs.map((dir) => dirname(dir)))) {
-    text.push(`P ${parent}`);
-    stamp(statOf(parent));
-  }
   for (const dir of dirs) {
     if (walked.has(dir)) continue;
     const stats = statOf(dir);
@@ -104,7 +100,9 @@ export function stampInputs(dirs: readonly string[], files: readonly string[]): 
   }
   for (const file of files) {
     text.push(`F ${file}`);
-    stamp(statOf(file));
+    const stats = statOf(file);
+    stamp(stats);
+    if (present && stats !== undefined && !stats.isDirectory()) present.add(file);
   }
   const digest = createHash('sha256').update(text.join('\n')).update('\0').update(numbers.subarray(0, count)).digest('hex');
   return { digest, newest };

@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, utim
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listNodes } from '../../../src/api/list-nodes.js';
-import { loadGraphWithCache, type GraphCacheOptions } from '../../../src/parse/graph-cache.js';
+import { filesRead, loadGraphWithCache, type GraphCacheOptions } from '../../../src/parse/graph-cache.js';
+import { loadThroughParseCache } from '../../../src/parse/parse-cache.js';
 import { isOldEnough, stampInputs } from '../../../src/parse/input-stamps.js';
 import { writeProject } from '../../support/example-project.js';
 
@@ -64,11 +65,6 @@ describe('the graph cache', () => {
     await settle();
     const first = graph();
     expect(first.fromCache).toBe(false);
-    // The first load created target/ (the parse cache), so the project folder, which holds the model paths,
-    // changed during that load: nothing kept until that settled.
-    expect(existsSync(join(dir, 'target', 'graph_cache.json'))).toBe(false);
-    await settle();
-    expect(graph().fromCache).toBe(false);
     expect(existsSync(join(dir, 'target', 'graph_cache.json'))).toBe(true);
     const second = graph();
     expect(second.fromCache).toBe(true);
@@ -135,6 +131,22 @@ describe('the graph cache', () => {
     writeFileSync(join(dir, 'profiles.yml'), 'shop:\n  target: dev\n  outputs:\n    dev:\n      type: sqlite\n      schema: main\n      schemas_and_paths:\n        main: other.db\n');
     writeFileSync(join(dir, 'project.yml'), `${FILES['project.yml']}profile: shop\n`);
     await cachedAfterChange();
+  });
+
+  it('keeps serving while only the project folder itself changes (target/ made again, a database file), and not after a folder the load read went away', async () => {
+    await servedFromCache();
+    rmSync(join(dir, 'target'), { recursive: true });
+    writeFileSync(join(dir, 'warehouse.db'), '');
+    expect(graph().fromCache).toBe(false); // the cache went with target/
+    expect(graph().fromCache).toBe(true);
+    // A folder removed while a load ran leaves no newer time behind: what the load read must still be there.
+    const loaded = loadThroughParseCache(dir);
+    rmSync(join(dir, 'models', 'staging'), { recursive: true });
+    const present = new Set<string>();
+    stampInputs([join(dir, 'models'), join(dir, 'seeds'), join(dir, 'macros')], [], present);
+    expect(filesRead(loaded.project).filter((file) => !present.has(file)).map((file) => file.slice(dir.length + 1)).sort())
+      .toEqual(['models/staging/stg_a.sql', 'models/staging/stg_b.sql']);
+    expect(() => graph()).toThrow(/'stg_a' which was not found/); // loaded, not served
   });
 
   it('ignores a corrupt cache file, rewrites it, and is neither read nor written with --no-partial-parse', async () => {
