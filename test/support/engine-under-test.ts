@@ -11,6 +11,7 @@ import { useTargetEngine } from '../../src/engine/current-engine.js';
 import type { Connection } from '../../src/engine/connection.js';
 import { ConnectionLostError } from '../../src/engine/connection-lost.js';
 import { openPostgres } from '../../src/engine/postgres/pg-connection.js';
+import { closeIdlePostgresConnections } from '../../src/engine/postgres/pg-sync-client.js';
 import { FILE_TARGET, type PostgresSettings } from '../../src/project/target.js';
 import { claimReadyDatabaseSql, READY_DATABASES_SQL, retireDatabaseSql } from './pg-ready-databases.js';
 import { describePg, pgDatabaseTarget, pgServer, pgProfilesYml, type PgTestTarget } from './pg-test-database.js';
@@ -234,9 +235,13 @@ function forget(key: string): void {
   }
 }
 
-/** End the kept reader sessions on `database` (before it is dropped, renamed or copied: those need it alone). */
+/**
+ * End the kept reader sessions on `database` (before it is dropped, renamed or copied: those need it
+ * alone), and the connections this process's runs released and keep idle (PgSyncClient.release).
+ */
 function closePgReaders(database: string): void {
   for (const key of [...kept.keys()]) if (key.startsWith(`${database}\u0000`)) forget(key);
+  closeIdlePostgresConnections();
 }
 
 /** Run `fn` with a reader, closed after. */

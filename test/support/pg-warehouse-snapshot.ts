@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { pgServer, withPgClient, type PgTestTarget } from './pg-test-database.js';
+import { closeIdlePostgresConnections } from '../../src/engine/postgres/pg-sync-client.js';
 
 /**
  * A PostgreSQL warehouse as the crash tests compare it (what
@@ -36,6 +37,8 @@ async function tableRows(client: pg.Client, schema: string, name: string): Promi
 /** A copy of a database (CREATE DATABASE ... TEMPLATE): the warehouse as it was, for one trial. */
 export async function clonePgDatabase(template: string, name: string): Promise<void> {
   const server = pgServer();
+  // Connections this process's runs released stay open a while (PgSyncClient.release): ended first.
+  closeIdlePostgresConnections();
   await withPgClient(async (client) => {
     // The template must have no session on it: a CLI that just exited may take a moment to leave.
     for (let attempt = 0; ; attempt++) {
