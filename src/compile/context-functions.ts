@@ -2,7 +2,7 @@ import { engine } from '../engine/current-engine.js';
 import { ProjectError } from '../errors/project-error.js';
 import { batchId } from '../config/microbatch-time.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
-import { internals } from './jinja/nunjucks-internals.js';
+import { internals, isSafeString } from './jinja/nunjucks-internals.js';
 import { pythonTypeName } from './jinja/python-type-name.js';
 import { splitKeywordArgs } from './keyword-args.js';
 import type { RenderState } from './render-state.js';
@@ -41,6 +41,18 @@ function makeVar(state: RenderState) {
   });
 }
 
+/** A macro's output given to config() is its text, as in dbt (a nunjucks SafeString is not a plain value). */
+function plainValue(value: unknown): unknown {
+  if (isSafeString(value)) return String(value);
+  if (Array.isArray(value)) return value.map(plainValue);
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) return plainValues(value as Record<string, unknown>);
+  return value;
+}
+
+function plainValues(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, plainValue(value)]));
+}
+
 function makeConfig(state: RenderState) {
   const config = guarded(state, (...args: unknown[]) => {
     const { positional, keywords } = splitKeywordArgs(args);
@@ -60,7 +72,7 @@ function makeConfig(state: RenderState) {
         throw Object.assign(new ProjectError(`Invalid inline model config: ${hook}_hook and ${hook}-hook are the same config and cannot both be set; keep one`), { needle: 'config(' });
       }
     }
-    Object.assign(state.captured.config, dict, keywords);
+    Object.assign(state.captured.config, plainValues(dict), plainValues(keywords));
     return '';
   }) as ((...args: unknown[]) => string) & { get: unknown; require: unknown };
   config.get = (key: string, fallback?: unknown) => {

@@ -69,6 +69,19 @@ describe('rendering models', () => {
     expect(model(s, 'n').config.materialized).toBe('incremental');
   });
 
+  it("takes a macro's output given to config() as its text, as dbt does", () => {
+    const s = session({
+      'macros/choose.sql': "{% macro mat() %}{{ 'table' if var('region') == 'eu' else 'view' }}{% endmacro %}",
+      'models/staging/q.sql': "{{ config(materialized=mat(), tags=[mat()], meta={'kind': mat()}) }}select 1 as a",
+    });
+    const config = model(s, 'q').config;
+    expect(config.materialized).toBe('table');
+    expect(typeof config.materialized).toBe('string');
+    expect(config.tags).toEqual(['all', 'table']);
+    expect(JSON.parse(JSON.stringify(config.meta))).toEqual({ kind: 'table' });
+    expect(typeof (config.meta as Record<string, unknown>).kind).toBe('string');
+  });
+
   it('answers is_incremental() as dbt does: a table exists, the model is incremental, no full refresh applies (decided by the build mode)', () => {
     const s = session({
       'models/inc.sql': "{{ config(materialized='incremental') }}select {% if is_incremental() %}'inc'{% else %}'full'{% endif %} as k",
