@@ -1,10 +1,12 @@
 import type { AgateTable } from './agate-table.js';
 
-const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+// Made on first use: building a NumberFormat loads ICU's locale data (about 10 ms), which every command
+// that loads the template environment would pay at start-up.
+let numberFormat: Intl.NumberFormat | undefined;
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return NUMBER.format(value);
+  if (typeof value === 'number') return (numberFormat ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 })).format(value);
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   return String(value);
 }
