@@ -210,9 +210,10 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
   const ok = mine?.status === 'success';
   const audits = plannedAudits(mine?.plan);
   const checks = checkStatuses(checkNames, audits, ok ? null : (mine?.message ?? ''), auditWarnings);
-  const done = withReadOnly(project, (d) => {
+  // The totals after and the downstream models' staleness, read on one connection.
+  const [done, downstream] = withReadOnly(project, (d) => {
     const columns = relationColumns(d, node.alias, { schema: node.schema }).map((c) => c.name);
-    return previews.map((preview): BackfillRange => {
+    const ranges = previews.map((preview): BackfillRange => {
       const partitions = ok ? mine.partitions.map(String).filter((p) => inRange(p, preview)) : [];
       const after = ok ? partitionTotals(d, qualifiedName(node.schema, node.alias), columns, part, { start: preview.start, end: preview.end }) : null;
       return {
@@ -225,8 +226,9 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
         ...(ok ? {} : { message: mine?.message ?? undefined }),
       };
     });
+    return [ranges, downstreamOf(base, node, rebuilt, d)] as const;
   });
-  return { ...result, dryRun: false, ranges: done, checks, changes: null, downstream: downstreamOf(base, node, rebuilt, project), runs: [outcome], exitCode: outcome.exitCode };
+  return { ...result, dryRun: false, ranges: done, checks, changes: null, downstream, runs: [outcome], exitCode: outcome.exitCode };
 }
 
 /** The engine's backfill of these ranges: one range, or several inside their envelope (undefined: nothing to do). */
@@ -291,17 +293,18 @@ function checkSelection(session: Session, node: ModelNode, select: readonly stri
   return [...chosen];
 }
 
-function downstreamOf(session: Session, node: ModelNode, rebuilt: ReadonlySet<string>, project: Project | null): DownstreamModel[] {
+/** The models downstream of the backfilled one; with `db` (after a publish), whether each is now stale (null: not built). */
+function downstreamOf(session: Session, node: ModelNode, rebuilt: ReadonlySet<string>, db: Warehouse | null): DownstreamModel[] {
   const out: DownstreamModel[] = [];
   for (const id of descendants(session.graph, node.uniqueId)) {
     const child = session.manifest.nodes.get(id);
     if (child?.resourceType !== 'model') continue;
     const materialized = child.settings.materialized;
     let isStale: boolean | null = null;
-    if (project !== null) {
+    if (db !== null) {
       isStale = materialized === 'view' || materialized === 'ephemeral'
         ? false
-        : withReadOnly(project, (db) => (relationKind(db, child.alias, child.schema) === null ? null : exactStale(db, session.manifest, child, { detailPartitions: 0 }).stale.length > 0));
+        : relationKind(db, child.alias, child.schema) === null ? null : exactStale(db, session.manifest, child, { detailPartitions: 0 }).stale.length > 0;
     }
     out.push({ name: child.name, materialized, rebuilt: rebuilt.has(id), stale: isStale });
   }
