@@ -1,15 +1,10 @@
 /**
- * target/manifest.json as a run writes it: dbt's manifest, rewritten only
- * when what it describes changed. Its metadata names the invocation that
- * last wrote it (run_results.json names every run's own), so a nightly run
- * of an unchanged project reads the file, finds the same nodes, and leaves
- * it be (no serialising, no rename: renaming over a file makes ext4 start
- * writing the new one out at once, which costs a run most of a millisecond
- * and sometimes many). The text is the one JSON.stringify(manifestJson(...),
- * null, 2) gives, built from the metadata and the rest, which is serialised
- * once per manifest and graph in a process.
+ * target/manifest.json as a run writes it: dbt's manifest, with this run's
+ * metadata. The text is the one JSON.stringify(manifestJson(...), null, 2)
+ * gives, built from the metadata and the rest, which is serialised once per
+ * manifest and graph in a process (a nightly job in one process, or a
+ * session's runs, serialise the nodes once).
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Manifest } from '../compile/manifest.js';
 import type { Graph } from '../graph/graph-node.js';
@@ -18,9 +13,6 @@ import { writeArtifact } from './artifact-write-error.js';
 import { manifestJson, manifestMetadata } from './manifest-json.js';
 
 const HEAD = '{\n  "metadata": ';
-
-/** The metadata fields that change with every write and say nothing about the nodes. */
-const PER_WRITE = new Set(['generated_at', 'invocation_id']);
 
 interface Parts {
   readonly metadata: Readonly<Record<string, unknown>>;
@@ -46,31 +38,12 @@ export function manifestText(parts: Parts): string {
   return `${HEAD}${JSON.stringify(parts.metadata, null, 2).replace(/\n/g, '\n  ')}${parts.tail}`;
 }
 
-/** Whether `existing` (the file as it is) describes the same project as `parts`, whatever run wrote it. */
-function sameManifest(existing: string, parts: Parts): boolean {
-  if (!existing.startsWith(HEAD) || !existing.endsWith(parts.tail)) return false;
-  let metadata: unknown;
-  try {
-    metadata = JSON.parse(existing.slice(HEAD.length, existing.length - parts.tail.length));
-  } catch {
-    return false;
-  }
-  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return false;
-  const was = metadata as Record<string, unknown>;
-  const keys = new Set([...Object.keys(was), ...Object.keys(parts.metadata)]);
-  return [...keys].every((key) => PER_WRITE.has(key) ? typeof was[key] === 'string' : was[key] === parts.metadata[key]);
-}
-
-/** target/manifest.json after a run: written when missing or when anything but its per-write metadata would change. */
+/**
+ * target/manifest.json after a run, as dbt writes it at every invocation: its metadata names this run
+ * (tools that read the artifacts pair manifest.json and run_results.json by invocation_id). Only the
+ * metadata is serialised per run; the nodes' text is cached per manifest and graph.
+ */
 export function writeRunManifest(project: Project, manifest: Manifest, graph: Graph, invocationId: string): void {
   const path = join(project.root, project.paths.target, 'manifest.json');
-  const parts = manifestParts(manifest, graph, invocationId);
-  let existing: string | undefined;
-  try {
-    existing = readFileSync(path, 'utf8');
-  } catch {
-    // not there yet (or unreadable: written again)
-  }
-  if (existing !== undefined && sameManifest(existing, parts)) return;
-  writeArtifact(project.root, path, manifestText(parts));
+  writeArtifact(project.root, path, manifestText(manifestParts(manifest, graph, invocationId)));
 }
