@@ -5,9 +5,29 @@ import { failingRowsQuery, testQuery, testThresholds } from './test-query.js';
 import type { TestRenderOptions } from './test-render-state.js';
 import type { TestNode } from '../compile/test-node.js';
 
+/** The tests of each model (attachedTo), indexed once per manifest: a plan asks for every model's. */
+const byModel = new WeakMap<Manifest['tests'], { readonly size: number; readonly index: Map<string, TestNode[]> }>();
+
+function testsOf(manifest: Manifest, uniqueId: string): readonly TestNode[] {
+  const known = byModel.get(manifest.tests);
+  // (a map still being filled, as parsing fills it, is indexed again)
+  let index = known?.size === manifest.tests.size ? known.index : undefined;
+  if (!index) {
+    index = new Map();
+    for (const test of manifest.tests.values()) {
+      if (test.attachedTo === undefined) continue;
+      const list = index.get(test.attachedTo);
+      if (list) list.push(test);
+      else index.set(test.attachedTo, [test]);
+    }
+    byModel.set(manifest.tests, { size: manifest.tests.size, index });
+  }
+  return index.get(uniqueId) ?? [];
+}
+
 /** The tests that audit a model's publish: `audit: true` ones, and all of them during a backfill. */
 export function auditTests(manifest: Manifest, node: ModelNode, mode: string): TestNode[] {
-  return [...manifest.tests.values()].filter((t) => t.attachedTo === node.uniqueId && (t.config.audit === true || mode === 'backfill'));
+  return testsOf(manifest, node.uniqueId).filter((t) => t.config.audit === true || mode === 'backfill');
 }
 
 /** One audit statement per auditing test, rendered against the model's relation. */
