@@ -14,6 +14,13 @@ const quoteText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 /** The commands whose row count is rows changed (a SELECT's is rows returned). */
 const CHANGING = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'COPY']);
 
+/** What a closed connection talks to: every call fails, as a closed connection's calls always did. */
+const CLOSED = new Proxy({} as PgSyncClient, {
+  get: (_target, property) => (property === 'requests' ? -1 : () => {
+    throw new PgError({ message: 'the connection is closed' });
+  }),
+});
+
 /** The savepoint a batch of statements starts with (left open when they succeed: COMMIT ends it). */
 const BATCH_SAVEPOINT = 'mini_dbt_batch';
 
@@ -36,7 +43,7 @@ export class PostgresConnection implements Connection {
 
   /** `serverVersion`: the server's server_version_num (150004 for 15.4). */
   /** `key`: the target it was opened for (pgConnectionKey), under which close() releases it for the next open. */
-  constructor(readonly path: string, readonly readonly: boolean, private readonly client: PgSyncClient, private readonly mainSchema: string, readonly serverVersion: number, private readonly key?: string) {}
+  constructor(readonly path: string, readonly readonly: boolean, private client: PgSyncClient, private readonly mainSchema: string, readonly serverVersion: number, private readonly key?: string) {}
 
   get inTransaction(): boolean {
     return this.depth > 0;
@@ -281,8 +288,11 @@ export class PostgresConnection implements Connection {
   close(): void {
     if (this.ended) return;
     this.ended = true;
-    if (this.key === undefined) this.client.close();
-    else this.client.release(this.key);
+    const client = this.client;
+    // Used after close, this connection says so: its server connection may already serve another open.
+    this.client = CLOSED;
+    if (this.key === undefined) client.close();
+    else client.release(this.key);
   }
 
   /** A schema is created (PostgreSQL's schemas are not files: `path` is unused). */
