@@ -118,7 +118,7 @@ export class PgSyncClient {
    * call waits for the answer, and a failure to connect is raised there.
    */
   startConnect(config: Record<string, unknown>, session: readonly string[]): void {
-    this.port.postMessage({ op: 'connect', config, session: [...session] });
+    this.port.postMessage({ op: 'connect', config, session: [...session], seq: ++this.posted });
     this.pendingConnect = config;
   }
 
@@ -146,8 +146,7 @@ export class PgSyncClient {
 
   /** Post a request, read the answers of the sends before it (the first error among them is raised), then its own. */
   private postAndAwait(request: Record<string, unknown>): unknown {
-    this.posted++;
-    this.port.postMessage(request);
+    this.port.postMessage({ ...request, seq: ++this.posted });
     let earlier: unknown;
     for (; this.unread > 0; this.unread--) {
       try {
@@ -170,8 +169,7 @@ export class PgSyncClient {
     this.ready();
     const request = { op: 'query', text, values: values === undefined ? undefined : [...values], extended: values !== undefined };
     if (TRACE) traced({ ...request, op: 'send' }, () => undefined);
-    this.posted++;
-    this.port.postMessage(request);
+    this.port.postMessage({ ...request, seq: ++this.posted });
     this.unread++;
   }
 
@@ -185,8 +183,13 @@ export class PgSyncClient {
       const woke = Atomics.wait(this.state, 0, posted, 1000);
       if (woke === 'timed-out' && this.worker.threadId === -1) throw this.failure({ message: 'the PostgreSQL connection thread stopped' });
     }
-    const message = this.answer() as { ok: boolean; value?: unknown; error?: Record<string, unknown> } | undefined;
+    const message = this.answer() as { ok: boolean; value?: unknown; error?: Record<string, unknown>; seq?: number } | undefined;
     if (!message) throw this.failure({ message: 'no answer from the PostgreSQL connection thread' });
+    if (message.seq !== expected) {
+      // Never read as another request's answer: the connection is given up (closed, not kept or parked).
+      this.lost = new ConnectionLostError(this.server ? pgServerLabel(this.server) : 'PostgreSQL', `the connection thread answered request ${String(message.seq)} where ${expected} was due`);
+      throw this.lost;
+    }
     if (!message.ok) throw this.failure(message.error ?? {});
     return message.value;
   }

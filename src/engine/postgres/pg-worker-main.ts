@@ -81,6 +81,8 @@ export function pgWorkerMain(load: NodeJS.Require): void {
     ok: boolean;
     value?: unknown;
     error?: Record<string, unknown>;
+    /** The request it answers (its number, as the calling thread posted it). */
+    seq: number;
   }
 
   const errorOf = (err: unknown): Record<string, unknown> => {
@@ -93,7 +95,14 @@ export function pgWorkerMain(load: NodeJS.Require): void {
   };
 
   /** An answer posted, and counted in `state` (the calling thread waits for the count to reach its request's). */
+  // The request being handled, and whether it was answered already (by an exception raised outside it).
+  let current = -1;
+  let answeredCurrent = false;
   const reply = (r: Reply): void => {
+    if (r.seq === current) {
+      if (answeredCurrent) return;
+      answeredCurrent = true;
+    }
     port.postMessage(r);
     Atomics.add(state, 0, 1);
     Atomics.notify(state, 0);
@@ -254,15 +263,28 @@ export function pgWorkerMain(load: NodeJS.Require): void {
     return [{ rows: [], fields: [], rowCount: (stream as unknown as { rowCount: number }).rowCount ?? 0, command: 'COPY' }];
   }
 
-  // One request at a time, in the order posted: answers are matched to requests by their count.
+  // One request at a time, in the order posted: each gets exactly one answer, carrying its number, so
+  // answers are matched to requests by their count (and the calling thread checks the number).
   let queue: Promise<void> = Promise.resolve();
-  port.on('message', (req: Request) => {
-    queue = queue.then(() =>
-      handle(req).then(
-        (value) => reply({ ok: true, value }),
-        (err) => reply({ ok: false, error: errorOf(err) }),
-      ),
-    );
+  port.on('message', (req: Request & { seq: number }) => {
+    queue = queue.then(() => {
+      current = req.seq;
+      answeredCurrent = false;
+      return handle(req).then(
+        (value) => reply({ ok: true, value, seq: req.seq }),
+        (err) => reply({ ok: false, error: errorOf(err), seq: req.seq }),
+      );
+    });
   });
-  process.on('uncaughtException', (err) => reply({ ok: false, error: errorOf(err) }));
+  // An exception raised outside a request's own promise (a stream's late error): it answers the request
+  // in hand if that is not answered yet, else it fails the next one. Never an answer of its own, which
+  // would put every later answer one request late.
+  process.on('uncaughtException', (err) => {
+    // pg-copy-streams forgets its connection when the server ends a COPY with an error, and a flush it had
+    // queued for the socket's next 'drain' then throws (reading `stream` of null): the COPY's own error,
+    // from its stream, is what the load reports; this one says nothing more.
+    if (err instanceof Error && /pg-copy-streams/.test(err.stack ?? '')) return;
+    if (current >= 0 && !answeredCurrent) reply({ ok: false, error: errorOf(err), seq: current });
+    else broken ??= err instanceof Error ? err : new Error(String(err));
+  });
 }
