@@ -123,8 +123,9 @@ same workloads):
   write are rebuilt (about 7.5 days a night on this feed), the others keep their verdict, and the final
   check does the same; a changed definition, an as-of going back or a write the ledger cannot place
   falls back to the whole check. The replay also makes an index on the raw table's id column in its
-  scratch copy the first time a day goes stale, so those look-ups seek. 69x became about 2.1x in CPU
-  time (the wall ratio depends on the machine's load: both sides wait on the disk). What is left is
+  scratch copy the first time a day goes stale, so those look-ups seek. 69x became 2.00x (10.6 s
+  against 5.31 s, CPU 2.15x, at load 1; under heavy disk load from other work both sides wait and the
+  wall ratio looked better than it is). What is left is
   mostly the exact check's own floor: rebuilding each night, with the model's own SQL, the days late
   rows landed for (2.8 s of CPU over the year, about 1.6x on its own), then the scratch copy (0.45 s)
   and the index (0.3 s). So this figure's 1.5x is out of reach for an exact check every night on a
@@ -152,7 +153,7 @@ same workloads):
   (\`mini-dbt build\` passes all 2,092 nodes of the 1,000-model version). First measured at 31.9 s cold
   for 10,000 models against 1.21 s for the generated project; a CPU profile put 40% of it in one
   quadratic step: each model's audit tests were found by filtering every test of the project (10,000
-  models x 11,000 tests), now an index made once per manifest. Next in that profile: nunjucks compiling
+  models x 11,000 tests), now an index made once per manifest (11.1 s after it, at load 1). Next in that profile: nunjucks compiling
   the templates that leave the fast path (\`set\`, \`for\`, a conditional \`config()\`; 0.5-0.7 ms a
   template, 14%) and rendering them (10%), and each test's location, which parses every property file
   with positions just to know its line (4%).
@@ -208,8 +209,10 @@ same workloads):
   longer than a day (14 ms, index-only over the frozen seed), 4.75 ms a day to 1.4. Its fixed overhead
   (about 145 ms) is now mostly the full reload's raw counts (a count of all 1.2M rows and one of the
   rows landed since a date: 80-120 ms at load 2-4); its four connections are one, reused.
-  **Noise**: the full rebuild's median moved between 1.26 and 2.73 s across this session's runs (load
-  1.5-9 from other work on the machine), the nightly between 33 and 45 ms; the last run's row is above.
+  **Noise**: the full rebuild's median moved between 1.16 and 2.73 s across this session's runs (load
+  1.2-9 from other work on the machine), the nightly between 25 and 45 ms, so the nightly's ratio
+  between 1.64% and 2.46%; the row above is the last run, at load 1.2 (25 ms against 1.16 s: 2.15%,
+  inside 2.19% by a hair). On a busy machine it can miss.
 `;
 
 function machineLine(m: Machine): string {
