@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MultipleStatementsError } from '../../src/engine/connection.js';
-import { openPostgres, type PostgresConnection } from '../../src/engine/postgres/pg-connection.js';
+import { openPostgres } from '../../src/engine/postgres/open-postgres.js';
+import type { PostgresConnection } from '../../src/engine/postgres/pg-connection.js';
 import { closeIdlePostgresConnections } from '../../src/engine/postgres/pg-sync-client.js';
 import { postgresDialect } from '../../src/engine/postgres/pg-dialect.js';
 import type { PostgresSettings } from '../../src/project/target.js';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
 import { useTargetEngine } from '../../src/engine/current-engine.js';
 import type { Connection } from '../../src/engine/connection.js';
 import { ConnectionLostError } from '../../src/engine/connection-lost.js';
-import { openPostgres } from '../../src/engine/postgres/pg-connection.js';
+import { openPostgres } from '../../src/engine/postgres/open-postgres.js';
 import { closeIdlePostgresConnections } from '../../src/engine/postgres/pg-sync-client.js';
 import { FILE_TARGET, type PostgresSettings } from '../../src/project/target.js';
 import { claimReadyDatabaseSql, READY_DATABASES_SQL, retireDatabaseSql } from './pg-ready-databases.js';

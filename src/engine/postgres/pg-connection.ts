@@ -1,15 +1,13 @@
-import { CopyRowError, MultipleStatementsError, type StatementBatch, type BindParameters, type BulkLoad, type BulkLoadOptions, type Connection, type OpenOptions, type PreparedStatement, type RunResult } from '../connection.js';
-import type { PostgresSettings } from '../../project/target.js';
+import { CopyRowError, MultipleStatementsError, type StatementBatch, type BindParameters, type BulkLoad, type BulkLoadOptions, type Connection, type PreparedStatement, type RunResult } from '../connection.js';
 import { numberPlaceholders } from './pg-placeholders.js';
 import { holdsSeveralStatements } from './pg-statement-count.js';
 import { PgError, PgSyncClient, type PgResult } from './pg-sync-client.js';
 import { PgStatement } from './pg-statement.js';
-import { pgClientConfig, pgConnectionKey } from './pg-client-config.js';
 import { pgColumnTypes } from './pg-type-names.js';
 import { ConnectionLostError } from '../connection-lost.js';
+import { copySchema } from './pg-copy-schema.js';
 
 const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
-const quoteText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
 /** The commands whose row count is rows changed (a SELECT's is rows returned). */
 const CHANGING = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'COPY']);
@@ -243,45 +241,7 @@ export class PostgresConnection implements Connection {
 
   /** A copy of a schema into another one of the same database (`path` names the new schema: PostgreSQL has no database files). */
   copyTo(path: string, schema = 'main'): void {
-    const from = this.schemaOf(schema);
-    const searchPath = String(this.value('show search_path'));
-    this.client.script(`create schema ${quoteName(path)}`);
-    try {
-      // Read with `from` first on the search path, so the views' text names its tables unqualified...
-      this.exec(`set search_path = ${quoteName(from)}, public`);
-      const tables = this.query(`select c.relname as name, c.relkind as kind, pg_get_viewdef(c.oid) as definition from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ? and c.relkind in ('r', 'v', 'p') order by c.oid`, [from]).rows as { name: string; kind: string; definition: string | null }[];
-      for (const t of tables) {
-        if (t.kind === 'v') continue;
-        const copy = `${quoteName(path)}.${quoteName(t.name)}`;
-        this.exec(`create table ${copy} (like ${quoteName(from)}.${quoteName(t.name)} including all)`);
-        this.exec(`insert into ${copy} select * from ${quoteName(from)}.${quoteName(t.name)}`);
-        this.ownSequences(path, t.name);
-      }
-      // ...and created with the copy first: they read the copied tables, never the originals.
-      this.exec(`set search_path = ${quoteName(path)}, public`);
-      for (const t of tables) {
-        if (t.kind !== 'v' || t.definition === null) continue;
-        this.exec(`create view ${quoteName(path)}.${quoteName(t.name)} as ${t.definition.replace(/;\s*$/, '')}`);
-      }
-    } finally {
-      this.exec(`set search_path = ${searchPath}`);
-    }
-  }
-
-  /** A copied table's serial columns draw from sequences of the copy's own (LIKE keeps the original's nextval default). */
-  private ownSequences(schema: string, table: string): void {
-    const copy = `${quoteName(schema)}.${quoteName(table)}`;
-    const serials = this.all<{ name: string }>(
-      `select a.attname as name from pg_attrdef d join pg_attribute a on a.attrelid = d.adrelid and a.attnum = d.adnum
-       where d.adrelid = cast(? as regclass) and pg_get_expr(d.adbin, d.adrelid) like 'nextval(%'`,
-      copy,
-    );
-    for (const { name } of serials) {
-      const sequence = `${quoteName(schema)}.${quoteName(`${table}_${name}_seq`.slice(0, 63))}`;
-      this.exec(`create sequence ${sequence} owned by ${copy}.${quoteName(name)}`);
-      this.exec(`select setval(${quoteText(sequence)}, coalesce(max(${quoteName(name)}), 0) + 1, false) from ${copy}`);
-      this.exec(`alter table ${copy} alter column ${quoteName(name)} set default nextval(${quoteText(sequence)})`);
-    }
+    copySchema(this, this.schemaOf(schema), path);
   }
 
   /** The session ends for this connection; the server connection is kept a while for the process's next open of the target (PgSyncClient.release). */
@@ -431,60 +391,4 @@ function parseArray(value: unknown): string[] {
   const text = String(value ?? '{}').replace(/^\{|\}$/g, '');
   if (text === '') return [];
   return text.split(',').map((v) => (v === 'NULL' ? '' : v.replace(/^"|"$/g, '').replace(/\\(.)/g, '$1')));
-}
-
-/**
- * Open a connection to the target's database. The session's search_path is
- * the target's schema (created when missing, unless read-only), then public.
- * A connection this process released for the same target, still idle, is
- * taken first (PgSyncClient.release); one that went away meanwhile (the
- * server restarted, an administrator ended it) is replaced by a new one.
- */
-export function openPostgres(path: string, options: OpenOptions, settings: PostgresSettings, schema: string, started?: PgSyncClient): PostgresConnection {
-  const key = pgConnectionKey(settings);
-  const idle = started ? undefined : PgSyncClient.idle(key);
-  if (idle) {
-    try {
-      // DISCARD ALL (release) reset the role: the session's own statements again, then the settings.
-      for (const sql of pgSessionStatements(settings)) idle.send(sql);
-      return startSession(idle, path, options, settings, schema, key);
-    } catch {
-      idle.close();
-    }
-  }
-  const client = started ?? PgSyncClient.acquire();
-  try {
-    if (!started) client.connect(pgClientConfig(settings), pgSessionStatements(settings));
-  } catch (err) {
-    client.close();
-    throw err;
-  }
-  return startSession(client, path, options, settings, schema, key);
-}
-
-/** The session's settings, posted, and the probe of its schema and server version (one round trip). */
-function startSession(client: PgSyncClient, path: string, options: OpenOptions, settings: PostgresSettings, schema: string, key: string): PostgresConnection {
-  let serverVersion = 0;
-  try {
-    const searchPath = settings.searchPath ? `${quoteName(schema)}, ${settings.searchPath}` : `${quoteName(schema)}, public`;
-    // Posted without waiting (a search_path may name a schema created just below): answered with the probe's round trip.
-    // Dates and timestamps come back as their text (pg-worker-main.ts): ISO (2024-01-05, 2024-01-05 10:00:00)
-    // whatever the server's or the database's DateStyle, as psycopg (dbt-postgres) sets it after connecting
-    // (a SET, not a startup option, which connection poolers such as older PgBouncers refuse).
-    client.send(`set lock_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}; set search_path = ${searchPath}; set datestyle = 'ISO, MDY'`);
-    // Only when missing: a user granted CREATE on its schema alone (not on the database) can still build there.
-    const probe = client.query("select exists (select 1 from pg_namespace where nspname = $1) as present, current_setting('server_version_num')::int as version", [schema])[0]!.rows[0] as { present: boolean; version: number };
-    const present = probe.present;
-    serverVersion = Number(probe.version);
-    if (!options.readonly && !present) client.query(`create schema if not exists ${quoteName(schema)}`, undefined, { extended: false });
-  } catch (err) {
-    client.close();
-    throw err;
-  }
-  return new PostgresConnection(path, options.readonly ?? false, client, schema, serverVersion, key);
-}
-
-/** What every session runs once connected (the application name is a connection option already). */
-export function pgSessionStatements(settings: PostgresSettings): string[] {
-  return settings.role ? [`set role ${quoteName(settings.role)}`] : [];
 }

@@ -1,6 +1,6 @@
 import type { Engine } from '../engine.js';
 import type { PostgresSettings } from '../../project/target.js';
-import { openPostgres, pgSessionStatements } from './pg-connection.js';
+import { openPostgres, pgSessionStatements } from './open-postgres.js';
 import { pgClientConfig, pgConnectionKey } from './pg-client-config.js';
 import { postgresDialect, postgresMerge } from './pg-dialect.js';
 import { PgError, PgSyncClient } from './pg-sync-client.js';
