@@ -25,7 +25,9 @@
  *   incremental/*, one-statement.test.ts, microbatch.test.ts).
  * - MINI_DBT_PAUSE=<model>:<role>:<ms>[,...]: hold the publish transaction
  *   (and so the write lock) for that long after that statement, so a test can
- *   act while a writer is in the middle of a publish. Used by
+ *   act while a writer is in the middle of a publish; with
+ *   MINI_DBT_PAUSE_UNTIL=<file>, only until that file exists (the test says
+ *   it is done), at most that long. Used by
  *   test/integration/concurrency.test.ts and lock-holder.test.ts.
  *
  * Inert unless the environment asks: with none of these set, every hook is
@@ -34,6 +36,8 @@
  * MINI_DBT_INJECT_FAILURE and MINI_DBT_PAUSE around a single run, after this
  * module loaded: there, and only there, those two are read at each call.
  */
+
+import { existsSync } from 'node:fs';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -73,7 +77,7 @@ function crashPointHook(env: Env): () => void {
 function injectionHook(env: Env, live: boolean): (model: string, role: string) => void {
   if (live) {
     return (model, role) => {
-      pause(env.MINI_DBT_PAUSE, model, role);
+      pause(env.MINI_DBT_PAUSE, model, role, env.MINI_DBT_PAUSE_UNTIL);
       fail(env.MINI_DBT_INJECT_FAILURE, model, role);
     };
   }
@@ -81,7 +85,7 @@ function injectionHook(env: Env, live: boolean): (model: string, role: string) =
   const failures = env.MINI_DBT_INJECT_FAILURE;
   if (!pauses && !failures) return inert;
   return (model, role) => {
-    pause(pauses, model, role);
+    pause(pauses, model, role, env.MINI_DBT_PAUSE_UNTIL);
     fail(failures, model, role);
   };
 }
@@ -94,11 +98,18 @@ function fail(spec: string | undefined, model: string, role: string): void {
   }
 }
 
-function pause(spec: string | undefined, model: string, role: string): void {
+function pause(spec: string | undefined, model: string, role: string, until: string | undefined): void {
   if (!spec) return;
   for (const entry of spec.split(',')) {
     const [m, r, ms] = entry.split(':');
-    if (m === model && r === role) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Number(ms));
+    if (m !== model || r !== role) continue;
+    const cell = new Int32Array(new SharedArrayBuffer(4));
+    if (!until) {
+      Atomics.wait(cell, 0, 0, Number(ms));
+      continue;
+    }
+    // Until the test has done what it held the writer for (it creates the file), at most `ms`.
+    for (let left = Number(ms); left > 0 && !existsSync(until); left -= 20) Atomics.wait(cell, 0, 0, Math.min(20, left));
   }
 }
 

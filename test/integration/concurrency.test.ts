@@ -59,7 +59,9 @@ describe('two processes on one warehouse', () => {
     const before = warehouseSnapshot(join(dir, 'warehouse.db')).daily_revenue;
     // The slow run holds its publish transaction open (test hook) while the others act.
     let slowDone = false;
-    const slow = start(['run', '-s', 'slow'], dir, { MINI_DBT_PAUSE: 'slow:stage:10000' }).then((r) => ((slowDone = true), r));
+    // The slow run keeps its publish open until the others have acted (the file), at most 10 s.
+    const done = join(dir, 'writer-may-go');
+    const slow = start(['run', '-s', 'slow'], dir, { MINI_DBT_PAUSE: 'slow:stage:10000', MINI_DBT_PAUSE_UNTIL: done }).then((r) => ((slowDone = true), r));
     await new Promise((r) => setTimeout(r, 1500));
     const blocked = runCli([...NIGHT, '--busy-timeout', '50', '--project-dir', dir]);
     // Readers work while the run writes (WAL): compile, stale, history and lateness read the warehouse.
@@ -71,6 +73,7 @@ describe('two processes on one warehouse', () => {
       runCli(['lateness', 'raw_orders', '--json', '--project-dir', dir]),
     ];
     expect(slowDone, 'the writer finished before the readers ran: the test proves nothing').toBe(false);
+    writeFileSync(done, '');
     expect((await slow).code).toBe(0);
     expect(blocked.code).toBe(2);
     expect(blocked.stderr).toMatch(/the warehouse .*warehouse\.db is locked by `mini-dbt run -s slow/);

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtExample } from '../support/built-example.js';
@@ -62,7 +62,9 @@ describe('the warehouse lock: the wait asked for, and a holder named only when i
   it('backfill honours --busy-timeout (not the 5 s default) and names the live mini-dbt run holding the lock, with its pid', async () => {
     const dir = copy();
     const db = join(dir, 'warehouse.db');
-    const holder = start(['run', '-s', 'monthly_revenue'], dir, { MINI_DBT_PAUSE: 'monthly_revenue:stage:6000' });
+    // The holder keeps its publish open until the test has its answer (the file), at most 6 s.
+    const done = join(dir, 'holder-may-go');
+    const holder = start(['run', '-s', 'monthly_revenue'], dir, { MINI_DBT_PAUSE: 'monthly_revenue:stage:6000', MINI_DBT_PAUSE_UNTIL: done });
     for (let i = 0; i < 250 && runningRows(db).length === 0; i++) await sleep(20);
     await sleep(300);
     const [{ pid }] = runningRows(db) as [{ pid: number }];
@@ -70,6 +72,7 @@ describe('the warehouse lock: the wait asked for, and a holder named only when i
     expect(blocked.code).toBe(2);
     expect(blocked.stderr).toMatch(new RegExp(`is locked by \`mini-dbt run -s monthly_revenue --project-dir [^\`]+\` \\(invocation [\\w-]+, started [^,]+, pid ${pid}\\); gave up after waiting 100 ms`));
     expect(blocked.ms).toBeLessThan(4000);
+    writeFileSync(done, '');
     expect((await holder).code).toBe(0);
   });
 });

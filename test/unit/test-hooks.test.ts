@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { inert, testHooks } from '../../src/test-hooks.js';
@@ -45,6 +47,18 @@ describe('test-only hooks (src/test-hooks.ts)', () => {
     expect(performance.now() - started).toBeLessThan(50);
     injectedFailure('m', 'stage');
     expect(performance.now() - started).toBeGreaterThanOrEqual(55);
+  });
+
+  it('with MINI_DBT_PAUSE_UNTIL, pause only until that file exists, at most the milliseconds given', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'pause-')), 'go');
+    const { injectedFailure } = testHooks({ MINI_DBT_PAUSE: 'm:stage:300', MINI_DBT_PAUSE_UNTIL: file }, false);
+    let started = performance.now();
+    injectedFailure('m', 'stage');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    writeFileSync(file, '');
+    started = performance.now();
+    injectedFailure('m', 'stage');
+    expect(performance.now() - started).toBeLessThan(100);
   });
 
   it('are not part of the package API', async () => {
