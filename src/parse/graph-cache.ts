@@ -32,9 +32,10 @@
  * settled (input-stamps.ts).
  */
 import { hash as oneShotHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
+import { readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { writeCacheFile } from './write-cache-file.js';
 import { now } from '../clock.js';
 import type { Manifest } from '../compile/manifest.js';
 import { collectUserWarnings, warnUser } from '../errors/user-warning.js';
@@ -132,7 +133,7 @@ export function loadGraphWithCache(projectDir: string, options: GraphCacheOption
     // meanwhile, and every file the load read is still there (a folder removed during the load leaves no newer time).
     if (isOldEnough(stamp, loadedAt, options.trustMarginMs) && stampInputs([], files).digest === before && filesRead(project).every((file) => present.has(file))) {
       const envNames = envNamesRead(templatesOf(project, dirs, files));
-      writeGraphCache(path, { format: FORMAT, key: inputKey(root, options, envNames), envNames, dirs, files, digest: stamp.digest, graph: encodeGraph(manifest.graphNodes, materialized) });
+      writeCacheFile(path, JSON.stringify({ format: FORMAT, key: inputKey(root, options, envNames), envNames, dirs, files, digest: stamp.digest, graph: encodeGraph(manifest.graphNodes, materialized) } satisfies GraphCacheFile));
     }
   }
   return { graph: buildGraph(manifest.graphNodes), materialized, manifest, fromCache: false };
@@ -229,18 +230,3 @@ function readGraphCache(path: string): GraphCacheFile | null {
   return graphCacheProblem(file, FORMAT) === undefined ? (file as GraphCacheFile) : null;
 }
 
-/** Through a temporary file and a rename (a concurrent reader never sees half a file). Best effort. */
-function writeGraphCache(path: string, file: GraphCacheFile): void {
-  const temp = `${path}.${process.pid}.tmp`;
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(temp, JSON.stringify(file));
-    renameSync(temp, path);
-  } catch {
-    try {
-      rmSync(temp, { force: true });
-    } catch {
-      // no folder to write in
-    }
-  }
-}

@@ -20,10 +20,11 @@
  * parsed on the way are stored too, by content (src/project/yaml-memo.ts).
  */
 // One-shot hashing (Node 20.12+): no Hash object per call, which counts at 10,000 models.
+import { writeCacheFile } from './write-cache-file.js';
 import { useTargetEngine } from '../engine/current-engine.js';
 import { hash as oneShotHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { warnUser } from '../errors/user-warning.js';
 import { isPlainJson } from '../project/is-plain-json.js';
 import { requireInstalledPackages } from './require-installed-packages.js';
@@ -137,7 +138,7 @@ export function loadThroughParseCache(projectDir: string, options: LoadOptions =
   let models: CacheFile['models'] | undefined;
   if (fresh.size > 0 || cached.size !== Object.keys(storedModels).length || yamlChanged) {
     models = storable();
-    writeCache(path, { format: FORMAT, projectKey, models, macroNames: manifest.macroNames, yaml });
+    writeCacheFile(path, JSON.stringify({ format: FORMAT, projectKey, models, macroNames: manifest.macroNames, yaml } satisfies CacheFile));
   }
   const reusable = (): boolean => {
     models ??= storable();
@@ -177,22 +178,6 @@ function readCache(path: string, projectDir: string): CacheFile | null {
   return (file as CacheFile).format === FORMAT ? (file as CacheFile) : null;
 }
 
-/** Write through a temporary file and a rename, so a concurrent reader never sees half a file. Best effort. */
-function writeCache(path: string, file: CacheFile): void {
-  const temp = `${path}.${process.pid}.tmp`;
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(temp, JSON.stringify(file));
-    renameSync(temp, path);
-  } catch {
-    // A read-only or full target/ only costs the next load its speed; leave no half-written temp file.
-    try {
-      rmSync(temp, { force: true });
-    } catch {
-      // there was no folder to write it in
-    }
-  }
-}
 
 /** Everything but the model files that pass 1 depends on; null when a macro makes the capture uncacheable. */
 function projectHash(project: Project): string | null {
