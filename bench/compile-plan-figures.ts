@@ -18,30 +18,18 @@ import { formatMs, formatRatio, type Figure } from './figure.js';
 import { writeGeneratedProject } from './generated-project.js';
 import { REPO_ROOT } from './history-workspace.js';
 import { median, sideBySide } from './side-by-side.js';
-import { spawnJson, spawnNode } from './spawn-node.js';
+import { spawnNode } from './spawn-node.js';
+import { coldCompileRound } from './cold-compile-round.js';
 
-const CHILD = join(import.meta.dirname, 'compile-plan-child.js');
 const CLI = join(REPO_ROOT, 'dist', 'bundle', 'main.js');
-
-interface ChildReport {
-  ms: number;
-  sinceStartMs: number;
-  models: number;
-}
 
 export async function compilePlanFigures(ctx: BenchContext): Promise<Figure[]> {
   const small = writeGeneratedProject(ctx.path('project-1k'), 1_000);
   const large = writeGeneratedProject(ctx.path('project-10k'), 10_000);
   const inside: Record<'small' | 'large' | 'written', number[]> = { small: [], large: [], written: [] };
   const cpu: Record<string, number[]> = { small: [], large: [], written: [], warm: [], cold: [], node: [] };
-  const compileCold = (key: 'small' | 'large' | 'written', dir: string, models: number) => async () => {
-    rmSync(join(dir, 'target'), { recursive: true, force: true });
-    const report = await spawnJson<ChildReport>([CHILD, key === 'written' ? 'compile' : 'plan', dir]);
-    if (report.models !== models) throw new Error(`compile saw ${report.models} models, expected ${models}`);
-    inside[key].push(report.ms);
-    cpu[key]!.push(report.cpuMs);
-    return report.wallMs;
-  };
+  const compileCold = (key: 'small' | 'large' | 'written', dir: string, models: number) =>
+    coldCompileRound(dir, models, { inside: inside[key], cpu: cpu[key]! }, key === 'written' ? 'compile' : 'plan');
   const repeats = Math.max(3, Math.min(ctx.repeats, 4));
   const compiled = await sideBySide(
     {

@@ -8,6 +8,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mulberry32 } from '../src/feed/seeded-random.js';
 
 export interface GeneratedProject {
   readonly dir: string;
@@ -48,20 +49,10 @@ const SEED_CSV = `id,amount,event_date
 ${Array.from({ length: 20 }, (_, i) => `${i + 1},${(i * 7.5 + 3).toFixed(2)},2026-09-${String((i % 28) + 1).padStart(2, '0')}`).join('\n')}
 `;
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 const pad = (i: number) => String(i).padStart(5, '0');
 
 export function writeGeneratedProject(dir: string, models: number, seed = 7): GeneratedProject {
-  const random = rng(seed);
+  const random = mulberry32(seed);
   const write = (path: string, text: string) => {
     mkdirSync(join(dir, path, '..'), { recursive: true });
     writeFileSync(join(dir, path), text);

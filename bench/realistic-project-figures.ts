@@ -22,15 +22,10 @@ import { writeGeneratedProject } from './generated-project.js';
 import { REPO_ROOT } from './history-workspace.js';
 import { writeRealisticProject } from './realistic-project.js';
 import { median, sideBySide } from './side-by-side.js';
-import { spawnJson, spawnNode } from './spawn-node.js';
+import { spawnNode } from './spawn-node.js';
+import { coldCompileRound } from './cold-compile-round.js';
 
-const CHILD = join(import.meta.dirname, 'compile-plan-child.js');
 const CLI = join(REPO_ROOT, 'dist', 'bundle', 'main.js');
-
-interface ChildReport {
-  ms: number;
-  models: number;
-}
 
 export async function realisticProjectFigures(ctx: BenchContext): Promise<Figure[]> {
   const small = writeRealisticProject(ctx.path('realistic-1k'), 1_000);
@@ -43,14 +38,7 @@ export async function realisticProjectFigures(ctx: BenchContext): Promise<Figure
   type Key = 'small' | 'large' | 'shaped' | 'warm' | 'cold' | 'bare';
   const inside: Record<Key, number[]> = { small: [], large: [], shaped: [], warm: [], cold: [], bare: [] };
   const cpu: Record<Key, number[]> = { small: [], large: [], shaped: [], warm: [], cold: [], bare: [] };
-  const compileCold = (key: Key, dir: string, models: number) => async () => {
-    rmSync(join(dir, 'target'), { recursive: true, force: true });
-    const report = await spawnJson<ChildReport>([CHILD, 'plan', dir]);
-    if (report.models !== models) throw new Error(`compile saw ${report.models} models, expected ${models}`);
-    inside[key].push(report.ms);
-    cpu[key].push(report.cpuMs);
-    return report.wallMs;
-  };
+  const compileCold = (key: Key, dir: string, models: number) => coldCompileRound(dir, models, { inside: inside[key], cpu: cpu[key] });
   const repeats = Math.max(3, Math.min(ctx.repeats, 4));
   const compiled = await sideBySide(
     {

@@ -19,6 +19,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GeneratedProject } from './generated-project.js';
+import { mulberry32 } from '../src/feed/seeded-random.js';
 
 const PROJECT_YML = `name: realistic
 database: warehouse.db
@@ -89,16 +90,6 @@ function seedCsvs(): { events: string; customers: string } {
   });
   const customers = Array.from({ length: 8 }, (_, i) => `${i + 1},customer ${i + 1},${i % 2 === 0 ? 'eu' : 'us'}`);
   return { events: `id,customer_id,amount,status,event_date\n${events.join('\n')}\n`, customers: `customer_id,name,region\n${customers.join('\n')}\n` };
-}
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 const pad = (i: number) => String(i).padStart(5, '0');
@@ -201,7 +192,7 @@ function propertiesEntry(e: Entry, n: number): string {
 }
 
 export function writeRealisticProject(dir: string, models: number, seed = 11): GeneratedProject {
-  const random = rng(seed);
+  const random = mulberry32(seed);
   const write = (path: string, text: string) => {
     mkdirSync(join(dir, path, '..'), { recursive: true });
     writeFileSync(join(dir, path), text);
