@@ -15,6 +15,7 @@ import { guardName } from './jinja/sandbox-policy.js';
 import { internals, nunjucksLib } from './jinja/nunjucks-internals.js';
 import { preprocessTemplate } from './jinja/preprocess-template.js';
 import { parseSimpleTemplate, renderSimpleTemplate, type SimpleTemplate } from './jinja/simple-template.js';
+import { SharedTemplateCode } from './jinja/shared-template-code.js';
 import { installTrailingCommas } from './jinja/trailing-commas.js';
 import { installPrivateMacroExports } from './jinja/export-private-macros.js';
 import { installClassMethodsFirst } from './jinja/class-methods-first.js';
@@ -30,6 +31,8 @@ const GLOBAL_PROJECT_FILES: readonly MacroFile[] = [BUILTIN_GENERIC_TESTS, ...GL
 export interface JinjaEnvironmentOptions {
   /** `simple: false` sends every template through nunjucks (the differential tests compare both). */
   readonly simple?: boolean;
+  /** `sharedCode: false` compiles every nunjucks template to code of its own (the differential tests compare both). */
+  readonly sharedCode?: boolean;
   /** The root project's name: its macros are visible unqualified everywhere and as `<name>.macro`. */
   readonly rootPackage?: string;
   /** Installed packages (dispatch searches them even when they define no macro). */
@@ -49,6 +52,8 @@ export class JinjaEnvironment {
   private current?: RenderContext;
   private readonly templates = new Map<string, nunjucks.Template>();
   private readonly simpleTemplates = new Map<string, SimpleTemplate | null>();
+  /** Compiled code shared by the templates that differ only in their literals (see shared-template-code.ts). */
+  readonly sharedCode: SharedTemplateCode;
   readonly macroNames: string[] = [];
 
   /** The macros of every package (dbt's global project, the root project, installed packages). */
@@ -73,6 +78,7 @@ export class JinjaEnvironment {
     installJinjaExtensions(this.env);
     installSandbox();
     installSandboxGlobals(this.env);
+    this.sharedCode = new SharedTemplateCode(this.env);
     for (const name of CONTEXT_NAMES) {
       Object.defineProperty((this.env as unknown as { globals: object }).globals, name, {
         get: () => (this.current as Record<string, unknown> | undefined)?.[name],
@@ -207,7 +213,7 @@ export class JinjaEnvironment {
     let template = this.templates.get(key);
     if (!template) {
       try {
-        template = new nunjucks.Template(preprocessTemplate(source), this.env, path, true);
+        template = this.options.sharedCode === false ? new nunjucks.Template(preprocessTemplate(source), this.env, path, true) : this.sharedCode.template(preprocessTemplate(source), path);
       } catch (err) {
         throw templateError(err, path);
       }

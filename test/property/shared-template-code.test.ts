@@ -1,0 +1,140 @@
+/**
+ * Templates that differ only in their literals share one compiled function
+ * (src/compile/jinja/shared-template-code.ts). Random template skeletons
+ * (set, for with loop.last, dicts, filters, inline if, macros defined in the
+ * template, config() with expressions, failing calls, whitespace control,
+ * comments, raw blocks) are filled with different literals, texts and line
+ * breaks, and every variant is rendered by two long-lived environments: one
+ * sharing compiled code, one compiling every template to code of its own (as
+ * nunjucks does). Output, errors (with their line and column) and captures
+ * must be equal, and the sharing environment must have reused code.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { JinjaEnvironment } from '../../src/compile/jinja-environment.js';
+import { ProjectError } from '../../src/errors/project-error.js';
+import type { MacroFile } from '../../src/project/project.js';
+import { stubState } from '../support/stub-render-state.js';
+
+const MACROS: MacroFile = {
+  path: 'macros/m.sql',
+  name: 'm',
+  source: [
+    "{% macro cents(column, factor=100) -%} cast(round({{ column }} * {{ factor }}) as integer) {%- endmacro %}",
+    "{% macro tagged(name, prefix=none) -%} '{{ prefix or var('region') }}:{{ name | upper }}' {%- endmacro %}",
+    "{% macro boom(message) %}{{ exceptions.raise_compiler_error(message) }}{% endmacro %}",
+  ].join('\n'),
+} as MacroFile;
+
+interface Outcome {
+  readonly output?: string;
+  readonly error?: string;
+  readonly captured: unknown;
+}
+
+function renderWith(env: JinjaEnvironment, path: string, source: string, incremental: boolean): Outcome {
+  const state = stubState(incremental);
+  const captured = () => JSON.parse(JSON.stringify([state.refs, state.sources, state.captured.config], (_k, v: unknown) => (typeof v === 'function' ? `<function ${v.name}>` : v))) as unknown;
+  try {
+    return { output: env.render(path, source, state), captured: captured() };
+  } catch (err) {
+    // format(): the message with file:line:column, as the CLI prints it.
+    return { error: err instanceof ProjectError ? err.format() : String(err), captured: captured() };
+  }
+}
+
+// Slots a skeleton leaves for literals: §S a string, §N a number, §T text between tags, §W whitespace or nothing.
+const STRINGS = ["'a'", "'orders'", '"event_date"', "''", "'it\\'s'", "'a\\nb'", "'}}'", "'%}'", "'__proto__'", "'constructor'", "'é \u2028 x'", '"tab\\there"', "'back\\\\slash'", "'x\"y'"];
+const NUMBERS = ['0', '1', '3', '12', '1.5', '007', '100'];
+const TEXTS = ['select 1', '\n', '  ', 'from x\n\n', '"quoted"', 'back\\slash', '\u2028', 'it\'s', '\n  where a = 1\n', '-- note\n'];
+const SPACES = ['', ' ', '\n', '\n\n  ', '\t'];
+
+const PIECES: readonly string[] = [
+  '§T',
+  '{{ §S }}',
+  '{{ §N + §N }}',
+  '{{ §S ~ §N }}',
+  '{{- §S | upper -}}',
+  "{{ [§S, §N] | join(§S) }}",
+  '{{ §S if §N > §N else §S }}',
+  '{{ {§S: §N}[§S] }}',
+  '{% set x = §S %}{{ x }}§W{{ x ~ §S }}',
+  '{%- for i in [§N, §N, §S] %}{{ i }}{{ §S if not loop.last }}{% endfor -%}',
+  '{% macro m(a, b=§S) %}[{{ a }}|{{ b }}]{% endmacro %}{{ m(§N) }}§W{{ m(§S, b=§N) }}',
+  '{{ ref(§S) }}',
+  '{{ var(§S, §N) }}',
+  "{{ config(materialized=§S if var('flag') else §S, tags=[§S, §S ~ §N]) }}",
+  '{{ missing(§S) }}',
+  '{{ §S.upper() }}',
+  '{{ §S.split(§S) }}',
+  '{{ boom(§S) }}',
+  '{{ cents(§S, factor=§N) }}{{ tagged(§S) }}',
+  '{% if §N %}§T{% elif §S %}§T{% else %}§T{% endif %}',
+  '{%- if is_incremental() -%}§T{{ this }}{%- endif %}',
+  '{% set d = {§S: §N, §S: §S} %}{% for k, v in d | dictsort %}{{ k }}={{ v }};{% endfor %}',
+  '{{ §S[§N] }}{{ §S[§N:§N] }}',
+  '{# §T #}§W',
+  '{% raw %}§T{{ x }}{% endraw %}',
+  '{{ nothing.at.all }}',
+  '{{ §N // 0 }}',
+  '{{ range(§N) | list }}',
+  '{% set ns = namespace(total=§N) %}{% for i in [§N, §N] %}{% set ns.total = ns.total + i %}{% endfor %}{{ ns.total }}',
+];
+
+const pick = (pool: readonly string[], stream: readonly number[], at: { k: number }): string => pool[stream[at.k++ % stream.length]! % pool.length]!;
+
+/** The skeleton with its slots filled from `stream`. */
+function fill(skeleton: string, stream: readonly number[]): string {
+  const at = { k: 0 };
+  return skeleton.replace(/§([SNTW])/g, (_m, slot: string) => pick(slot === 'S' ? STRINGS : slot === 'N' ? NUMBERS : slot === 'T' ? TEXTS : SPACES, stream, at));
+}
+
+const skeleton = fc.array(fc.tuple(fc.constantFrom(...PIECES), fc.constantFrom(...SPACES)), { minLength: 1, maxLength: 6 }).map((pieces) => pieces.map(([p, w]) => p + w).join(''));
+const stream = fc.array(fc.nat(1000), { minLength: 1, maxLength: 40 });
+
+describe('templates sharing compiled code render as nunjucks renders them', () => {
+  const shared = new JinjaEnvironment([MACROS], { simple: false });
+  const own = new JinjaEnvironment([MACROS], { simple: false, sharedCode: false });
+
+  it('on random skeletons filled with different literals, texts and line breaks (same output, same error and position, same captures)', () => {
+    let n = 0;
+    fc.assert(
+      fc.property(skeleton, fc.array(stream, { minLength: 2, maxLength: 4 }), fc.boolean(), (source, streams, incremental) => {
+        for (const values of streams) {
+          const path = `models/t${n++}.sql`;
+          const filled = fill(source, values);
+          expect(renderWith(shared, path, filled, incremental), filled).toEqual(renderWith(own, path, filled, incremental));
+        }
+      }),
+      { seed: 20261204, numRuns: 1500 },
+    );
+    // Variants of one skeleton must have reused its code, not only rendered alike.
+    expect(shared.sharedCode.compiled).toBeGreaterThan(2000);
+    expect(shared.sharedCode.distinct).toBeLessThan(shared.sharedCode.compiled * 0.7);
+  });
+
+  it('reports a failure at its own template\'s line and column, not at those of the template whose code it reuses', () => {
+    const env = new JinjaEnvironment([MACROS], { simple: false });
+    // The text names the call too, on line 1: the line must be the one nunjucks recorded, not a search's.
+    const a = renderWith(env, 'models/a.sql', "-- missing() below\n{{ missing('x') }}", false);
+    const b = renderWith(env, 'models/b.sql', "-- missing() below, twice\n\n\n    {{ missing('yy') }}", false);
+    expect(env.sharedCode.distinct).toBe(1);
+    expect(env.sharedCode.compiled).toBe(2);
+    expect(a.error).toMatch(/^models\/a\.sql:2: 'missing' is not a macro or function/);
+    expect(b.error).toMatch(/^models\/b\.sql:4: 'missing' is not a macro or function/);
+  });
+
+  it('gives each template its own literals when they share code', () => {
+    const env = new JinjaEnvironment([MACROS], { simple: false });
+    const state = stubState(false);
+    const outputs = ['orders', 'customers', 'payments'].map((name, i) => env.render(`models/m${i}.sql`, `{% set cols = ['id', '${name}_id'] %}select {{ cols | join(', ') }} from {{ ref('${name}') }}`, state));
+    expect(outputs).toEqual(['select id, orders_id from "main"."orders"', 'select id, customers_id from "main"."customers"', 'select id, payments_id from "main"."payments"']);
+    expect(state.refs).toEqual(['orders', 'customers', 'payments']);
+    expect(env.sharedCode.distinct).toBe(1);
+  });
+
+  it('keeps the parameters out of a template\'s reach', () => {
+    const env = new JinjaEnvironment([MACROS], { simple: false });
+    expect(env.render('models/p.sql', "{{ __L }}|{{ __L is defined }}|{% set __L = 'mine' %}{{ __L }}|{{ 'kept' }}", stubState(false))).toBe('|False|mine|kept');
+  });
+});
