@@ -57,14 +57,27 @@ export function withBusyTimeout<S extends Session>(session: S, busyTimeoutMs: nu
  * many nights or backfills in one process costs one load.
  */
 export function withVars(session: Session, vars: Readonly<Record<string, unknown>>): Session {
-  // The last answer per session is kept: the same vars again (a run after a run, a backfill's ranges) reuse it.
+  // The last few answers per session are kept: the same vars again (a run after a run, a backfill's ranges,
+  // a process alternating nightly runs and backfills) reuse theirs.
   const key = isPlainJson(vars) ? JSON.stringify(vars) : undefined;
-  const last = lastWithVars.get(session);
-  if (key !== undefined && last?.key === key) return last.session;
+  let recent = recentWithVars.get(session);
+  const hit = key === undefined ? undefined : recent?.get(key);
+  if (hit && recent && key !== undefined) {
+    recent.delete(key);
+    recent.set(key, hit); // most recently used last
+    return hit;
+  }
   const manifest = manifestWithVars(session.manifest, vars);
   const answer = { ...session, manifest, graph: manifest.models === session.manifest.models ? session.graph : buildGraph(manifest.graphNodes) };
-  if (key !== undefined) lastWithVars.set(session, { key, session: answer });
+  if (key !== undefined) {
+    if (!recent) recentWithVars.set(session, (recent = new Map()));
+    recent.set(key, answer);
+    if (recent.size > RECENT_VARS) recent.delete(recent.keys().next().value!);
+  }
   return answer;
 }
 
-const lastWithVars = new WeakMap<Session, { readonly key: string; readonly session: Session }>();
+/** How many --vars answers a session keeps. */
+const RECENT_VARS = 4;
+
+const recentWithVars = new WeakMap<Session, Map<string, Session>>();

@@ -2,7 +2,8 @@ import type { Warehouse } from '../engine/open-warehouse.js';
 import { nowIso } from '../clock.js';
 import { dialect } from '../engine/current-engine.js';
 import type { NodeRunsTable, RunsTable } from './ledger-tables.js';
-import { allRows, ledgerQueries as q, runQuery } from './query-builder.js';
+import { allRows, ledgerQueries as q } from './query-builder.js';
+import { compiledInsert, compiledOnce } from './compiled-once.js';
 import { currentRunOwner, type RunOwner } from './run-owner.js';
 
 export interface StartRunOptions {
@@ -18,7 +19,7 @@ export interface StartRunOptions {
 
 /** Record that a command started; it stays 'running' if the process dies. */
 export function startRun(db: Warehouse, options: StartRunOptions): void {
-  runQuery(db, q.insertInto('_mini_dbt_runs').values({
+  const { sql, parameters } = compiledInsert('_mini_dbt_runs', {
     invocation_id: options.invocationId,
     command: options.command,
     command_line: options.commandLine,
@@ -29,11 +30,15 @@ export function startRun(db: Warehouse, options: StartRunOptions): void {
     started_at: nowIso(),
     completed_at: null,
     ...(options.owner ?? currentRunOwner()),
-  }));
+  }, (row) => q.insertInto('_mini_dbt_runs').values(row));
+  db.run(sql, ...parameters);
 }
 
 export function finishRun(db: Warehouse, invocationId: string, status: 'success' | 'error'): void {
-  runQuery(db, q.updateTable('_mini_dbt_runs').set({ status, completed_at: nowIso() }).where('invocation_id', '=', invocationId));
+  const completedAt = nowIso();
+  const { sql, parameters } = compiledOnce('finish run', [status, completedAt, invocationId],
+    () => q.updateTable('_mini_dbt_runs').set({ status, completed_at: completedAt }).where('invocation_id', '=', invocationId));
+  db.run(sql, ...parameters);
 }
 
 export type NodeRunRecord = Omit<NodeRunsTable, 'id'>;
@@ -47,8 +52,8 @@ export type NodeRunRecord = Omit<NodeRunsTable, 'id'>;
  * inserted id, so nothing waits for it.
  */
 export function recordNodeRun(db: Warehouse, record: NodeRunRecord, partitions: readonly string[] = []): void {
-  const { sql, parameters } = q.insertInto('_mini_dbt_node_runs').values(record).compile();
-  db.runDeferred(sql, ...(parameters as unknown[]));
+  const { sql, parameters } = compiledInsert('_mini_dbt_node_runs', record, (row) => q.insertInto('_mini_dbt_node_runs').values(row));
+  db.runDeferred(sql, ...parameters);
   // Partitions go in batches of multi-row inserts (one statement each on a server engine).
   const BATCH = 500;
   const id = dialect.lastInsertedId('_mini_dbt_node_runs');

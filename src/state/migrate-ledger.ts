@@ -1,3 +1,4 @@
+import { compiledOnce } from './compiled-once.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { allRows, ledgerQueries as q, runQuery } from './query-builder.js';
 import { queryEngineName as engineName } from '../engine/query-dialect.js';
@@ -77,7 +78,8 @@ const MIGRATIONS: readonly Migration[] = [
  */
 export function ledgerIsCurrent(db: Warehouse): boolean {
   try {
-    const applied = new Set(allRows(db, q.selectFrom('_mini_dbt_migrations').select('version')).map((row) => row.version));
+    const { sql } = compiledOnce('applied migrations', [], () => q.selectFrom('_mini_dbt_migrations').select('version'));
+    const applied = new Set(db.all<{ version: number }>(sql).map((row) => row.version));
     return MIGRATIONS.every((m) => applied.has(m.version));
   } catch {
     return false;

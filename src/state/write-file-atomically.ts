@@ -13,17 +13,23 @@
  * What it gives up is what dbt never had (it writes its artifacts in place):
  * after a power cut, a file written just before may be empty.
  */
-import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export type FileWriter = (path: string, text: string) => void;
 
 /** `writer` is the file system's; tests pass one that fails part-way, as a full disk does. */
 export function writeFileAtomically(path: string, text: string, writer: FileWriter = writeFileSync): void {
-  mkdirSync(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.tmp`;
   try {
-    writer(temp, text);
+    try {
+      writer(temp, text);
+    } catch (err) {
+      // The folder is made only when missing (a first write): one system call fewer on every other.
+      if ((err as { code?: unknown }).code !== 'ENOENT') throw err;
+      mkdirSync(dirname(path), { recursive: true });
+      writer(temp, text);
+    }
   } catch (err) {
     removeQuietly(temp);
     throw err;
@@ -53,8 +59,8 @@ export function writeFileAtomically(path: string, text: string, writer: FileWrit
 
 function removeQuietly(path: string): void {
   try {
-    rmSync(path, { force: true });
+    unlinkSync(path);
   } catch {
-    // nothing was created
+    // nothing was created, or it is gone already
   }
 }

@@ -102,6 +102,26 @@ describe('a capture that reads var() follows the var', () => {
     expect(kind('m')).toBe('view');
   });
 
+  it('withVars alternating between a few --vars (nightly runs and backfills in one process) reuses each; the oldest of more than four is captured again', async () => {
+    dir = writeProject(FILES);
+    const session = loadSession({ projectDir: dir });
+    const asView = withVars(session, { mat: 'view' });
+    const asTable = withVars(session, { mat: 'table' });
+    const back = await captured(() => [withVars(session, { mat: 'view' }), withVars(session, { mat: 'table' })]);
+    expect(back.files).toEqual([]);
+    expect(back.result[0]).toBe(asView);
+    expect(back.result[1]).toBe(asTable);
+    expect(back.result[0].manifest.models.get('m')?.config.materialized).toBe('view');
+    expect(back.result[1].manifest.models.get('m')?.config.materialized).toBe('table');
+    // Three more var sets push the least recently used (view) out; table was used after it and stays.
+    for (const mat of ['ephemeral', 'incremental', 'seed-like']) withVars(session, { mat });
+    const after = await captured(() => [withVars(session, { mat: 'table' }), withVars(session, { mat: 'view' })]);
+    expect(after.result[0]).toBe(asTable);
+    expect(after.result[1]).not.toBe(asView);
+    expect(after.files).toEqual(['models/m.sql']);
+    expect(after.result[1].manifest.models.get('m')?.config.materialized).toBe('view');
+  });
+
   it('withVars follows a ref() that reads var(): the dependency and the graph change with it', async () => {
     dir = writeProject(FILES);
     const session = loadSession({ projectDir: dir });
