@@ -16,6 +16,7 @@ import { diffPartitions } from './diff-partitions.js';
 import type { ExactStale } from './exact-stale.js';
 import { fastStale } from './fast-stale.js';
 import { seekedLatePartitions } from './seeked-late-partitions.js';
+import { candidatesSinceFullBuild } from './candidates-since-full-build.js';
 import { minimalRanges } from './minimal-ranges.js';
 import { partitionTotals } from './range-totals.js';
 import { withScratchTable } from './scratch-table.js';
@@ -71,6 +72,15 @@ export function candidatePlan(db: Warehouse, manifest: Manifest, graph: Graph, n
   if (!honoursRanges(db, manifest, node, existing)) return undefined;
   if (timeSourcesOf(manifest, graph, node.uniqueId).length === 0) return undefined;
   if (!relationColumns(db, '_mini_dbt_node_runs').some((c) => c.name === 'definition_hash')) return undefined;
+  const current = definitionHash(manifest, graph, node, db);
+  if (current === null) return undefined;
+  const sinceFullBuild = candidatesSinceFullBuild(db, manifest, graph, node, asOf, current);
+  if (sinceFullBuild !== undefined) {
+    const inTable = livePartitions(db, node);
+    if (inTable === undefined) return undefined;
+    const all = new Set([...inTable, ...sinceFullBuild]);
+    return rebuildable(sinceFullBuild, all.size) ? { candidates: sinceFullBuild, partitionsChecked: all.size, existing } : undefined;
+  }
   let late: string[];
   try {
     late = seekedLatePartitions(db, manifest, graph, node, asOf) ?? fastStale(db, manifest, graph, node, asOf).stale;
@@ -78,8 +88,6 @@ export function candidatePlan(db: Warehouse, manifest: Manifest, graph: Graph, n
     if (err instanceof ProjectError) return undefined;
     throw err;
   }
-  const current = definitionHash(manifest, graph, node, db);
-  if (current === null) return undefined;
   const written = db.prepare(`
     select p.partition as partition, n.definition_hash as definition_hash
     from _mini_dbt_partitions p

@@ -69,6 +69,11 @@ const MIGRATIONS: readonly Migration[] = [
     name: "the model's definition each node run wrote under (stale's candidates)",
     up: () => [q.schema.alterTable('_mini_dbt_node_runs').addColumn('definition_hash', 'text')],
   },
+  {
+    version: 4,
+    name: "each node run's partitions by run (stale's writes since the last full build)",
+    up: () => [q.schema.createIndex('_mini_dbt_partitions_run').ifNotExists().on('_mini_dbt_partitions').columns(['model', 'node_run_id', 'partition'])],
+  },
 ];
 
 /**
