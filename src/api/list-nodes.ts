@@ -2,6 +2,7 @@ import type { ResourceType } from '../graph/graph-node.js';
 import { selectWithTests, type IndirectSelection } from '../graph/select-with-tests.js';
 import { topologicalOrder } from '../graph/topological-order.js';
 import { loadGraphWithCache } from '../parse/graph-cache.js';
+import type { VouchedInputs } from '../parse/ls-answer-cache.js';
 import type { SessionOptions } from './session.js';
 
 export interface ListOptions extends SessionOptions {
@@ -28,12 +29,17 @@ export interface ListedNode {
 
 /** `ls`: the selected nodes in build order (an unchanged project's graph comes from the graph cache, parse/graph-cache.ts). */
 export function listNodes(options: ListOptions = {}): ListedNode[] {
-  const { graph, materialized } = loadGraphWithCache(options.projectDir ?? process.cwd(), {
+  return listNodesVouched(options).nodes;
+}
+
+/** listNodes, and what the graph cache vouched for when it served or kept the graph (the CLI's ls keeps its answer with it: parse/ls-answer-cache.ts). */
+export function listNodesVouched(options: ListOptions = {}): { nodes: ListedNode[]; vouched?: VouchedInputs } {
+  const { graph, materialized, vouched } = loadGraphWithCache(options.projectDir ?? process.cwd(), {
     database: options.database, vars: options.vars, profilesDir: options.profilesDir, profile: options.profile, target: options.target, ...(options.partialParse === false ? { partialParse: false } : {}),
   });
   // Data tests come along with what they test (dbt's indirect selection).
   const selected = selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.resourceTypes, indirectSelection: options.indirectSelection });
-  return topologicalOrder(graph, selected).map((id) => {
+  const nodes = topologicalOrder(graph, selected).map((id): ListedNode => {
     const n = graph.nodes.get(id)!;
     return {
       uniqueId: n.uniqueId,
@@ -48,4 +54,5 @@ export function listNodes(options: ListOptions = {}): ListedNode[] {
       dependsOn: n.dependsOn,
     };
   });
+  return vouched ? { nodes, vouched } : { nodes };
 }

@@ -5,7 +5,9 @@
  * (`cli.cjs.<command>.v8cache`, the functions that command compiled),
  * written once, atomically, by the first run that has none (or whose cache
  * V8 rejects: another Node or another build); a folder that cannot be
- * written just runs without one. `--version` answers at once.
+ * written just runs without one. `--version` answers at once, and so does
+ * an `ls` that the unchanged project answered before (the same command
+ * line, the same inputs: parse/ls-answer-cache.ts), without loading the CLI.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,15 +15,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { MINI_DBT_VERSION } from '../invocation/tool-version.js';
+import { keptLsAnswer } from '../parse/ls-answer-cache.js';
 
 const args = process.argv.slice(2);
+// The first bare word is the command (`run`, `docs`...): the code a run compiles depends on it.
+const command = args.find((a) => /^[a-z][a-z-]{0,30}$/.test(a)) ?? 'none';
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   process.stdout.write(`${MINI_DBT_VERSION}\n`);
-} else {
+} else if (!((command === 'ls' || command === 'list') && answerLs())) {
   const here = dirname(fileURLToPath(import.meta.url));
   const file = join(here, 'cli.cjs');
-  // The first bare word is the command (`run`, `docs`...): the code a run compiles depends on it.
-  const command = args.find((a) => /^[a-z][a-z-]{0,30}$/.test(a)) ?? 'none';
   const cachePath = join(here, `cli.cjs.${command}.v8cache`);
   let cached: Buffer | undefined;
   try {
@@ -47,4 +50,21 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   const run = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void;
   const mod = { exports: {} };
   run(mod.exports, createRequire(file), mod, file, here);
+}
+
+/** Print the kept answer of this `ls`, if every input is as it was (parse/ls-answer-cache.ts); false: load the CLI. */
+function answerLs(): boolean {
+  let answer: Buffer | undefined;
+  try {
+    answer = keptLsAnswer(args);
+  } catch {
+    answer = undefined; // anything unexpected: the CLI answers
+  }
+  if (answer === undefined) return false;
+  // `mini-dbt ls | head`: a reader gone early is no error (as in main.ts).
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+  process.stdout.write(answer);
+  return true;
 }

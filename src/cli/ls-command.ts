@@ -1,4 +1,6 @@
-import { listNodes } from '../api/list-nodes.js';
+import { listNodesVouched } from '../api/list-nodes.js';
+import { keepLsAnswer } from '../parse/ls-answer-cache.js';
+import { outputWrites } from './output-watch.js';
 import type { ResourceType } from '../graph/graph-node.js';
 import { ProjectError } from '../errors/project-error.js';
 import { resourceTypesOption } from './resource-type-option.js';
@@ -15,13 +17,13 @@ export interface LsFlags extends CommonFlags {
   indirectSelection?: string;
 }
 
-/** ls: selected nodes, as names, paths or JSON lines (dbt's --output). */
+/** ls: selected nodes, as names, paths or JSON lines (dbt's --output); the output is kept for the same ls on the unchanged project (parse/ls-answer-cache.ts). */
 export function lsCommand(flags: LsFlags): number {
   if (flags.models && flags.resourceType) throw new ProjectError('--models and --resource-type cannot be combined on ls: --models keeps only models (as in dbt)');
   const types: ResourceType[] | undefined = flags.models ? ['model'] : resourceTypesOption(flags.resourceType, flags.excludeResourceType);
   const output = flags.output ?? 'selector';
   if (!['selector', 'name', 'path', 'json'].includes(output)) throw new ProjectError(`unknown --output '${output}'; valid: selector, name, path, json`);
-  const nodes = listNodes({ ...sessionOptions(flags), select: flags.models ?? flags.select, exclude: flags.exclude, resourceTypes: types, indirectSelection: indirectSelectionOption(flags.indirectSelection) });
+  const { nodes, vouched } = listNodesVouched({ ...sessionOptions(flags), select: flags.models ?? flags.select, exclude: flags.exclude, resourceTypes: types, indirectSelection: indirectSelectionOption(flags.indirectSelection) });
   const lines = nodes.map((n) => {
     if (output === 'json') return JSON.stringify({ unique_id: n.uniqueId, name: n.name, resource_type: n.resourceType, original_file_path: n.path, config: n.config, tags: n.tags, depends_on: { nodes: n.dependsOn } });
     if (output === 'path') return n.path;
@@ -30,6 +32,10 @@ export function lsCommand(flags: LsFlags): number {
     if (n.resourceType === 'unit_test') return `unit_test:${n.fqn[0]}.${n.name}`;
     return `${n.resourceType === 'source' ? 'source:' : ''}${n.fqn.join('.')}`;
   });
-  process.stdout.write(lines.length > 0 ? `${lines.join('\n')}\n` : '');
+  const text = lines.length > 0 ? `${lines.join('\n')}\n` : '';
+  // Kept for the bin to print again while nothing changes, if the listing is all this command printed.
+  const quiet = outputWrites() === 0;
+  process.stdout.write(text);
+  if (quiet && vouched) keepLsAnswer(vouched, process.argv.slice(2), text);
   return 0;
 }

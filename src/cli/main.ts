@@ -4,7 +4,10 @@ import { Command, CommanderError, Option } from 'commander';
 import { withCommonOptions, withIndirectSelection, withSelection, withThreads } from './common-options.js';
 import { withGlobalFlags } from './global-flags.js';
 import { refuseEmptyValues } from './refuse-empty-values.js';
+import { watchOutput } from './output-watch.js';
 
+
+watchOutput();
 
 // `mini-dbt run | head`: once the reader is gone, output is dropped and the command finishes its work
 // (a run still publishes and records what it built), instead of dying on EPIPE with a stack.

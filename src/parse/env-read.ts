@@ -20,3 +20,10 @@ export function envValues(names: readonly string[] | '*'): Record<string, string
   if (names === '*') return Object.fromEntries(Object.entries(process.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return Object.fromEntries(names.map((name) => [name, process.env[name]]));
 }
+
+/** The variables every load depends on whatever its templates read: HOME (~/.dbt) and every DBT_ and MINI_DBT_ variable, sorted by name. */
+export function toolEnv(): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { HOME: process.env.HOME };
+  for (const [name, value] of Object.entries(process.env)) if (name.startsWith('DBT_') || name.startsWith('MINI_DBT_')) env[name] = value;
+  return Object.fromEntries(Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

@@ -43,11 +43,12 @@ import { buildGraph } from '../graph/build-graph.js';
 import type { Graph } from '../graph/graph-node.js';
 import { isPlainJson } from '../project/is-plain-json.js';
 import type { Project } from '../project/project.js';
-import { envNamesRead, envValues } from './env-read.js';
+import { envNamesRead, envValues, toolEnv } from './env-read.js';
 import { isOldEnough, stampInputs } from './input-stamps.js';
 import { loadThroughParseCache, type LoadOptions } from './parse-cache.js';
 import { decodeGraph, encodeGraph, graphCacheProblem, type StoredGraph } from './graph-cache-shape.js';
 import { toolFingerprint } from './tool-fingerprint.js';
+import type { VouchedInputs } from './ls-answer-cache.js';
 
 const FORMAT = 1;
 const FILE_NAME = 'graph_cache.json';
@@ -74,6 +75,8 @@ export interface LoadedGraph {
   /** The full load, when there was one (not from the graph cache). */
   readonly manifest?: Manifest;
   readonly fromCache: boolean;
+  /** What the graph cache vouches for, when it served this graph or kept it (ls-answer-cache.ts). */
+  readonly vouched?: VouchedInputs;
 }
 
 export interface GraphCacheOptions extends LoadOptions {
@@ -98,9 +101,13 @@ export function loadGraphWithCache(projectDir: string, options: GraphCacheOption
   const root = resolve(projectDir);
   const guess = join(root, 'target', FILE_NAME);
   const stored = readGraphCache(guess);
-  if (stored && stored.key === inputKey(root, options, stored.envNames) && stampInputs(stored.dirs, stored.files).digest === stored.digest) {
+  const current = stored && stored.key === inputKey(root, options, stored.envNames) ? stampInputs(stored.dirs, stored.files) : undefined;
+  if (stored && current?.digest === stored.digest) {
     const decoded = decodeGraph(stored.graph);
-    if (decoded) return { graph: buildGraph(decoded.nodes), materialized: decoded.materialized, fromCache: true };
+    if (decoded) {
+      const vouched: VouchedInputs = { dirs: stored.dirs, files: stored.files, stamp: current.raw, envNames: stored.envNames, graphCachePath: guess };
+      return { graph: buildGraph(decoded.nodes), materialized: decoded.materialized, fromCache: true, vouched };
+    }
   }
   const loadedAt = now().getTime();
   // The files read from known places are stamped before the load too: one created or removed meanwhile is seen.
@@ -124,6 +131,7 @@ export function loadGraphWithCache(projectDir: string, options: GraphCacheOption
   const { project, manifest } = load;
   const materialized = materializedOf(manifest);
   const path = graphCachePath(project);
+  let vouched: VouchedInputs | undefined;
   if (!warned && path === guess && load.reusable() && isPlainJson(manifest.graphNodes)) {
     const dirs = projectDirs(project);
     const files = fixedFiles(root, options);
@@ -134,9 +142,10 @@ export function loadGraphWithCache(projectDir: string, options: GraphCacheOption
     if (isOldEnough(stamp, loadedAt, options.trustMarginMs) && stampInputs([], files).digest === before && filesRead(project).every((file) => present.has(file))) {
       const envNames = envNamesRead(templatesOf(project, dirs, files));
       writeCacheFile(path, JSON.stringify({ format: FORMAT, key: inputKey(root, options, envNames), envNames, dirs, files, digest: stamp.digest, graph: encodeGraph(manifest.graphNodes, materialized) } satisfies GraphCacheFile));
+      vouched = { dirs, files, stamp: stamp.raw, envNames, graphCachePath: path };
     }
   }
-  return { graph: buildGraph(manifest.graphNodes), materialized, manifest, fromCache: false };
+  return { graph: buildGraph(manifest.graphNodes), materialized, manifest, fromCache: false, ...(vouched ? { vouched } : {}) };
 }
 
 function materializedOf(manifest: Manifest): Map<string, string> {
@@ -145,15 +154,13 @@ function materializedOf(manifest: Manifest): Map<string, string> {
 
 /** Every input but the files. */
 function inputKey(root: string, options: LoadOptions, envNames: readonly string[] | '*'): string {
-  const env: Record<string, string | undefined> = { HOME: process.env.HOME };
-  for (const [name, value] of Object.entries(process.env)) if (name.startsWith('DBT_') || name.startsWith('MINI_DBT_')) env[name] = value;
   const inputs = {
     format: FORMAT,
     tool: toolFingerprint(),
     cwd: process.cwd(),
     root,
     options: { vars: options.vars ?? {}, database: options.database, profilesDir: options.profilesDir, profile: options.profile, target: options.target },
-    env: Object.fromEntries(Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    env: toolEnv(),
     read: envValues(envNames),
   };
   return oneShotHash('sha256', JSON.stringify(inputs), 'hex');

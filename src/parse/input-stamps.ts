@@ -23,6 +23,15 @@ export interface InputStamp {
   readonly digest: string;
   /** The latest modification or change time among them (milliseconds; -Infinity: none). */
   readonly newest: number;
+  /** The stamp itself (the digest is its hash): what the ls answer cache compares (ls-answer-cache.ts). */
+  readonly raw: RawStamp;
+}
+
+/** A stamp before hashing: the folders' paths and entry names, and five numbers per entry (kind, size, mtimeMs, ctimeMs, inode). */
+export interface RawStamp {
+  readonly text: string;
+  readonly numbers: Float64Array;
+  readonly newest: number;
 }
 
 /** The trust margin: more than any file system's timestamp granularity (FAT's is 2 s). */
@@ -35,6 +44,13 @@ export const TRUST_MARGIN_MS = 2_000;
  * `present` receives the path of every file found.
  */
 export function stampInputs(dirs: readonly string[], files: readonly string[], present?: Set<string>): InputStamp {
+  const raw = rawStamp(dirs, files, present);
+  const digest = createHash('sha256').update(raw.text).update('\0').update(raw.numbers).digest('hex');
+  return { digest, newest: raw.newest, raw };
+}
+
+/** stampInputs' stamp, not hashed (no node:crypto to load: the bin compares it as it is). */
+export function rawStamp(dirs: readonly string[], files: readonly string[], present?: Set<string>): RawStamp {
   // Paths and names as text; every stamp as five numbers (kind, size, mtimeMs, ctimeMs, inode), in walk order:
   // no string per file (formatting 30,000 times costs more than the stats).
   const text: string[] = [];
@@ -104,8 +120,7 @@ export function stampInputs(dirs: readonly string[], files: readonly string[], p
     stamp(stats);
     if (present && stats !== undefined && !stats.isDirectory()) present.add(file);
   }
-  const digest = createHash('sha256').update(text.join('\n')).update('\0').update(numbers.subarray(0, count)).digest('hex');
-  return { digest, newest };
+  return { text: text.join('\n'), numbers: numbers.subarray(0, count), newest };
 }
 
 /** Whether a stamp may be kept by a load begun at `loadedAt`: every file and folder in it older by the margin. */

@@ -15,7 +15,15 @@ let fingerprint: string | undefined;
  * unbundled, the whole compiled tree.
  */
 export function toolFingerprint(): string {
-  if (fingerprint !== undefined) return fingerprint;
+  fingerprint ??= oneShotHash('sha256', toolInputs(), 'hex');
+  return fingerprint;
+}
+
+let inputs: string | undefined;
+
+/** What the fingerprint hashes (the bin's ls answer cache hashes it its own way: ls-answer-cache.ts). */
+export function toolInputs(): string {
+  if (inputs !== undefined) return inputs;
   const here = dirname(fileURLToPath(import.meta.url));
   const root = basename(here) === 'bundle' ? here : dirname(here);
   const parts: string[] = [];
@@ -35,6 +43,6 @@ export function toolFingerprint(): string {
   } catch {
     parts.push('nunjucks:?');
   }
-  fingerprint = oneShotHash('sha256', parts.join('\n'), 'hex');
-  return fingerprint;
+  inputs = parts.join('\n');
+  return inputs;
 }

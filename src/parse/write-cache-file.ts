@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
  * Best effort: a read-only or full target/ only costs the next load its
  * speed, and no half-written temporary file is left behind.
  */
-export function writeCacheFile(path: string, text: string): void {
+export function writeCacheFile(path: string, text: string | Uint8Array): void {
   const temp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true });
