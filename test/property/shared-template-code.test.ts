@@ -111,9 +111,10 @@ describe('templates sharing compiled code render as nunjucks renders them', () =
     // Variants of one skeleton must have reused its code, not only rendered alike.
     expect(shared.sharedCode.compiled).toBeGreaterThan(2000);
     expect(shared.sharedCode.distinct).toBeLessThan(shared.sharedCode.compiled * 0.7);
+    expect(shared.sharedCode.shapeHits).toBeGreaterThan(shared.sharedCode.compiled * 0.3);
   });
 
-  it('reports a failure at its own template\'s line and column, not at those of the template whose code it reuses', () => {
+  it('reports a failure at its own template\'s line, not at that of the template whose code it reuses', () => {
     const env = new JinjaEnvironment([MACROS], { simple: false });
     // The text names the call too, on line 1: the line must be the one nunjucks recorded, not a search's.
     const a = renderWith(env, 'models/a.sql', "-- missing() below\n{{ missing('x') }}", false);
@@ -131,6 +132,7 @@ describe('templates sharing compiled code render as nunjucks renders them', () =
     expect(outputs).toEqual(['select id, orders_id from "main"."orders"', 'select id, customers_id from "main"."customers"', 'select id, payments_id from "main"."payments"']);
     expect(state.refs).toEqual(['orders', 'customers', 'payments']);
     expect(env.sharedCode.distinct).toBe(1);
+    expect(env.sharedCode.shapeHits).toBe(2);
   });
 
   it('keeps the parameters out of a template\'s reach', () => {
