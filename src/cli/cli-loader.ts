@@ -54,11 +54,17 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
 
 /** Print the kept answer of this `ls`, if every input is as it was (parse/ls-answer-cache.ts); false: load the CLI. */
 function answerLs(): boolean {
+  const cwd = process.cwd();
   let answer: Buffer | undefined;
   try {
-    answer = keptLsAnswer(args);
-  } catch {
-    answer = undefined; // anything unexpected: the CLI answers
+    answer = keptLsAnswer(args, true);
+  } catch (err) {
+    answer = undefined; // anything unexpected: the CLI answers, from the same working directory
+    if (!isStill(cwd)) {
+      process.stderr.write(`Error: the working directory ${cwd} could not be entered again (${err instanceof Error ? err.message : String(err)})\n`);
+      process.exitCode = 2;
+      return true;
+    }
   }
   if (answer === undefined) return false;
   // `mini-dbt ls | head`: a reader gone early is no error (as in main.ts).
@@ -67,4 +73,13 @@ function answerLs(): boolean {
   });
   process.stdout.write(answer);
   return true;
+}
+
+/** Whether the working directory is still `dir`. */
+function isStill(dir: string): boolean {
+  try {
+    return process.cwd() === dir;
+  } catch {
+    return false;
+  }
 }

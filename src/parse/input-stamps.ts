@@ -49,8 +49,37 @@ export function stampInputs(dirs: readonly string[], files: readonly string[], p
   return { digest, newest: raw.newest, raw };
 }
 
-/** stampInputs' stamp, not hashed (no node:crypto to load: the bin compares it as it is). */
-export function rawStamp(dirs: readonly string[], files: readonly string[], present?: Set<string>): RawStamp {
+/**
+ * stampInputs' stamp, not hashed (no node:crypto to load: the bin compares
+ * it as it is). `fromInside`: each folder's entries are stat'ed by name
+ * from inside it (process.chdir), which spares the kernel resolving the
+ * whole path again for each of them (about a sixth of the walk's time); the
+ * working directory is put back before this returns (if it cannot be, this
+ * throws). The working directory is the process's, so only for a process
+ * doing nothing else meanwhile (the bin).
+ */
+export function rawStamp(dirs: readonly string[], files: readonly string[], present?: Set<string>, fromInside = false): RawStamp {
+  const home = fromInside ? process.cwd() : undefined;
+  let moved = false;
+  /** Into `dir`, to stat its entries by name; false: by their whole path. */
+  const enter = (dir: string): boolean => {
+    if (home === undefined) return false;
+    try {
+      process.chdir(dir);
+      moved = true;
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  try {
+    return walkAndStamp(dirs, files, present, enter);
+  } finally {
+    if (moved) process.chdir(home!); // throws if it cannot: the caller must not go on elsewhere
+  }
+}
+
+function walkAndStamp(dirs: readonly string[], files: readonly string[], present: Set<string> | undefined, enter: (dir: string) => boolean): RawStamp {
   // Paths and names as text; every stamp as five numbers (kind, size, mtimeMs, ctimeMs, inode), in walk order:
   // no string per file (formatting 30,000 times costs more than the stats).
   const text: string[] = [];
@@ -94,9 +123,10 @@ export function rawStamp(dirs: readonly string[], files: readonly string[], pres
     text.push(`D ${dir}`, names.join('\n'));
     stamp(stats);
     const below: [string, Stats][] = [];
+    const inside = enter(dir);
     for (const name of names) {
       const path = `${dir}${sep}${name}`;
-      const entry = statOf(path);
+      const entry = statOf(inside ? name : path);
       stamp(entry);
       if (present && entry !== undefined && !entry.isDirectory()) present.add(path);
       if (entry?.isDirectory()) {

@@ -85,8 +85,13 @@ export function keepLsAnswer(vouched: VouchedInputs, args: readonly string[], ou
   writeCacheFile(join(dirname(vouched.graphCachePath), LS_ANSWER_FILE), Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), text, numbers, Buffer.from(output, 'utf8')]));
 }
 
-/** The kept output of `ls` with the command line `args` (the words after the bin), when every input is as it was; else undefined. */
-export function keptLsAnswer(args: readonly string[]): Buffer | undefined {
+/**
+ * The kept output of `ls` with the command line `args` (the words after the
+ * bin), when every input is as it was; else undefined. `fromInside`: stamp
+ * from inside each folder (input-stamps.ts; the bin, which runs nothing
+ * else meanwhile).
+ */
+export function keptLsAnswer(args: readonly string[], fromInside = false): Buffer | undefined {
   const target = join(projectDirOf(args), 'target');
   let bytes: Buffer;
   try {
@@ -109,7 +114,7 @@ export function keptLsAnswer(args: readonly string[]): Buffer | undefined {
   const graphCache = statSync(join(target, GRAPH_CACHE_FILE), { throwIfNoEntry: false });
   if (graphCache === undefined || graphCache.size !== header.graphCache[0] || graphCache.mtimeMs !== header.graphCache[1] || graphCache.ino !== header.graphCache[2]) return undefined;
   if (header.key !== answerKey(args, header.envNames)) return undefined;
-  const stamp = rawStamp(header.dirs, header.files);
+  const stamp = rawStamp(header.dirs, header.files, undefined, fromInside);
   const numbers = Buffer.from(stamp.numbers.buffer, stamp.numbers.byteOffset, stamp.numbers.byteLength);
   if (!numbers.equals(bytes.subarray(textEnd, numbersEnd)) || stamp.text !== bytes.toString('utf8', end + 1, textEnd)) return undefined;
   return bytes.subarray(numbersEnd);

@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadGraphWithCache } from '../../../src/parse/graph-cache.js';
 import { keepLsAnswer, keptLsAnswer, LS_ANSWER_FILE, type VouchedInputs } from '../../../src/parse/ls-answer-cache.js';
 import { keyHash } from '../../../src/parse/key-hash.js';
+import { rawStamp } from '../../../src/parse/input-stamps.js';
 import { writeProject } from '../../support/example-project.js';
 
 const FILES = {
@@ -108,6 +109,24 @@ describe('the ls answer cache', () => {
     expect(served()).toBeUndefined();
     writeFileSync(path, bytes);
     expect(served()).toBe(OUTPUT);
+  });
+
+  it('stamps the same from inside each folder (as the bin does), and leaves the working directory where it was', async () => {
+    const vouched = await answered();
+    const cwd = process.cwd();
+    expect(keptLsAnswer(args(), true)?.toString('utf8')).toBe(OUTPUT);
+    expect(process.cwd()).toBe(cwd);
+    symlinkSync(join(dir, 'models/staging'), join(dir, 'models/linked'));
+    mkdirSync(join(dir, 'models/more'));
+    writeFileSync(join(dir, 'models/more/m.sql'), 'select 1 as id');
+    const outside = rawStamp(vouched.dirs, vouched.files);
+    const inside = rawStamp(vouched.dirs, vouched.files, undefined, true);
+    expect(process.cwd()).toBe(cwd);
+    expect(inside.text).toBe(outside.text);
+    expect([...inside.numbers]).toEqual([...outside.numbers]);
+    expect(outside.text).toContain('linked');
+    expect(keptLsAnswer(args(), true)).toBeUndefined(); // folders added since
+    expect(process.cwd()).toBe(cwd);
   });
 
   it('gets no vouched stamp from a load it did not keep or with --no-partial-parse', async () => {
