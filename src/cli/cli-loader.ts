@@ -54,7 +54,12 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
 
 /** Print the kept answer of this `ls`, if every input is as it was (parse/ls-answer-cache.ts); false: load the CLI. */
 function answerLs(): boolean {
-  const cwd = process.cwd();
+  let cwd: string;
+  try {
+    cwd = process.cwd();
+  } catch {
+    return false; // no working directory: the CLI says so
+  }
   let answer: Buffer | undefined;
   try {
     answer = keptLsAnswer(args, true);
