@@ -125,16 +125,17 @@ function walkAndStamp(dirs: readonly string[], files: readonly string[], present
     const below: [string, Stats][] = [];
     const inside = enter(dir);
     for (const name of names) {
-      const path = `${dir}${sep}${name}`;
-      const entry = statOf(inside ? name : path);
+      const entry = statOf(inside ? name : `${dir}${sep}${name}`);
       stamp(entry);
-      if (present && entry !== undefined && !entry.isDirectory()) present.add(path);
-      if (entry?.isDirectory()) {
-        const id = `${entry.dev}:${entry.ino}`;
-        if (seen.has(id)) continue; // a symlink loop, or one folder reached twice
-        seen.add(id);
-        below.push([path, entry]);
+      if (entry === undefined) continue;
+      if (!entry.isDirectory()) {
+        present?.add(`${dir}${sep}${name}`);
+        continue;
       }
+      const id = `${entry.dev}:${entry.ino}`;
+      if (seen.has(id)) continue; // a symlink loop, or one folder reached twice
+      seen.add(id);
+      below.push([`${dir}${sep}${name}`, entry]);
     }
     for (const [path, entry] of below) walk(path, entry);
   };
