@@ -117,15 +117,20 @@ export function rebuildable(candidates: readonly string[], all: number): boolean
   return !candidates.some((p) => !isIsoDate(p)) && candidates.length <= MOST * Math.max(all, 1);
 }
 
-/** candidateStale's second half: the candidates rebuilt as a backfill of their ranges, in a scratch table, compared with the live ones. */
-export function compareCandidates(db: Warehouse, manifest: Manifest, node: ModelNode, plan: CandidatePlan, options: { detailPartitions?: number } = {}): (ExactStale & { candidates: number }) | undefined {
+/**
+ * candidateStale's second half: the candidates rebuilt as a backfill of
+ * their ranges, in a scratch table, compared with the live ones. With
+ * `totals: false` (a caller that wants only the stale list) the totals are
+ * not read and are left at zero.
+ */
+export function compareCandidates(db: Warehouse, manifest: Manifest, node: ModelNode, plan: CandidatePlan, options: { detailPartitions?: number; totals?: boolean } = {}): (ExactStale & { candidates: number }) | undefined {
   const part = node.settings.partitionColumn!;
   const { candidates, existing } = plan;
   const live = qualifiedName(node.schema, node.alias);
   const liveKey = `cast(${quoteIdentifier(part)} as text)`;
+  const none = { rows: 0, sums: {} };
   if (candidates.length === 0) {
     const columns = relationColumns(db, node.alias, { schema: node.schema }).map((c) => c.name);
-    const none = { rows: 0, sums: {} };
     return { columns, onlyLive: [], onlyRebuilt: [], partitionsChecked: plan.partitionsChecked, stale: [], details: [], partitionColumn: part, totals: { live: none, rebuilt: none }, candidates: 0 };
   }
   const listed = `(${candidates.map((p) => dialect.quoteLiteral(p)).join(', ')})`;
@@ -138,9 +143,9 @@ export function compareCandidates(db: Warehouse, manifest: Manifest, node: Model
     // A render that writes a day outside its ranges does not honour start and end: only the full rebuild can say.
     if (Number(db.value(`select count(*) from ${scratch} as rebuilt where ${liveKey} is null or ${liveKey} not in ${listed}`)) > 0) return undefined;
     const only = (relation: string) => `(select * from ${relation} as whole where ${liveKey} in ${listed})`;
-    const diff = diffPartitions(db, { relation: only(live), columns: liveColumns }, { relation: scratch, columns: rebuiltColumns }, part, { detailPartitions: options.detailPartitions });
+    const diff = diffPartitions(db, { relation: only(live), columns: liveColumns }, { relation: scratch, columns: rebuiltColumns }, part, { detailPartitions: options.detailPartitions, countPartitions: false });
     const filter = { partitions: diff.stale };
-    const totals = {
+    const totals = options.totals === false ? { live: none, rebuilt: none } : {
       live: partitionTotals(db, live, diff.columns, part, filter),
       rebuilt: partitionTotals(db, scratch, diff.columns, part, filter),
     };

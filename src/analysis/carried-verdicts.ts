@@ -1,4 +1,6 @@
-import type { Manifest, ModelNode } from '../compile/manifest.js';
+import type { Manifest, ModelNode, SeedNode, SourceNode } from '../compile/manifest.js';
+import type { PreparedStatement } from '../engine/connection.js';
+import { isIsoDate } from '../feed/iso-date.js';
 import { dialect } from '../engine/current-engine.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { qualifiedName, quoteIdentifier } from '../engine/quote-identifier.js';
@@ -51,6 +53,7 @@ export class CarriedVerdicts {
   private last: Verdicts | undefined;
   private readonly hashes = new WeakMap<Manifest['nodes'], Map<string, string | null>>();
   private readonly carriable: boolean;
+  private readonly landingQueries = new Map<string, PreparedStatement<unknown>>();
 
   constructor(private readonly db: Warehouse, private readonly graph: Graph, private readonly node: ModelNode) {
     const s = node.settings;
@@ -76,7 +79,7 @@ export class CarriedVerdicts {
     const runId = this.lastRunId();
     const plan = candidatePlan(db, manifest, this.graph, node, asOf);
     if (plan === undefined) return undefined;
-    const result = compareCandidates(db, manifest, node, plan, { detailPartitions: 0 });
+    const result = compareCandidates(db, manifest, node, plan, { detailPartitions: 0, totals: false });
     if (result === undefined) return undefined;
     if (this.carriable && hash !== null && this.upstreamIsStateless(manifest) && this.landingsReadable(manifest)) {
       const inTable = livePartitions(db, node);
@@ -133,18 +136,20 @@ export class CarriedVerdicts {
       if (w.definition_hash !== hash || (landed.get(p) ?? '') > w.as_of) candidates.add(p);
       else candidates.delete(p);
     }
+    // The partitions in the table: the last check's and those written since. (A write that emptied a
+    // partition leaves it counted: this only sizes the check against the table, the answer is the rebuild's.)
     let inTable = last.inTable;
     if (writes.size > 0) {
-      const keys = livePartitions(db, node);
-      if (keys === undefined) return undefined;
-      inTable = new Set(keys);
+      // A row with no partition is recorded as 'null': candidatePlan's whole check sends that to the full comparison.
+      if ([...writes.keys()].some((p) => !isIsoDate(p))) return 'whole';
+      inTable = new Set([...last.inTable, ...writes.keys()]);
     }
     const all = new Set([...inTable, ...candidates]);
     const sorted = [...candidates].sort();
     if (!rebuildable(sorted, all.size)) return undefined;
     this.checks.carried += 1;
     const recheck = sorted.filter((p) => changed.has(p));
-    const result = compareCandidates(db, manifest, node, { candidates: recheck, partitionsChecked: all.size, existing: db.relationKind(node.alias, node.schema) }, { detailPartitions: 0 });
+    const result = compareCandidates(db, manifest, node, { candidates: recheck, partitionsChecked: all.size, existing: db.relationKind(node.alias, node.schema) }, { detailPartitions: 0, totals: false });
     if (result === undefined) return undefined;
     const stale = new Set([...last.stale].filter((p) => !changed.has(p)));
     for (const p of result.stale) stale.add(p);
@@ -161,11 +166,7 @@ export class CarriedVerdicts {
       const eventTime = source.settings.eventTime;
       const loadedAt = source.settings.loadedAt!;
       if (eventTime === undefined) return undefined;
-      // A TEXT column compares as it is, so its loaded-at index serves the range; anything else is compared as text.
-      const l = hasTextAffinity(db, source.alias, loadedAt, source.schema) ? quoteIdentifier(loadedAt) : dialect.castText(quoteIdentifier(loadedAt));
-      const rows = db.prepare(`
-        select ${dialect.dayOrText(quoteIdentifier(eventTime))} as day, max(${dialect.castText(quoteIdentifier(loadedAt))}) as loaded
-        from ${qualifiedName(source.schema, source.alias)} where ${l} > ? and ${l} <= ? group by 1`).all(after, upTo) as { day: unknown; loaded: string }[];
+      const rows = this.landingsQuery(source, eventTime, loadedAt).all(after, upTo) as { day: unknown; loaded: string }[];
       for (const r of rows) {
         if (r.day === null) return undefined;
         const day = String(r.day);
@@ -174,6 +175,22 @@ export class CarriedVerdicts {
       }
     }
     return out;
+  }
+
+  /** The landings query of a raw input, prepared once per replay (its columns' types do not change within one). */
+  private landingsQuery(source: SeedNode | SourceNode, eventTime: string, loadedAt: string): PreparedStatement<unknown> {
+    const key = `${source.schema}\0${source.alias}\0${eventTime}\0${loadedAt}`;
+    let statement = this.landingQueries.get(key);
+    if (statement === undefined) {
+      const { db } = this;
+      // A TEXT column compares as it is, so its loaded-at index serves the range; anything else is compared as text.
+      const l = hasTextAffinity(db, source.alias, loadedAt, source.schema) ? quoteIdentifier(loadedAt) : dialect.castText(quoteIdentifier(loadedAt));
+      statement = db.prepare(`
+        select ${dialect.dayOrText(quoteIdentifier(eventTime))} as day, max(${dialect.castText(quoteIdentifier(loadedAt))}) as loaded
+        from ${qualifiedName(source.schema, source.alias)} where ${l} > ? and ${l} <= ? group by 1`);
+      this.landingQueries.set(key, statement);
+    }
+    return statement;
   }
 
   /** Every raw input declares the day of its rows (event_time): a landing then names the partition it can change. */
