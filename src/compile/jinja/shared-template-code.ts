@@ -1,5 +1,6 @@
 import nunjucks from 'nunjucks';
 import { internals } from './nunjucks-internals.js';
+import { MARK_END, MARK_START, skeletonOf, templatePosition, type Skeleton } from './template-skeleton.js';
 
 /**
  * Templates that differ only in their literals share one compiled function.
@@ -19,8 +20,13 @@ import { internals } from './nunjucks-internals.js';
  * collected in walk order; everything else (node types, names, operators,
  * whether a text is empty, the literals whose value the compiler writes
  * into the code itself: dict keys and callee names) makes the template's
- * shape. Two caches:
+ * shape. Three caches:
  *
+ *  - by skeleton (template-skeleton.ts: the source with its texts, string
+ *    contents and comments masked): a template whose skeleton was seen
+ *    before is not parsed at all; its values are the skeleton tree's with
+ *    its own texts and strings put back and its positions moved by what
+ *    they changed;
  *  - by shape: a template whose shape was seen before costs one call of its
  *    factory with its own values (no transform, no code generation, no
  *    `new Function`, and the shared functions are already compiled and warm);
@@ -56,6 +62,10 @@ interface Shape {
   readonly slots: Map<object, number>;
   /** The literals that are part of the shape by value (dict keys, callees' names). */
   readonly byValue: Set<object>;
+  /** The slots holding a line (the next slot holds its column). */
+  readonly lines: readonly number[];
+  /** Whether the tree names the template's path in its code (include, import, extends). */
+  readonly namesPath: boolean;
 }
 
 /** The shape compiling now (null when nunjucks compiles a template of its own). */
@@ -136,6 +146,8 @@ function shapeOf(ast: AstNode, path: string): Shape {
   const values: unknown[] = [];
   const slots = new Map<object, number>();
   const byValueLiterals = new Set<object>();
+  const lines: number[] = [];
+  let namesPath = false;
   let key = '';
   const visit = (value: unknown, byValue: boolean): boolean => {
     switch (typeof value) {
@@ -170,11 +182,15 @@ function shapeOf(ast: AstNode, path: string): Shape {
     const node = value as AstNode;
     // Reached twice (a node shared by two parents): not a tree this walk knows.
     if (typeof node.lineno !== 'number' || typeof node.colno !== 'number') return false;
+    lines.push(values.length);
     node.lineno = parameter(values.push(node.lineno) - 1);
     node.colno = parameter(values.push(node.colno) - 1);
     const type = node.typename;
     key += `${type}(`;
-    if (INCLUDES_PATH.has(type)) key += `@${path.length}:${path}`;
+    if (INCLUDES_PATH.has(type)) {
+      key += `@${path.length}:${path}`;
+      namesPath = true;
+    }
     const literal = (type === 'Literal' || type === 'TemplateData') && !byValue;
     if (byValue && (type === 'Literal' || type === 'TemplateData')) byValueLiterals.add(node);
     if (literal) {
@@ -185,24 +201,38 @@ function shapeOf(ast: AstNode, path: string): Shape {
     for (const field of Object.keys(node)) {
       if (field === 'lineno' || field === 'colno' || (literal && field === 'value')) continue;
       key += `${field}=`;
-      const fieldByValue = byValue || (type === 'FunCall' && field === 'name') || (type === 'Pair' && field === 'key');
+      // What the compiler writes by value: a dict's literal key, and a callee's name (its own name, and the chain
+      // of lookups it is: `a.b['c']()` names a, b and c; the arguments of a call in the chain are not in it).
+      const fieldByValue = (type === 'FunCall' && field === 'name') || (type === 'Pair' && field === 'key') || (byValue && type === 'LookupVal' && (field === 'target' || field === 'val'));
       if (!visit(node[field], fieldByValue)) return false;
     }
     key += ')';
     return true;
   };
   const known = visit(ast, false);
-  return { ast, key: known ? key : null, values, slots, byValue: byValueLiterals };
+  return { ast, key: known ? key : null, values, slots, byValue: byValueLiterals, lines, namesPath };
 }
 
 type Factory = (values: readonly unknown[]) => Record<string, unknown>;
 
-/** The compiled code of one environment's templates, by shape and by code (see the file comment). */
+/** How a skeleton's slots get a template's values: a constant, a text with markers to fill, or a line (then its column) to move. */
+interface Recipe {
+  readonly factory: Factory;
+  /** Per slot: 0 the constant in `of`, 1 the parts in `of` (text, marker number, text, ...), 2 a line and 3 its column (skeleton positions in `of`). */
+  readonly kinds: Uint8Array;
+  readonly of: readonly unknown[];
+}
+
+const MARKER = new RegExp(`${MARK_START}(\\d+)${MARK_END}`, 'g');
+
+/** The compiled code of one environment's templates, by skeleton, by shape and by code (see the file comment). */
 export class SharedTemplateCode {
+  private readonly bySkeleton = new Map<string, Recipe | null>();
   private readonly byShape = new Map<string, Factory>();
   private readonly byCode = new Map<string, Factory>();
-  /** Templates compiled with parameters; of them, those whose shape was known; and the functions made (for tests and the bench). */
+  /** Templates compiled with parameters; of them, those whose skeleton or shape was known; and the functions made (for tests and the bench). */
   compiled = 0;
+  skeletonHits = 0;
   shapeHits = 0;
   distinct = 0;
 
@@ -212,10 +242,74 @@ export class SharedTemplateCode {
 
   /** `source` (already preprocessed) as a compiled Template; throws what `new nunjucks.Template` throws. */
   template(source: string, path: string): nunjucks.Template {
-    const props = this.props(source, path);
+    const props = this.fromSkeleton(source, path) ?? this.props(source, path);
     if (!props) return new nunjucks.Template(source, this.env, path, true);
     this.compiled += 1;
     return new nunjucks.Template({ type: 'code', obj: props } as unknown as string, this.env, path, true);
+  }
+
+  /** The template through its skeleton (no parse of its own), or null: parsed as itself. */
+  private fromSkeleton(source: string, path: string): Record<string, unknown> | null {
+    const skeleton = skeletonOf(source);
+    if (!skeleton) return null;
+    let recipe = this.bySkeleton.get(skeleton.text);
+    if (recipe === undefined) {
+      recipe = this.recipe(skeleton, path);
+      this.bySkeleton.set(skeleton.text, recipe);
+    } else if (recipe) this.skeletonHits += 1;
+    return recipe ? recipe.factory(fill(recipe, skeleton)) : null;
+  }
+
+  /**
+   * A skeleton's recipe, or null when its tree shows the scan and the parser
+   * disagree: every text and string marker must be in exactly one slot of its
+   * kind (texts in TemplateData, strings in Literal), comments' in none, and
+   * none in the shape itself (a name, a dict key, a callee's name).
+   */
+  private recipe(skeleton: Skeleton, path: string): Recipe | null {
+    let shape: Shape;
+    try {
+      shape = shapeOf(parseTemplate(this.env, skeleton.text), path);
+    } catch {
+      return null;
+    }
+    if (shape.key === null || shape.namesPath || shape.key.includes(MARK_START) || shape.key.includes(MARK_END)) return null;
+    const typeOf = new Map<number, string>();
+    for (const [node, slot] of shape.slots) typeOf.set(slot, (node as AstNode).typename);
+    const seen = new Int32Array(skeleton.cores.length);
+    const kinds = new Uint8Array(shape.values.length);
+    const of: unknown[] = [];
+    for (const line of shape.lines) {
+      kinds[line] = 2;
+      kinds[line + 1] = 3;
+    }
+    for (let i = 0; i < shape.values.length; i++) {
+      const value = shape.values[i];
+      of.push(value);
+      if (kinds[i] !== 0) continue;
+      if (typeof value !== 'string') {
+        if (value !== null && typeof value === 'object') return null; // a regex literal: its body may hold a marker
+        continue;
+      }
+      if (!value.includes(MARK_START) && !value.includes(MARK_END)) continue;
+      const parts: (string | number)[] = [];
+      let last = 0;
+      for (const match of value.matchAll(MARKER)) {
+        const k = Number(match[1]);
+        const expected = skeleton.kinds[k] === 'text' ? 'TemplateData' : skeleton.kinds[k] === 'string' ? 'Literal' : undefined;
+        if (k >= seen.length || typeOf.get(i) !== expected) return null;
+        seen[k] += 1;
+        parts.push(value.slice(last, match.index), k);
+        last = match.index + match[0].length;
+      }
+      parts.push(value.slice(last));
+      if (parts.some((p) => typeof p === 'string' && (p.includes(MARK_START) || p.includes(MARK_END)))) return null;
+      kinds[i] = 1;
+      of[i] = parts;
+    }
+    for (let k = 0; k < seen.length; k++) if (seen[k] !== (skeleton.kinds[k] === 'comment' ? 0 : 1)) return null;
+    const factory = this.factory(shape, skeleton.text, path, true);
+    return factory ? { factory, kinds, of } : null;
   }
 
   private props(source: string, path: string): Record<string, unknown> | null {
@@ -226,11 +320,19 @@ export class SharedTemplateCode {
       return null; // compiled again by nunjucks, for its own error
     }
     if (shape.key === null) return null;
-    const known = this.byShape.get(shape.key);
-    if (known) {
-      this.shapeHits += 1;
-      return known(shape.values);
-    }
+    if (this.byShape.has(shape.key)) this.shapeHits += 1;
+    return this.factory(shape, source, path, false)?.(shape.values) ?? null;
+  }
+
+  /**
+   * The function of a shape: known, or compiled (null when that fails). A
+   * compile that read a slotted value gives code for this tree only: it is
+   * not kept for the shape, and not given to a skeleton (`shared`).
+   */
+  private factory(shape: Shape, source: string, path: string, shared: boolean): Factory | null {
+    const key = shape.key!;
+    const known = this.byShape.get(key);
+    if (known) return known;
     const env = this.env as unknown as { asyncFilters: unknown; extensionsList: unknown; opts: unknown };
     const current = { ...shape, baked: false };
     let code: string;
@@ -252,7 +354,30 @@ export class SharedTemplateCode {
       this.byCode.set(code, factory);
       this.distinct += 1;
     }
-    if (!current.baked) this.byShape.set(shape.key, factory);
-    return factory(shape.values);
+    if (current.baked) return shared ? null : factory;
+    this.byShape.set(key, factory);
+    return factory;
   }
+}
+
+/** A template's values for its skeleton's slots: its own texts and strings put in, its own positions. */
+function fill(recipe: Recipe, skeleton: Skeleton): unknown[] {
+  const { kinds, of } = recipe;
+  const values = new Array<unknown>(kinds.length);
+  for (let i = 0; i < kinds.length; i++) {
+    const kind = kinds[i];
+    if (kind === 0) values[i] = of[i];
+    else if (kind === 1) {
+      const parts = of[i] as readonly (string | number)[];
+      let text = '';
+      for (const part of parts) text += typeof part === 'number' ? skeleton.cores[part] : part;
+      values[i] = text;
+    } else if (kind === 2) {
+      const [line, col] = templatePosition(skeleton, of[i] as number, of[i + 1] as number);
+      values[i] = line;
+      values[i + 1] = col;
+      i += 1;
+    }
+  }
+  return values;
 }
