@@ -62,7 +62,7 @@ function answerLs(): boolean {
   }
   let answer: Buffer | undefined;
   try {
-    answer = keptLsAnswer(args, true);
+    answer = keptLsAnswer(args, { fromInside: true, quick: true });
   } catch (err) {
     answer = undefined; // anything unexpected: the CLI answers, from the same working directory
     if (!isStill(cwd)) {

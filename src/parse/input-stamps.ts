@@ -15,8 +15,9 @@
  * is part of the stamp and of `newest` too.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, statSync, type Stats } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { sep } from 'node:path';
+import { publicStat, type StatReader } from './stat-numbers.js';
 
 export interface InputStamp {
   /** The hash of every stamped folder's entries and times and every file's stamp. */
@@ -51,15 +52,16 @@ export function stampInputs(dirs: readonly string[], files: readonly string[], p
 
 /**
  * stampInputs' stamp, not hashed (no node:crypto to load: the bin compares
- * it as it is). `fromInside`: each folder's entries are stat'ed by name
+ * it as it is). `stat`: how files are stat'ed (stat-numbers.ts; default
+ * fs.statSync). `fromInside`: each folder's entries are stat'ed by name
  * from inside it (process.chdir), which spares the kernel resolving the
  * whole path again for each of them (about a sixth of the walk's time); the
  * working directory is put back before this returns (if it cannot be, this
  * throws). The working directory is the process's, so only for a process
  * doing nothing else meanwhile (the bin).
  */
-export function rawStamp(dirs: readonly string[], files: readonly string[], present?: Set<string>, fromInside = false): RawStamp {
-  const home = fromInside ? process.cwd() : undefined;
+export function rawStamp(dirs: readonly string[], files: readonly string[], present?: Set<string>, options: { fromInside?: boolean; stat?: StatReader } = {}): RawStamp {
+  const home = options.fromInside === true ? process.cwd() : undefined;
   let moved = false;
   /** Into `dir`, to stat its entries by name; false: by their whole path. */
   const enter = (dir: string): boolean => {
@@ -73,46 +75,48 @@ export function rawStamp(dirs: readonly string[], files: readonly string[], pres
     }
   };
   try {
-    return walkAndStamp(dirs, files, present, enter);
+    return walkAndStamp(dirs, files, present, enter, options.stat ?? publicStat);
   } finally {
     if (moved) process.chdir(home!); // throws if it cannot: the caller must not go on elsewhere
   }
 }
 
-function walkAndStamp(dirs: readonly string[], files: readonly string[], present: Set<string> | undefined, enter: (dir: string) => boolean): RawStamp {
+function walkAndStamp(dirs: readonly string[], files: readonly string[], present: Set<string> | undefined, enter: (dir: string) => boolean, stat: StatReader): RawStamp {
   // Paths and names as text; every stamp as five numbers (kind, size, mtimeMs, ctimeMs, inode), in walk order:
   // no string per file (formatting 30,000 times costs more than the stats).
   const text: string[] = [];
   let numbers = new Float64Array(5 * 1024);
   let count = 0;
   let newest = -Infinity;
-  const stamp = (stats: Stats | undefined): void => {
+  /** The last stat's numbers (stat-numbers.ts). */
+  const read = new Float64Array(6);
+  /** Stat `path` into `read` and stamp it; its kind (0: absent). */
+  const stampOf = (path: string): number => {
     if (count + 5 > numbers.length) {
       const grown = new Float64Array(numbers.length * 2);
       grown.set(numbers);
       numbers = grown;
     }
-    if (stats === undefined) {
+    if (!stat(path, read)) {
       numbers.fill(0, count, count + 5);
-    } else {
-      if (stats.mtimeMs > newest) newest = stats.mtimeMs;
-      if (stats.ctimeMs > newest) newest = stats.ctimeMs;
-      numbers[count] = stats.isDirectory() ? 2 : 1;
-      numbers[count + 1] = stats.size;
-      numbers[count + 2] = stats.mtimeMs;
-      numbers[count + 3] = stats.ctimeMs;
-      numbers[count + 4] = stats.ino;
+      count += 5;
+      return 0;
     }
+    if (read[2]! > newest) newest = read[2]!;
+    if (read[3]! > newest) newest = read[3]!;
+    numbers.set(read.subarray(0, 5), count);
     count += 5;
+    return read[0]!;
   };
   const seen = new Set<string>();
   const walked = new Set<string>();
-  const walk = (dir: string, stats: Stats | undefined): void => {
+  /** List and stamp the entries of `dir`, stat'ed and stamped already (`id`: its device and inode; undefined: absent, or no folder). */
+  const walk = (dir: string, id: string | undefined): void => {
     walked.add(dir);
     let names: string[] | undefined;
     try {
       // Stat'ed before it is listed: an entry changed in between leaves a newer time than the one stamped.
-      if (stats?.isDirectory()) names = readdirSync(dir).filter((name) => !name.startsWith('.')).sort();
+      if (id !== undefined) names = readdirSync(dir).filter((name) => !name.startsWith('.')).sort();
     } catch {
       // gone, or unreadable, since: stamped as absent
     }
@@ -121,35 +125,28 @@ function walkAndStamp(dirs: readonly string[], files: readonly string[], present
       return;
     }
     text.push(`D ${dir}`, names.join('\n'));
-    stamp(stats);
-    const below: [string, Stats][] = [];
+    const below: [string, string][] = [];
     const inside = enter(dir);
     for (const name of names) {
-      const entry = statOf(inside ? name : `${dir}${sep}${name}`);
-      stamp(entry);
-      if (entry === undefined) continue;
-      if (!entry.isDirectory()) {
-        present?.add(`${dir}${sep}${name}`);
-        continue;
-      }
-      const id = `${entry.dev}:${entry.ino}`;
-      if (seen.has(id)) continue; // a symlink loop, or one folder reached twice
-      seen.add(id);
-      below.push([`${dir}${sep}${name}`, entry]);
+      const kind = stampOf(inside ? name : `${dir}${sep}${name}`);
+      if (kind === 1) present?.add(`${dir}${sep}${name}`);
+      if (kind !== 2) continue;
+      const folder = `${read[5]}:${read[4]}`;
+      if (seen.has(folder)) continue; // a symlink loop, or one folder reached twice
+      seen.add(folder);
+      below.push([`${dir}${sep}${name}`, folder]);
     }
-    for (const [path, entry] of below) walk(path, entry);
+    for (const [path, folder] of below) walk(path, folder);
   };
   for (const dir of dirs) {
     if (walked.has(dir)) continue;
-    const stats = statOf(dir);
-    if (stats?.isDirectory()) seen.add(`${stats.dev}:${stats.ino}`);
-    walk(dir, stats);
+    const id = stampOf(dir) === 2 ? `${read[5]}:${read[4]}` : undefined;
+    if (id !== undefined) seen.add(id);
+    walk(dir, id);
   }
   for (const file of files) {
     text.push(`F ${file}`);
-    const stats = statOf(file);
-    stamp(stats);
-    if (present && stats !== undefined && !stats.isDirectory()) present.add(file);
+    if (stampOf(file) === 1) present?.add(file);
   }
   return { text: text.join('\n'), numbers: numbers.subarray(0, count), newest };
 }
@@ -157,12 +154,4 @@ function walkAndStamp(dirs: readonly string[], files: readonly string[], present
 /** Whether a stamp may be kept by a load begun at `loadedAt`: every file and folder in it older by the margin. */
 export function isOldEnough(stamp: InputStamp, loadedAt: number, marginMs = TRUST_MARGIN_MS): boolean {
   return stamp.newest < loadedAt - marginMs;
-}
-
-function statOf(path: string): Stats | undefined {
-  try {
-    return statSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined; // a dangling symlink or a loop: as absent
-  }
 }

@@ -33,6 +33,7 @@ import { dirname, join, resolve } from 'node:path';
 import { envValues, toolEnv } from './env-read.js';
 import { rawStamp, type RawStamp } from './input-stamps.js';
 import { keyHash } from './key-hash.js';
+import { publicStat, quickStat } from './stat-numbers.js';
 import { toolInputs } from './tool-fingerprint.js';
 import { writeCacheFile } from './write-cache-file.js';
 
@@ -87,11 +88,13 @@ export function keepLsAnswer(vouched: VouchedInputs, args: readonly string[], ou
 
 /**
  * The kept output of `ls` with the command line `args` (the words after the
- * bin), when every input is as it was; else undefined. `fromInside`: stamp
- * from inside each folder (input-stamps.ts; the bin, which runs nothing
- * else meanwhile).
+ * bin), when every input is as it was; else undefined. The bin's ways,
+ * for a process that runs nothing else meanwhile: `fromInside`, stamp from
+ * inside each folder (input-stamps.ts); `quick`, read the stats through
+ * Node's fs binding (stat-numbers.ts: the stamp kept was taken through
+ * fs.statSync, so a reading that differs is a miss).
  */
-export function keptLsAnswer(args: readonly string[], fromInside = false): Buffer | undefined {
+export function keptLsAnswer(args: readonly string[], { fromInside = false, quick = false } = {}): Buffer | undefined {
   const target = join(projectDirOf(args), 'target');
   let bytes: Buffer;
   try {
@@ -114,7 +117,7 @@ export function keptLsAnswer(args: readonly string[], fromInside = false): Buffe
   const graphCache = statSync(join(target, GRAPH_CACHE_FILE), { throwIfNoEntry: false });
   if (graphCache === undefined || graphCache.size !== header.graphCache[0] || graphCache.mtimeMs !== header.graphCache[1] || graphCache.ino !== header.graphCache[2]) return undefined;
   if (header.key !== answerKey(args, header.envNames)) return undefined;
-  const stamp = rawStamp(header.dirs, header.files, undefined, fromInside);
+  const stamp = rawStamp(header.dirs, header.files, undefined, { fromInside, stat: quick ? quickStat(target) : publicStat });
   const numbers = Buffer.from(stamp.numbers.buffer, stamp.numbers.byteOffset, stamp.numbers.byteLength);
   if (!numbers.equals(bytes.subarray(textEnd, numbersEnd)) || stamp.text !== bytes.toString('utf8', end + 1, textEnd)) return undefined;
   return bytes.subarray(numbersEnd);

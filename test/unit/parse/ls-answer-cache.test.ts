@@ -5,6 +5,7 @@ import { loadGraphWithCache } from '../../../src/parse/graph-cache.js';
 import { keepLsAnswer, keptLsAnswer, LS_ANSWER_FILE, type VouchedInputs } from '../../../src/parse/ls-answer-cache.js';
 import { keyHash } from '../../../src/parse/key-hash.js';
 import { rawStamp } from '../../../src/parse/input-stamps.js';
+import { quickStat } from '../../../src/parse/stat-numbers.js';
 import { writeProject } from '../../support/example-project.js';
 
 const FILES = {
@@ -111,21 +112,24 @@ describe('the ls answer cache', () => {
     expect(served()).toBe(OUTPUT);
   });
 
-  it('stamps the same from inside each folder (as the bin does), and leaves the working directory where it was', async () => {
+  it('stamps the same from inside each folder and through the fs binding (as the bin does), and leaves the working directory where it was', async () => {
     const vouched = await answered();
     const cwd = process.cwd();
-    expect(keptLsAnswer(args(), true)?.toString('utf8')).toBe(OUTPUT);
+    expect(keptLsAnswer(args(), { fromInside: true, quick: true })?.toString('utf8')).toBe(OUTPUT);
     expect(process.cwd()).toBe(cwd);
     symlinkSync(join(dir, 'models/staging'), join(dir, 'models/linked'));
     mkdirSync(join(dir, 'models/more'));
     writeFileSync(join(dir, 'models/more/m.sql'), 'select 1 as id');
     const outside = rawStamp(vouched.dirs, vouched.files);
-    const inside = rawStamp(vouched.dirs, vouched.files, undefined, true);
+    const inside = rawStamp(vouched.dirs, vouched.files, undefined, { fromInside: true });
+    const quick = rawStamp(vouched.dirs, vouched.files, undefined, { fromInside: true, stat: quickStat(dir) });
     expect(process.cwd()).toBe(cwd);
     expect(inside.text).toBe(outside.text);
     expect([...inside.numbers]).toEqual([...outside.numbers]);
+    expect(quick.text).toBe(outside.text);
+    expect([...quick.numbers]).toEqual([...outside.numbers]);
     expect(outside.text).toContain('linked');
-    expect(keptLsAnswer(args(), true)).toBeUndefined(); // folders added since
+    expect(keptLsAnswer(args(), { fromInside: true, quick: true })).toBeUndefined(); // folders added since
     expect(process.cwd()).toBe(cwd);
   });
 
