@@ -44,6 +44,9 @@ export async function replayYearFigure(ctx: BenchContext): Promise<Figure> {
     }),
   }, ctx.repeats, 0);
   const ratio = medians.replay / medians.alone;
+  // The runs alone commit to the bench's warehouse, the replay to its scratch copy: under another process's disk
+  // load the runs alone wait longer and the wall ratio flatters the replay, so the CPU ratio must meet the target too.
+  const cpuRatio = median(cpu.replay) / median(cpu.alone);
   const rounds = ctx.repeats === 1 ? 'one measurement each' : `medians of ${ctx.repeats} rounds`;
   return {
     id: 'replay-year',
@@ -51,8 +54,8 @@ export async function replayYearFigure(ctx: BenchContext): Promise<Figure> {
     ratioOf: 'replay / nightly runs alone',
     ratio,
     measured: `replay ${formatMs(medians.replay)} (${formatMs(medians.replay / nights.length)} a night, ${staleAtEnd} stale at the end; CPU ${formatMs(median(cpu.replay))}), `
-      + `runs alone ${formatMs(medians.alone)} (${formatMs(medians.alone / nights.length)} a night; CPU ${formatMs(median(cpu.alone))}); ${rounds}`,
-    target: '<= 1.5x (issue 18)',
-    meets: ratio <= 1.5,
+      + `runs alone ${formatMs(medians.alone)} (${formatMs(medians.alone / nights.length)} a night; CPU ${formatMs(median(cpu.alone))}); CPU ratio ${cpuRatio.toFixed(2)}x; ${rounds}`,
+    target: '<= 1.5x (issue 18), in wall and in CPU time',
+    meets: ratio <= 1.5 && cpuRatio <= 1.5,
   };
 }
