@@ -16,6 +16,7 @@ import { internals, nunjucksLib } from './jinja/nunjucks-internals.js';
 import { preprocessTemplate } from './jinja/preprocess-template.js';
 import { parseSimpleTemplate, renderSimpleTemplate, type SimpleTemplate } from './jinja/simple-template.js';
 import { SharedTemplateCode } from './jinja/shared-template-code.js';
+import { ByPathAndSource } from './jinja/by-path-and-source.js';
 import { installTrailingCommas } from './jinja/trailing-commas.js';
 import { installPrivateMacroExports } from './jinja/export-private-macros.js';
 import { installClassMethodsFirst } from './jinja/class-methods-first.js';
@@ -50,8 +51,8 @@ export interface JinjaEnvironmentOptions {
 export class JinjaEnvironment {
   readonly env: nunjucks.Environment;
   private current?: RenderContext;
-  private readonly templates = new Map<string, nunjucks.Template>();
-  private readonly simpleTemplates = new Map<string, SimpleTemplate | null>();
+  private readonly templates = new ByPathAndSource<nunjucks.Template>();
+  private readonly simpleTemplates = new ByPathAndSource<SimpleTemplate | null>();
   /** Compiled code shared by the templates that differ only in their literals (see shared-template-code.ts). */
   readonly sharedCode: SharedTemplateCode;
   readonly macroNames: string[] = [];
@@ -209,15 +210,14 @@ export class JinjaEnvironment {
 
   /** Compile (once) a template for a model or test file. */
   template(path: string, source: string): nunjucks.Template {
-    const key = `${path}\u0000${source}`;
-    let template = this.templates.get(key);
+    let template = this.templates.get(path, source);
     if (!template) {
       try {
         template = this.options.sharedCode === false ? new nunjucks.Template(preprocessTemplate(source), this.env, path, true) : this.sharedCode.template(preprocessTemplate(source), path);
       } catch (err) {
         throw templateError(err, path);
       }
-      this.templates.set(key, template);
+      this.templates.set(path, source, template);
     }
     return template;
   }
@@ -258,12 +258,11 @@ export class JinjaEnvironment {
   /** The template in the simple subset (see simple-template.ts), or null: nunjucks renders it. */
   private simpleTemplate(path: string, source: string): SimpleTemplate | null {
     if (this.options.simple === false) return null;
-    const key = `${path}\u0000${source}`;
-    let simple = this.simpleTemplates.get(key);
+    let simple = this.simpleTemplates.get(path, source);
     if (simple === undefined) {
       const preprocessed = preprocessTemplate(source);
       simple = preprocessed === source ? parseSimpleTemplate(source) : null;
-      this.simpleTemplates.set(key, simple);
+      this.simpleTemplates.set(path, source, simple);
     }
     return simple;
   }

@@ -1,5 +1,6 @@
 import nunjucks from 'nunjucks';
-import { internals } from './nunjucks-internals.js';
+import { compileShape } from './parameterised-compile.js';
+import { parseTemplate, shapeOf, type AstNode, type Shape } from './template-shape.js';
 import { MARK_END, MARK_START, skeletonOf, templatePosition, type Skeleton } from './template-skeleton.js';
 
 /**
@@ -46,173 +47,6 @@ import { MARK_END, MARK_START, skeletonOf, templatePosition, type Skeleton } fro
  * identifiers.
  */
 
-interface CompilerInternals {
-  _emit(code: string): void;
-}
-
-type AstNode = { lineno: unknown; colno: unknown; typename: string; value?: unknown } & Record<string, unknown>;
-
-/** A template's tree with its slots, and its shape as a string. */
-interface Shape {
-  readonly ast: AstNode;
-  /** null when the tree holds something the walk does not know (the template gets code of its own). */
-  readonly key: string | null;
-  readonly values: unknown[];
-  /** The slot of each Literal and TemplateData that has one. */
-  readonly slots: Map<object, number>;
-  /** The literals that are part of the shape by value (dict keys, callees' names). */
-  readonly byValue: Set<object>;
-  /** The slots holding a line (the next slot holds its column). */
-  readonly lines: readonly number[];
-  /** Whether the tree names the template's path in its code (include, import, extends). */
-  readonly namesPath: boolean;
-}
-
-/** The shape compiling now (null when nunjucks compiles a template of its own). */
-let compiling: (Shape & { baked: boolean }) | null = null;
-/** Inside nunjucks' findAll (a search for node types, which reads every field and uses none of a literal's value). */
-let searching = 0;
-let patched = false;
-
-/** Nodes whose literals the compiler writes into the code by value: they are part of the shape. */
-const INCLUDES_PATH = new Set(['Include', 'Import', 'FromImport', 'Extends']);
-
-function installParameterisedCompile(): void {
-  if (patched) return;
-  patched = true;
-  const proto = internals.compiler.Compiler.prototype;
-  const compileLiteral = proto.compileLiteral as (this: CompilerInternals, node: object, frame: unknown) => void;
-  proto.compileLiteral = function compileLiteralParameter(this: CompilerInternals, node: object, frame: unknown): void {
-    const slot = compiling?.slots.get(node);
-    if (slot !== undefined) return this._emit(parameter(slot));
-    // A literal of the shape (a dict key, a callee's name) or one the compile made: its value is in the code.
-    if (compiling && !compiling.byValue.has(node)) compiling.baked = true;
-    return compileLiteral.call(this, node, frame);
-  };
-  const nodeProto = (internals.nodes as unknown as { Node: { prototype: Record<string, unknown> } }).Node.prototype;
-  const findAll = nodeProto.findAll as (this: unknown, ...args: unknown[]) => unknown;
-  nodeProto.findAll = function findAllCounted(this: unknown, ...args: unknown[]): unknown {
-    searching += 1;
-    try {
-      return findAll.apply(this, args);
-    } finally {
-      searching -= 1;
-    }
-  };
-  const compileRoot = proto.compileRoot as (this: unknown, node: unknown, frame: unknown) => void;
-  proto.compileRoot = function compileRootTrapped(this: unknown, node: unknown, frame: unknown): void {
-    if (compiling) trapLiteralReads(compiling);
-    return compileRoot.call(this, node, frame);
-  };
-  // The module-level compile (transform, code generation, the macro-return rewrite) parses the tree given here.
-  const parser = internals.parser as unknown as { parse: (...args: unknown[]) => unknown };
-  const parse = parser.parse;
-  parser.parse = function parseOrGiven(this: unknown, ...args: unknown[]): unknown {
-    return compiling ? compiling.ast : parse.apply(this, args);
-  };
-}
-
-/** `__L[k]`, made once per k. */
-const parameterNames: string[] = [];
-const parameter = (k: number): string => (parameterNames[k] ??= `__L[${k}]`);
-
-/** A slotted Literal's value read during the compile marks the shape as not shareable (the reader may have baked it into the code). */
-function trapLiteralReads(shape: Shape & { baked: boolean }): void {
-  for (const [node, slot] of shape.slots) {
-    if ((node as AstNode).typename !== 'Literal') continue;
-    Object.defineProperty(node, 'value', {
-      get: () => {
-        if (searching === 0) shape.baked = true;
-        return shape.values[slot];
-      },
-      set: () => {
-        shape.baked = true;
-      },
-      enumerable: true,
-      configurable: true,
-    });
-  }
-}
-
-function parseTemplate(env: nunjucks.Environment, source: string): AstNode {
-  const { extensionsList, opts } = env as unknown as { extensionsList: { preprocess?: (s: string) => string }[]; opts: unknown };
-  const src = extensionsList.reduce((s, ext) => (ext.preprocess ? ext.preprocess(s) : s), source);
-  return (internals.parser as unknown as { parse: (src: string, extensions: unknown, opts: unknown) => AstNode }).parse(src, extensionsList, opts);
-}
-
-/** Walk the tree: slots for literals and positions (set on the nodes as `__L[k]`), and the shape of the rest. */
-function shapeOf(ast: AstNode, path: string): Shape {
-  const Node = (internals.nodes as unknown as { Node: new () => object }).Node;
-  const values: unknown[] = [];
-  const slots = new Map<object, number>();
-  const byValueLiterals = new Set<object>();
-  const lines: number[] = [];
-  let namesPath = false;
-  let key = '';
-  const visit = (value: unknown, byValue: boolean): boolean => {
-    switch (typeof value) {
-      case 'string':
-        key += `s${value.length}:${value}`;
-        return true;
-      case 'number':
-        key += `d${value};`;
-        return true;
-      case 'boolean':
-        key += value ? 'T' : 'F';
-        return true;
-      case 'undefined':
-        key += 'u';
-        return true;
-      case 'object':
-        break;
-      default:
-        return false;
-    }
-    if (value === null) {
-      key += 'n';
-      return true;
-    }
-    if (Array.isArray(value)) {
-      key += '[';
-      for (const item of value) if (!visit(item, byValue)) return false;
-      key += ']';
-      return true;
-    }
-    if (!(value instanceof Node)) return false;
-    const node = value as AstNode;
-    // Reached twice (a node shared by two parents): not a tree this walk knows.
-    if (typeof node.lineno !== 'number' || typeof node.colno !== 'number') return false;
-    lines.push(values.length);
-    node.lineno = parameter(values.push(node.lineno) - 1);
-    node.colno = parameter(values.push(node.colno) - 1);
-    const type = node.typename;
-    key += `${type}(`;
-    if (INCLUDES_PATH.has(type)) {
-      key += `@${path.length}:${path}`;
-      namesPath = true;
-    }
-    const literal = (type === 'Literal' || type === 'TemplateData') && !byValue;
-    if (byValue && (type === 'Literal' || type === 'TemplateData')) byValueLiterals.add(node);
-    if (literal) {
-      // The type and whether it is empty are the shape's (the compiler writes a non-empty text only).
-      key += `$${typeof node.value}${node.value === '' ? 'e' : ''}`;
-      slots.set(node, values.push(node.value) - 1);
-    }
-    for (const field of Object.keys(node)) {
-      if (field === 'lineno' || field === 'colno' || (literal && field === 'value')) continue;
-      key += `${field}=`;
-      // What the compiler writes by value: a dict's literal key, and a callee's name (its own name, and the chain
-      // of lookups it is: `a.b['c']()` names a, b and c; the arguments of a call in the chain are not in it).
-      const fieldByValue = (type === 'FunCall' && field === 'name') || (type === 'Pair' && field === 'key') || (byValue && type === 'LookupVal' && (field === 'target' || field === 'val'));
-      if (!visit(node[field], fieldByValue)) return false;
-    }
-    key += ')';
-    return true;
-  };
-  const known = visit(ast, false);
-  return { ast, key: known ? key : null, values, slots, byValue: byValueLiterals, lines, namesPath };
-}
-
 type Factory = (values: readonly unknown[]) => Record<string, unknown>;
 
 /** How a skeleton's slots get a template's values: a constant, a text with markers to fill, or a line (then its column) to move. */
@@ -236,9 +70,7 @@ export class SharedTemplateCode {
   shapeHits = 0;
   distinct = 0;
 
-  constructor(private readonly env: nunjucks.Environment) {
-    installParameterisedCompile();
-  }
+  constructor(private readonly env: nunjucks.Environment) {}
 
   /** `source` (already preprocessed) as a compiled Template; throws what `new nunjucks.Template` throws. */
   template(source: string, path: string): nunjucks.Template {
@@ -333,17 +165,13 @@ export class SharedTemplateCode {
     const key = shape.key!;
     const known = this.byShape.get(key);
     if (known) return known;
-    const env = this.env as unknown as { asyncFilters: unknown; extensionsList: unknown; opts: unknown };
-    const current = { ...shape, baked: false };
-    let code: string;
-    compiling = current;
+    let compiled: { code: string; baked: boolean };
     try {
-      code = internals.compiler.compile(source, env.asyncFilters, env.extensionsList, path, env.opts);
+      compiled = compileShape(this.env, shape, source, path);
     } catch {
       return null;
-    } finally {
-      compiling = null;
     }
+    const { code, baked } = compiled;
     let factory = this.byCode.get(code);
     if (!factory) {
       try {
@@ -354,7 +182,7 @@ export class SharedTemplateCode {
       this.byCode.set(code, factory);
       this.distinct += 1;
     }
-    if (current.baked) return shared ? null : factory;
+    if (baked) return shared ? null : factory;
     this.byShape.set(key, factory);
     return factory;
   }
