@@ -68,6 +68,12 @@ describe('stale --candidates from the ledger since the last full build', () => {
     expect(sinceFullBuild('2026-10-14')).toEqual(expect.arrayContaining(full.stale));
   });
 
+  it('an as-of before the full build itself: the rows it saw that the night asked about had not', () => {
+    const { full } = bothWays('2026-10-07');
+    expect(full.stale.some((p) => p <= '2026-10-07')).toBe(true);
+    expect(sinceFullBuild('2026-10-07')).toEqual(expect.arrayContaining(full.stale));
+  });
+
   it('a backfill since the full build under another definition: its days are in doubt when the definition comes back', async () => {
     const model = join(example.dir, 'models', 'marts', 'daily_revenue.sql');
     const original = readFileSync(model, 'utf8');
