@@ -58,6 +58,8 @@ interface Token {
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const NUMBER = /^[0-9]+(\.[0-9]+)?$/;
+/** The block tags of the subset. */
+const BLOCK_KEYWORDS = new Set(['if', 'elif', 'else', 'endif']);
 /** Words nunjucks reads as operators or keywords, never as a plain name. */
 const RESERVED = new Set(['not', 'and', 'or', 'in', 'is', 'if', 'else', 'elif', 'endif', 'for', 'null', 'True', 'False', 'None']);
 
@@ -92,7 +94,10 @@ function tokenize(source: string): Token[] | null {
     const end = findCloser(source, from, closer);
     if (end < 0) return null;
     const trimAfter = source[end - 1] === '-' && end - 1 >= from;
-    raw.push({ type: opener === '{' ? 'output' : 'block', value: source.slice(from, trimAfter ? end - 1 : end), at: from, trimBefore, trimAfter });
+    const value = source.slice(from, trimAfter ? end - 1 : end);
+    // A tag outside the subset (set, for, macro, ...): no need to read the rest (parseNodes would refuse it there).
+    if (opener === '%' && !BLOCK_KEYWORDS.has(/^[a-z]+/.exec(value.trim())?.[0] ?? '')) return null;
+    raw.push({ type: opener === '{' ? 'output' : 'block', value, at: from, trimBefore, trimAfter });
     i = end + 2;
   }
   // Whitespace control: a tag's '-' trims the text next to it.
