@@ -16,7 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { sep } from 'node:path';
+import { isAbsolute, sep } from 'node:path';
 import { publicStat, type StatReader } from './stat-numbers.js';
 
 export interface InputStamp {
@@ -61,7 +61,8 @@ export function stampInputs(dirs: readonly string[], files: readonly string[], p
  * doing nothing else meanwhile (the bin).
  */
 export function rawStamp(dirs: readonly string[], files: readonly string[], present?: Set<string>, options: { fromInside?: boolean; stat?: StatReader } = {}): RawStamp {
-  const home = options.fromInside === true ? process.cwd() : undefined;
+  // Paths relative to the working directory would mean another file once inside a folder: then from outside.
+  const home = options.fromInside === true && dirs.every(isAbsolute) && files.every(isAbsolute) ? process.cwd() : undefined;
   let moved = false;
   /** Into `dir`, to stat its entries by name; false: by their whole path. */
   const enter = (dir: string): boolean => {

@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadGraphWithCache } from '../../../src/parse/graph-cache.js';
 import { keepLsAnswer, keptLsAnswer, LS_ANSWER_FILE, type VouchedInputs } from '../../../src/parse/ls-answer-cache.js';
@@ -130,6 +130,13 @@ describe('the ls answer cache', () => {
     expect([...quick.numbers]).toEqual([...outside.numbers]);
     expect(outside.text).toContain('linked');
     expect(keptLsAnswer(args(), { fromInside: true, quick: true })).toBeUndefined(); // folders added since
+    expect(process.cwd()).toBe(cwd);
+    // Relative paths are stamped from where they are relative to, not from inside the folders.
+    const dirs = vouched.dirs.map((path) => relative(cwd, path));
+    const asGiven = rawStamp(dirs, [], undefined, { fromInside: true });
+    expect(asGiven.text).toContain(`D ${dirs[0]}\nlinked\nmarts\nmore\nstaging`);
+    expect([...asGiven.numbers]).toEqual([...rawStamp(dirs, []).numbers]);
+    expect(asGiven.numbers.length).toBeGreaterThan(20);
     expect(process.cwd()).toBe(cwd);
   });
 
