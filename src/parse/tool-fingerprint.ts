@@ -9,7 +9,8 @@ let fingerprint: string | undefined;
 /**
  * The tool's own build, an input of every cache of parse results: every
  * module file's size and mtime (the CLI's cli.cjs included; its V8 code
- * caches are not code), and nunjucks' version. The bundled CLI (dist/bundle/)
+ * caches are not code), and, unbundled, nunjucks' version (the bundles
+ * hold their own copy of it). The bundled CLI (dist/bundle/)
  * is all the code it runs, so only that folder is walked (not the rest of
  * dist/: a few dozen stats instead of hundreds on every cold start);
  * unbundled, the whole compiled tree.
@@ -38,10 +39,13 @@ export function toolInputs(): string {
     }
   };
   walk(root);
-  try {
-    parts.push(`nunjucks:${(createRequire(import.meta.url)('nunjucks/package.json') as { version?: string }).version}`);
-  } catch {
-    parts.push('nunjucks:?');
+  // Bundled, nunjucks is part of the bundle's files; unbundled, it is read from node_modules.
+  if (root !== here) {
+    try {
+      parts.push(`nunjucks:${(createRequire(import.meta.url)('nunjucks/package.json') as { version?: string }).version}`);
+    } catch {
+      parts.push('nunjucks:?');
+    }
   }
   inputs = parts.join('\n');
   return inputs;
