@@ -105,7 +105,11 @@ function walkAndStamp(dirs: readonly string[], files: readonly string[], present
     }
     if (read[2]! > newest) newest = read[2]!;
     if (read[3]! > newest) newest = read[3]!;
-    numbers.set(read.subarray(0, 5), count);
+    numbers[count] = read[0]!;
+    numbers[count + 1] = read[1]!;
+    numbers[count + 2] = read[2]!;
+    numbers[count + 3] = read[3]!;
+    numbers[count + 4] = read[4]!;
     count += 5;
     return read[0]!;
   };
