@@ -69,7 +69,12 @@ interface AnswerHeader {
 
 /** Keep `output`, what `ls` with the command line `args` printed from the graph `vouched` describes. Best effort. */
 export function keepLsAnswer(vouched: VouchedInputs, args: readonly string[], output: string): void {
-  const graphCache = statSync(vouched.graphCachePath, { throwIfNoEntry: false });
+  let graphCache;
+  try {
+    graphCache = statSync(vouched.graphCachePath, { throwIfNoEntry: false });
+  } catch {
+    return; // target/ unreadable: nothing kept, as when it cannot be written
+  }
   if (graphCache === undefined) return;
   const text = Buffer.from(vouched.stamp.text, 'utf8');
   const numbers = Buffer.from(vouched.stamp.numbers.buffer, vouched.stamp.numbers.byteOffset, vouched.stamp.numbers.byteLength);
