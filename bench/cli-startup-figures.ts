@@ -1,25 +1,24 @@
 /**
  * `mini-dbt --version` and `mini-dbt ls` on the example, each a cold process
  * spawned from here, interleaved with a bare `node -e 0`: the floor any
- * Node.js CLI pays to start. The same two through dist/bundle/main.cjs, the
- * bin as a CommonJS file (no ES module loader to start), go in the notes.
+ * Node.js CLI pays to start. The bin is dist/bundle/main.cjs, a CommonJS
+ * file (Node starts no ES module loader for it).
  */
 import { join } from 'node:path';
 import type { BenchContext } from './bench-context.js';
-import { formatMs, formatRatio, type Figure } from './figure.js';
+import { formatMs, type Figure } from './figure.js';
 import { REPO_ROOT, copyExample } from './history-workspace.js';
 import { median, sideBySide } from './side-by-side.js';
 import { spawnNode } from './spawn-node.js';
 import { symlinkSync } from 'node:fs';
 
-const CLI = join(REPO_ROOT, 'dist', 'bundle', 'main.js');
-const CLI_CJS = join(REPO_ROOT, 'dist', 'bundle', 'main.cjs');
+const CLI = join(REPO_ROOT, 'dist', 'bundle', 'main.cjs');
 
 export async function cliStartupFigures(ctx: BenchContext): Promise<Figure[]> {
   const dir = ctx.path('cli-example');
   copyExample(dir);
   symlinkSync(join(REPO_ROOT, 'seeds', 'raw_orders.csv'), join(dir, 'seeds', 'raw_orders.csv'));
-  const cpu: Record<string, number[]> = { version: [], ls: [], node: [], versionCjs: [], lsCjs: [] };
+  const cpu: Record<string, number[]> = { version: [], ls: [], node: [] };
   const spawnTimed = (key: string, args: string[]) => async () => {
     const r = await spawnNode(args, { cwd: dir });
     if (r.code !== 0) throw new Error(`node ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
@@ -35,8 +34,6 @@ export async function cliStartupFigures(ctx: BenchContext): Promise<Figure[]> {
       version: spawnTimed('version', [CLI, '--version']),
       ls: spawnTimed('ls', [CLI, 'ls']),
       node: spawnTimed('node', ['-e', '0']),
-      versionCjs: spawnTimed('versionCjs', [CLI_CJS, '--version']),
-      lsCjs: spawnTimed('lsCjs', [CLI_CJS, 'ls']),
     },
     repeats,
   );
@@ -50,7 +47,6 @@ export async function cliStartupFigures(ctx: BenchContext): Promise<Figure[]> {
       measured: `${formatMs(medians.version)} wall${cpuOf('version')} (bare node ${formatMs(medians.node)}${cpuOf('node')})`,
       target: '<= 1.3x bare node (issue 18)',
       meets: medians.version / medians.node <= 1.3,
-      note: `through main.cjs: ${formatMs(medians.versionCjs)}${cpuOf('versionCjs')}, ${formatRatio(medians.versionCjs / medians.node)}`,
     },
     {
       id: 'cli-ls',
@@ -60,7 +56,6 @@ export async function cliStartupFigures(ctx: BenchContext): Promise<Figure[]> {
       measured: `${formatMs(medians.ls)} wall${cpuOf('ls')} (bare node ${formatMs(medians.node)})`,
       target: '< 300 ms',
       meets: medians.ls < 300,
-      note: `through main.cjs: ${formatMs(medians.lsCjs)}${cpuOf('lsCjs')}, ${formatRatio(medians.lsCjs / medians.node)}`,
     },
   ];
 }

@@ -21,7 +21,7 @@ import { median, sideBySide } from './side-by-side.js';
 import { spawnNode } from './spawn-node.js';
 import { coldCompileRound } from './cold-compile-round.js';
 
-const CLI = join(REPO_ROOT, 'dist', 'bundle', 'main.js');
+const CLI = join(REPO_ROOT, 'dist', 'bundle', 'main.cjs');
 
 export async function compilePlanFigures(ctx: BenchContext): Promise<Figure[]> {
   const small = writeGeneratedProject(ctx.path('project-1k'), 1_000);

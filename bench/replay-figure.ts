@@ -15,7 +15,7 @@ import { spawnNode } from './spawn-node.js';
 
 type ReplayFn = (options: { projectDir: string; model: string; from: string; to: string }) => Promise<{ nights: readonly unknown[]; with_required_lookback: { nights: readonly unknown[] } | null }>;
 
-const CLI = join(REPO_ROOT, 'dist', 'bundle', 'main.js');
+const CLI = join(REPO_ROOT, 'dist', 'bundle', 'main.cjs');
 const FROM = '2026-09-01';
 const TO = '2026-10-31';
 

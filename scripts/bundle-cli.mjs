@@ -1,10 +1,9 @@
 // Bundle the CLI and the library into dist/bundle/: index.js, the package's
 // API, as ES modules sharing chunks (a script importing the package loads a
 // few files instead of ~275 modules); cli.cjs, the whole CLI as one CommonJS
-// file (each command's modules still initialised only when it runs); main.js,
+// file (each command's modules still initialised only when it runs); main.cjs,
 // the bin, which answers an unchanged project's ls itself or runs cli.cjs
-// through V8's code cache (src/cli/cli-loader.ts; main.cjs: the same bin as
-// a CommonJS file).
+// through V8's code cache (src/cli/cli-loader.ts).
 // better-sqlite3 stays external (a native addon); chokidar and fsevents are
 // nunjucks' optional file watchers, never used here.
 import { build } from 'esbuild';
@@ -29,7 +28,7 @@ await build({
   logLevel: 'warning',
 });
 
-// The CLI as one CommonJS file, which the bin (main.js, src/cli/cli-loader.ts) runs through V8's code
+// The CLI as one CommonJS file, which the bin (main.cjs, src/cli/cli-loader.ts) runs through V8's code
 // cache: a start then skips parsing and compiling the bundle (ES modules have no code cache on Node 20).
 await build({
   entryPoints: [join(root, 'src', 'cli', 'main.ts')],
@@ -57,20 +56,16 @@ await build({
   banner: { js: "const __miniDbtModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });
-// The bin (main.js, src/cli/cli-loader.ts), an ES module as the package's type makes every .js file here, but
-// compiled as CommonJS code that requires Node's modules through one createRequire: an ES module importing
-// node:fs, node:path... builds an ES module facade of each (every export), some 4 ms of a start that an
-// unchanged project's `ls` answers in (parse/ls-answer-cache.ts). main.cjs is the same bin as a CommonJS file,
-// which also skips loading Node's ES module loader (about 10 ms more; a bin can point at it).
-const binSource = { entryPoints: [join(root, 'src', 'cli', 'cli-loader.ts')], bundle: true, format: 'cjs', platform: 'node', target: 'node20', logLevel: 'warning' };
+// The bin (main.cjs, src/cli/cli-loader.ts): a CommonJS file, so Node starts it without its ES module
+// loader (about 10 ms of CPU) and requires node:fs, node:path... without building an ES module facade of
+// each (some 4 ms), in a start that an unchanged project's `ls` answers in (parse/ls-answer-cache.ts).
 await build({
-  ...binSource,
-  outfile: join(outdir, 'main.js'),
-  define: { 'import.meta.url': '__miniDbtModuleUrl' },
-  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __miniDbtCreateRequire } from 'node:module';\nconst require = __miniDbtCreateRequire(import.meta.url);\nconst __miniDbtModuleUrl = import.meta.url;" },
-});
-await build({
-  ...binSource,
+  entryPoints: [join(root, 'src', 'cli', 'cli-loader.ts')],
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
   outfile: join(outdir, 'main.cjs'),
   define: { 'import.meta.url': '__miniDbtModuleUrl' },
   banner: { js: "#!/usr/bin/env node\nconst __miniDbtModuleUrl = require('node:url').pathToFileURL(__filename).href;" },

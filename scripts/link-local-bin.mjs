@@ -6,7 +6,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const target = join(root, 'dist', 'bundle', 'main.js');
+const target = join(root, 'dist', 'bundle', 'main.cjs');
 const binDir = join(root, 'node_modules', '.bin');
 const link = join(binDir, 'mini-dbt');
 if (!existsSync(target)) {

@@ -17,10 +17,10 @@ describe("the bin's code cache", () => {
   // Named `bundle` as dist/bundle is: the parse cache fingerprints the tool by walking its bin's folder.
   const bin = join(mkdtempSync(join(tmpdir(), 'mini-dbt-bin-')), 'bundle');
   mkdirSync(bin);
-  for (const file of ['main.js', 'cli.cjs']) copyFileSync(join(REPO_ROOT, 'dist/bundle', file), join(bin, file));
+  for (const file of ['main.cjs', 'cli.cjs']) copyFileSync(join(REPO_ROOT, 'dist/bundle', file), join(bin, file));
   writeFileSync(join(bin, 'package.json'), '{"type": "module"}\n');
   const project = writeProject({ 'dbt_project.yml': "name: cached\nversion: '1.0'\n", 'models/m.sql': 'select 1 as x\n' });
-  const run = (...args: string[]) => spawnSync(process.execPath, [join(bin, 'main.js'), ...args], { env: cliEnv(), encoding: 'utf8' });
+  const run = (...args: string[]) => spawnSync(process.execPath, [join(bin, 'main.cjs'), ...args], { env: cliEnv(), encoding: 'utf8' });
   const caches = () => readdirSync(bin).filter((f) => f.endsWith('.v8cache')).sort();
 
   it('the first run of a command writes its cache; the next runs read it and print the same', () => {

@@ -5,7 +5,7 @@ import { feedToCsv, type FeedRow } from '../../src/feed/generate-feed.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 /** The CLI as it ships: the bundle that package.json's bin points at. */
-export const CLI = join(REPO_ROOT, 'dist/bundle/main.js');
+export const CLI = join(REPO_ROOT, 'dist/bundle/main.cjs');
 
 /**
  * Copy the Brightcart example (project.yml, models, macros, seeds) into a

@@ -34,6 +34,7 @@ const KNOWN_SECONDS: Readonly<Record<string, number>> = {
   'test/integration/dbt-cli-flags.test.ts': 11,
   'test/conformance/empty-flag.test.ts': 11,
   'test/conformance/incremental-unique-key.test.ts': 10,
+  'test/integration/ls-answer.test.ts': 10,
   'test/conformance/ephemeral.test.ts': 10,
   'test/conformance/packages-and-dispatch.test.ts': 8.6,
   'test/integration/carried-verdicts.test.ts': 8.4,
