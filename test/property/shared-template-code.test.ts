@@ -176,4 +176,16 @@ describe('templates sharing compiled code render as nunjucks renders them', () =
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('stops sharing when a project\'s templates are all unlike each other, and renders them the same', () => {
+    const env = new JinjaEnvironment([MACROS], { simple: false });
+    const own = new JinjaEnvironment([MACROS], { simple: false, sharedCode: false });
+    for (let i = 0; i < 400; i++) {
+      // A name of its own in every template: no two share a shape.
+      const source = `{% set name_${i} = 'v${i}' %}select {{ name_${i} }} from {{ ref('t${i}') }}`;
+      expect(renderWith(env, `models/u${i}.sql`, source, false)).toEqual(renderWith(own, `models/u${i}.sql`, source, false));
+    }
+    expect(env.sharedCode.compiled).toBe(256);
+    expect(env.sharedCode.skeletonHits + env.sharedCode.shapeHits).toBe(0);
+  });
 });

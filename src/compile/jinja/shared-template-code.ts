@@ -57,6 +57,19 @@ interface Recipe {
   readonly of: readonly unknown[];
 }
 
+/**
+ * Entries each cache keeps at most: a project of templates all unlike each
+ * other shares nothing, and its keys (a skeleton, a shape, a code: each
+ * some times a template's size) would only take memory.
+ */
+const MAX_ENTRIES = 4096;
+/** Templates compiled before sharing is judged (see sharing()). */
+const SHARING_TRIAL = 256;
+
+function remember<T>(cache: Map<string, T>, key: string, value: T): void {
+  if (cache.size < MAX_ENTRIES) cache.set(key, value);
+}
+
 const MARKER = new RegExp(`${MARK_START}(\\d+)${MARK_END}`, 'g');
 
 /** The compiled code of one environment's templates, by skeleton, by shape and by code (see the file comment). */
@@ -74,10 +87,20 @@ export class SharedTemplateCode {
 
   /** `source` (already preprocessed) as a compiled Template; throws what `new nunjucks.Template` throws. */
   template(source: string, path: string): nunjucks.Template {
-    const props = this.fromSkeleton(source, path) ?? this.props(source, path);
+    const props = this.sharing() ? (this.fromSkeleton(source, path) ?? this.props(source, path)) : null;
     if (!props) return new nunjucks.Template(source, this.env, path, true);
     this.compiled += 1;
     return new nunjucks.Template({ type: 'code', obj: props } as unknown as string, this.env, path, true);
+  }
+
+  /**
+   * Whether sharing still pays: when a project's templates are all unlike
+   * each other (a tenth or fewer shared after the first few hundred), the
+   * skeletons, shapes and caches are only work and memory, and nunjucks
+   * compiles the rest as it would.
+   */
+  private sharing(): boolean {
+    return this.compiled < SHARING_TRIAL || (this.skeletonHits + this.shapeHits) * 10 > this.compiled;
   }
 
   /** The template through its skeleton (no parse of its own), or null: parsed as itself. */
@@ -87,7 +110,7 @@ export class SharedTemplateCode {
     let recipe = this.bySkeleton.get(skeleton.text);
     if (recipe === undefined) {
       recipe = this.recipe(skeleton, path);
-      this.bySkeleton.set(skeleton.text, recipe);
+      remember(this.bySkeleton, skeleton.text, recipe);
     } else if (recipe) this.skeletonHits += 1;
     return recipe ? recipe.factory(fill(recipe, skeleton)) : null;
   }
@@ -179,11 +202,11 @@ export class SharedTemplateCode {
       } catch {
         return null;
       }
-      this.byCode.set(code, factory);
+      remember(this.byCode, code, factory);
       this.distinct += 1;
     }
     if (baked) return shared ? null : factory;
-    this.byShape.set(key, factory);
+    remember(this.byShape, key, factory);
     return factory;
   }
 }
