@@ -13,8 +13,7 @@ import { requireDateRange } from '../analysis/require-iso-date.js';
 import { MAX_DAYS, requireWholeDays } from '../analysis/require-whole-days.js';
 import { scratchWarehouse } from '../analysis/scratch-warehouse.js';
 import { timeColumns } from '../analysis/time-columns.js';
-import { wentStale, type WentStale } from '../analysis/went-stale.js';
-import { VersionIndexes } from '../analysis/version-index.js';
+import { wentStale, type StaleDay, type WentStale } from '../analysis/went-stale.js';
 import { lateLandings, type LateLanding } from '../analysis/late-landings.js';
 import type { LateRowsNotApplied } from '../state/node-result.js';
 import { checkKeepTarget } from './keep-path.js';
@@ -174,11 +173,11 @@ async function replayPass(db: Warehouse, session: Session, node: ModelNode, o: P
     return result.results.find((r) => r.uniqueId === node.uniqueId)?.lateRowsNotApplied;
   };
   const sources = timeSourcesOf(session.manifest, session.graph, node.uniqueId);
-  const wentStaleList: WentStale[] = [];
+  // The days that went stale, explained after the last night (went-stale.ts: one scan of the raw rows for all).
+  const wentStaleDays: StaleDay[] = [];
   let before = new Set<string>();
   // Each night's candidates keep their verdicts until a landing or a write puts them in doubt (carried-verdicts.ts).
   const carried = o.candidates ? new CarriedVerdicts(db, session.graph, node) : undefined;
-  const versions = new VersionIndexes(db);
   // The final check is against everything landed (the model's own as-of, no night's): with --candidates, as
   // `stale --candidates` checks it, the lateness up to the latest row landed upstream, from the last night's verdicts.
   const staleAt = (vars: { as_of?: string }) => {
@@ -195,13 +194,7 @@ async function replayPass(db: Warehouse, session: Session, node: ModelNode, o: P
     if (sunday) await build({ as_of: night, lookback_days: o.lookback, start: addDays(night, -o.weekly!), end: night });
     const stale = staleAt({ as_of: night });
     nights.push({ run_date: night, stale, weekly_backfill: sunday, window: late?.window ?? null });
-    const went = stale.filter((p) => !before.has(p));
-    // wentStale looks each late row's order up by its id: an index makes that a seek.
-    for (const s of late?.sample ?? []) {
-      const source = sources.find((n) => n.name === s.source);
-      if (source && s.id_column !== null && went.includes(s.partition)) versions.ensure(source, s.id_column);
-    }
-    for (const p of went) wentStaleList.push(wentStale(db, sources, p, night, late));
+    for (const p of stale) if (!before.has(p)) wentStaleDays.push({ partition: p, night, late });
     before = new Set(stale);
     onNight(night, i, stale.length);
     // A turn of the event loop between nights: an interrupt is handled there (the scratch copy is dropped).
@@ -209,10 +202,7 @@ async function replayPass(db: Warehouse, session: Session, node: ModelNode, o: P
   }
   let worst: ReplayWorst | null = null;
   for (const n of nights) if (worst === null || n.stale.length > worst.stale_count) worst = { run_date: n.run_date, stale: n.stale, stale_count: n.stale.length };
-  const result = { lookback: o.lookback, nights, final_stale: staleAt({}), worst, went_stale: wentStaleList };
-  // The copy leaves the pass as the runs made it (--keep saves it after the first); a pass that fails throws the copy away, index and all.
-  versions.drop();
-  return result;
+  return { lookback: o.lookback, nights, final_stale: staleAt({}), worst, went_stale: wentStale(db, sources, wentStaleDays) };
 }
 
 /** Load the seeds the model reads when the copy lacks them (no live warehouse yet). */
