@@ -20,7 +20,6 @@ import { findModel } from '../analysis/find-node.js';
 import { minimalRanges, type PartitionRange } from '../analysis/minimal-ranges.js';
 import { partitionTotals, type Totals } from '../analysis/range-totals.js';
 import { requireDateRange } from '../analysis/require-iso-date.js';
-import type { Project } from '../project/project.js';
 import { dateRange, isIsoDate } from '../feed/iso-date.js';
 import type { BackfillRange as GuardedBackfill } from '../invocation/run-context.js';
 import { run, type RunResult } from './run.js';
@@ -108,7 +107,7 @@ export interface BackfillResult {
  */
 export async function backfill(options: BackfillOptions): Promise<BackfillResult> {
   const base = options.session ? (options.vars ? withVars(options.session, options.vars) : options.session) : loadSession(options);
-  const { manifest, graph, project } = base;
+  const { manifest, project } = base;
   const node = findModel(manifest, options.model);
   const part = checkBackfillable(node);
   const declaredAsOf = manifest.vars.as_of;
@@ -120,62 +119,68 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
   if (!options.dryRun && (options.reason === undefined || options.reason.trim() === '')) {
     throw new ProjectError('a backfill needs a reason (--reason "..."), recorded in the run ledger', { hint: `e.g. --reason "refunds landed after the 3-day lookback"` });
   }
-  const select = checkSelection(base, node, options.select);
+  checkSelection(base, node, options.select);
   if (!warehouseExists(project.databasePath)) throw new ProjectError(`warehouse ${project.databasePath} does not exist yet`, { hint: 'run `mini-dbt seed` and `mini-dbt run` first' });
 
   const picked = [options.stale ? '--stale' : undefined, options.start !== undefined || options.end !== undefined ? '--start/--end' : undefined, options.keys !== undefined ? '--keys' : undefined, options.partitions !== undefined ? 'partitions' : undefined].filter(Boolean);
   if (picked.length > 1) throw new ProjectError(`give one of --start/--end, --stale or --keys, not ${picked.join(' and ')}`);
   if (options.keyColumn !== undefined && options.keys === undefined) throw new ProjectError('--key-column goes with --keys', { hint: `e.g. mini-dbt backfill ${node.name} --keys 50044,50071 --key-column order_id --reason "..."` });
 
-  const db = openProjectWarehouse(project, { readonly: true });
-  let asOf: string | null;
+  // A backfill that publishes reads, runs and reads again on one connection: opening one costs its set-up,
+  // and closing one that read the history through its memory map costs unmapping it. A dry run only reads.
+  const db = openProjectWarehouse(project, options.dryRun ? { readonly: true } : {});
+  try {
+    return await backfillOn(db, options, base, node, part);
+  } finally {
+    db.close();
+  }
+}
+
+async function backfillOn(db: Warehouse, options: BackfillOptions, base: Session, node: ModelNode, part: string): Promise<BackfillResult> {
+  const { manifest, graph } = base;
+  const select = checkSelection(base, node, options.select);
   let ranges: PartitionRange[];
   let keys: KeyPartitions | undefined;
   let preview: BackfillPreview | undefined;
   let cost: BackfillCost | null = null;
   const previews: BackfillRange[] = [];
-  try {
-    if (relationKind(db, node.alias, node.schema) !== 'table') {
-      throw new ProjectError(`model '${node.name}' is not built yet, so there is nothing to backfill`, { hint: `build it first: mini-dbt run --select ${node.name}` });
+  if (relationKind(db, node.alias, node.schema) !== 'table') {
+    throw new ProjectError(`model '${node.name}' is not built yet, so there is nothing to backfill`, { hint: `build it first: mini-dbt run --select ${node.name}` });
+  }
+  const asOf = effectiveAsOf(db, manifest, graph, node.uniqueId);
+  if (options.stale) {
+    ranges = stale({ session: base, model: node.name, mode: options.staleMode, detailPartitions: 0, db, notFinal: false }).ranges;
+  } else if (options.keys !== undefined) {
+    const given = [...new Set(options.keys.map((k) => k.trim()).filter((k) => k !== ''))];
+    if (given.length === 0) throw new ProjectError('--keys names no key', { hint: `e.g. --keys 50044,50071 --key-column order_id` });
+    keys = keyPartitions(db, manifest, graph, node, options.keyColumn, given, asOf);
+    ranges = minimalRanges(keys.keys.flatMap((k) => keySpan(k.partitions)));
+  } else if (options.partitions !== undefined) {
+    ranges = minimalRanges(options.partitions.map((p) => requireDateRange(p, p).start));
+  } else {
+    if (options.start === undefined || options.end === undefined) {
+      throw new ProjectError('a backfill needs --start and --end (or --stale, or --keys)', { hint: `e.g. mini-dbt backfill ${node.name} --start 2026-09-03 --end 2026-10-26 --reason "..."` });
     }
-    asOf = effectiveAsOf(db, manifest, graph, node.uniqueId);
-    if (options.stale) {
-      ranges = stale({ session: base, model: node.name, mode: options.staleMode, detailPartitions: 0, db, notFinal: false }).ranges;
-    } else if (options.keys !== undefined) {
-      const given = [...new Set(options.keys.map((k) => k.trim()).filter((k) => k !== ''))];
-      if (given.length === 0) throw new ProjectError('--keys names no key', { hint: `e.g. --keys 50044,50071 --key-column order_id` });
-      keys = keyPartitions(db, manifest, graph, node, options.keyColumn, given, asOf);
-      ranges = minimalRanges(keys.keys.flatMap((k) => keySpan(k.partitions)));
-    } else if (options.partitions !== undefined) {
-      ranges = minimalRanges(options.partitions.map((p) => requireDateRange(p, p).start));
-    } else {
-      if (options.start === undefined || options.end === undefined) {
-        throw new ProjectError('a backfill needs --start and --end (or --stale, or --keys)', { hint: `e.g. mini-dbt backfill ${node.name} --start 2026-09-03 --end 2026-10-26 --reason "..."` });
-      }
-      ranges = [requireDateRange(options.start, options.end)];
-    }
-    const guard = guardedBackfill(node, ranges);
-    const columns = relationColumns(db, node.alias, { schema: node.schema }).map((c) => c.name);
-    if (options.dryRun && guard) {
-      // The range's own session: a model whose ref() or config() reads start/end is captured again with them.
-      const ranged = withVars(base, { ...(options.vars ?? {}), start: guard.start, end: guard.end });
-      preview = previewBackfill(db, ranged.manifest, ranged.graph, ranged.manifest.nodes.get(node.uniqueId) as ModelNode, guard, asOf);
-    }
-    for (const range of ranges) {
-      const counts = rawReadCounts(db, manifest, graph, node, range, asOf);
-      const partitions = preview ? preview.partitions.filter((p) => inRange(p, range)) : [];
-      const before = partitionTotals(db, qualifiedName(node.schema, node.alias), columns, part, range);
-      const rows = partitions.reduce((n, p) => n + (preview?.rowsPerPartition?.[p] ?? 0), 0);
-      previews.push({ start: range.start, end: range.end, partitions, rows, ...counts, checks: backfillChecks(node, range), before, after: null, status: options.dryRun ? 'planned' : 'not run' });
-    }
-    if (guard) {
-      const rawRows = previews.reduce((n, r) => n + r.rawRows, 0);
-      cost = backfillCost(db, manifest, graph, node, ranges, asOf, { rawRows, fullRebuildRawRows: previews[0]?.fullReloadRawRows ?? 0 });
-    }
-  } finally {
-    db.close();
+    ranges = [requireDateRange(options.start, options.end)];
   }
   const guard = guardedBackfill(node, ranges);
+  const columns = relationColumns(db, node.alias, { schema: node.schema }).map((c) => c.name);
+  if (options.dryRun && guard) {
+    // The range's own session: a model whose ref() or config() reads start/end is captured again with them.
+    const ranged = withVars(base, { ...(options.vars ?? {}), start: guard.start, end: guard.end });
+    preview = previewBackfill(db, ranged.manifest, ranged.graph, ranged.manifest.nodes.get(node.uniqueId) as ModelNode, guard, asOf);
+  }
+  for (const range of ranges) {
+    const counts = rawReadCounts(db, manifest, graph, node, range, asOf);
+    const partitions = preview ? preview.partitions.filter((p) => inRange(p, range)) : [];
+    const before = partitionTotals(db, qualifiedName(node.schema, node.alias), columns, part, range);
+    const rows = partitions.reduce((n, p) => n + (preview?.rowsPerPartition?.[p] ?? 0), 0);
+    previews.push({ start: range.start, end: range.end, partitions, rows, ...counts, checks: backfillChecks(node, range), before, after: null, status: options.dryRun ? 'planned' : 'not run' });
+  }
+  if (guard) {
+    const rawRows = previews.reduce((n, r) => n + r.rawRows, 0);
+    cost = backfillCost(db, manifest, graph, node, ranges, asOf, { rawRows, fullRebuildRawRows: previews[0]?.fullReloadRawRows ?? 0 });
+  }
   const equivalentCommands = ranges.map((r) => `mini-dbt run --select ${node.name} --vars '{start: ${r.start}, end: ${r.end}}' --reason "..."`);
   const rebuilt = new Set(select.filter((id) => id !== node.uniqueId));
   const checkNames = guard ? backfillChecks(node, guard) : [];
@@ -194,6 +199,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
   const auditWarnings: string[] = [];
   const outcome = await run({
     session: base,
+    warehouse: db,
     command: 'backfill',
     select: select.map((id) => manifest.nodes.get(id)!.name),
     vars: { ...(options.vars ?? {}), start: guard.start, end: guard.end },
@@ -211,7 +217,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
   const audits = plannedAudits(mine?.plan);
   const checks = checkStatuses(checkNames, audits, ok ? null : (mine?.message ?? ''), auditWarnings);
   // The totals after and the downstream models' staleness, read on one connection.
-  const [done, downstream] = withReadOnly(project, (d) => {
+  const [done, downstream] = ((d: Warehouse) => {
     const columns = relationColumns(d, node.alias, { schema: node.schema }).map((c) => c.name);
     const ranges = previews.map((preview): BackfillRange => {
       const partitions = ok ? mine.partitions.map(String).filter((p) => inRange(p, preview)) : [];
@@ -227,7 +233,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
       };
     });
     return [ranges, downstreamOf(base, node, rebuilt, d)] as const;
-  });
+  })(db);
   return { ...result, dryRun: false, ranges: done, checks, changes: null, downstream, runs: [outcome], exitCode: outcome.exitCode };
 }
 
@@ -309,13 +315,4 @@ function downstreamOf(session: Session, node: ModelNode, rebuilt: ReadonlySet<st
     out.push({ name: child.name, materialized, rebuilt: rebuilt.has(id), stale: isStale });
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));
-}
-
-function withReadOnly<T>(project: Project, fn: (db: Warehouse) => T): T {
-  const db = openProjectWarehouse(project, { readonly: true });
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
 }

@@ -19,7 +19,7 @@ import { writeRunArtifacts, writeNodeArtifacts } from '../state/write-artifacts.
 import { afterPublish } from '../state/artifact-write-error.js';
 import { finishRun, startRun } from '../state/ledger.js';
 import { isBusyError, warehouseLocked } from '../state/warehouse-locked.js';
-import { DEFAULT_BUSY_TIMEOUT_MS, openProjectWarehouse } from '../engine/open-warehouse.js';
+import { DEFAULT_BUSY_TIMEOUT_MS, openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
 import { ensureSchema, isTargetOwnSchema } from '../engine/target-schemas.js';
 import { isConnectionLost } from '../engine/connection-lost.js';
 import { ledgerIsCurrent, migrateLedger } from '../state/migrate-ledger.js';
@@ -50,6 +50,8 @@ export interface RunOptions extends SessionOptions {
   readonly writeArtifacts?: boolean;
   /** Reuse an already loaded session (replay, tests); `vars` still apply. */
   readonly session?: Session;
+  /** An open connection to run on, which the caller closes (a backfill reads before and after on it); default: the run opens and closes its own. */
+  readonly warehouse?: Warehouse;
   /** Microbatch models: build exactly [start, end) (both or neither; end exclusive). */
   readonly eventTimeStart?: string;
   readonly eventTimeEnd?: string;
@@ -151,7 +153,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   if (asOf !== undefined && asOf !== null && asOf !== '') parseTime(asOf, "var 'as_of'");
   if (options.fullRefresh) checkProtectedModels(order.map((id) => manifest.nodes.get(id)).filter((n): n is ModelNode => n?.resourceType === 'model'), options.refuseIgnoredFullRefresh);
   const busyTimeoutMs = options.busyTimeoutMs ?? project.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-  const db = openProjectWarehouse(project, { busyTimeoutMs });
+  const db = options.warehouse ?? openProjectWarehouse(project, { busyTimeoutMs });
   const context: RunContext = {
     invocationId: randomUUID(),
     startedAt: now(),
@@ -237,7 +239,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     }
     throw locked;
   } finally {
-    db.close();
+    if (!options.warehouse) db.close();
   }
 }
 
