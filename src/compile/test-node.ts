@@ -18,7 +18,8 @@ export interface TestNode {
   readonly config: Readonly<Record<string, unknown>>;
   /** The yml file declaring a generic test, or the singular test's .sql file. */
   readonly path: string;
-  readonly line?: number;
+  /** The declaring line, looked up when asked (an error message): finding it may parse the yml file again with positions, which a load of thousands of tests should not pay for. */
+  readonly lineOf?: () => number | undefined;
   /** The template rendered to get the failing-rows query. */
   readonly rawSql: string;
   readonly refs: readonly string[];

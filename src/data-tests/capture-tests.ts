@@ -139,7 +139,7 @@ export function captureTests(input: CaptureTestsInput, errors: ProjectError[]): 
       args: entry.args,
       config,
       path: location.file,
-      line: location.line,
+      lineOf: () => location.line,
       rawSql: `{{ ${macro}(${call.join(', ')}) }}`,
       refs: captured.refs,
       sources: captured.sources,

@@ -19,7 +19,7 @@ export function renderTest(manifest: Manifest, test: TestNode, options: TestRend
   return requireOneStatement(renderTestSql(manifest, test, options), {
     what: `test '${test.name}'`,
     file: test.path,
-    lineOf: (start) => (test.testType === 'singular' ? findLine(test.rawSql, start) : test.line),
+    lineOf: (start) => (test.testType === 'singular' ? findLine(test.rawSql, start) : test.lineOf?.()),
     rule: 'a data test is one select of its failing rows',
   });
 }
@@ -31,7 +31,7 @@ function renderTestSql(manifest: Manifest, test: TestNode, options: TestRenderOp
   const { jinja } = manifest;
   if (test.testType === 'singular') return inlineEphemerals(jinja.render(test.path, test.rawSql, state).trim(), [...ctes.values()]);
   const target = test.attachedTo ? manifest.nodes.get(test.attachedTo) : undefined;
-  if (!target) throw new ProjectError(`test '${test.name}' is declared on a node that no longer exists`, { location: { file: test.path, line: test.line } });
+  if (!target) throw new ProjectError(`test '${test.name}' is declared on a node that no longer exists`, { location: { file: test.path, line: test.lineOf?.() } });
   const type = target.resourceType === 'model' ? (target.settings.materialized as 'table' | 'view') : 'table';
   const where = test.config.where;
   // --empty: the tested relation reads no rows, as its ref() does in dbt.

@@ -326,7 +326,7 @@ export function renderTestDescriptions(
     if (test.description === undefined || !JINJA.test(test.description)) continue;
     renderer ??= new YmlRenderer(options.jinja, options.vars, new Set<string>(),
       'pass it with --vars, set it under vars: in the project file, or give var() a default', project.databasePath, project.target, docs);
-    const where: Where = { file: test.path, line: () => test.line, owner: id };
+    const where: Where = { file: test.path, line: () => test.lineOf?.(), owner: id };
     tests.set(id, { ...test, description: renderer.text(test.description, ['description'], where) });
   }
 }
