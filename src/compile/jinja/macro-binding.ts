@@ -52,43 +52,52 @@ const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnPro
  * varargs, kwargs and caller.
  */
 export function bindMacro(name: string, params: readonly string[], shape: MacroShape, body: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
+  const count = params.length;
   const macro = function macro(this: unknown, ...callArgs: unknown[]): unknown {
     const last = callArgs[callArgs.length - 1] as Record<string, unknown> | undefined;
     const keywordsGiven = last !== null && typeof last === 'object' && hasOwn(last, '__keywords');
-    const positional = keywordsGiven ? callArgs.slice(0, -1) : callArgs;
-    const keywords: Record<string, unknown> = {};
-    // Defined, not assigned: a keyword named __proto__ is an item of kwargs, never its prototype.
-    if (keywordsGiven) for (const key of Object.keys(last)) if (key !== '__keywords') Object.defineProperty(keywords, key, { value: last[key], writable: true, enumerable: true, configurable: true });
-    const values: unknown[] = params.map((_p, i) => (i < positional.length ? positional[i] : MISSING));
-    let foundCaller = shape.explicitCaller;
-    if (positional.length < params.length) {
-      foundCaller = false;
-      for (let i = positional.length; i < params.length; i++) {
-        const param = params[i]!;
-        if (hasOwn(keywords, param)) {
-          values[i] = keywords[param];
-          delete keywords[param];
+    const given = keywordsGiven ? callArgs.length - 1 : callArgs.length;
+    const values = new Array<unknown>(count);
+    for (let i = 0; i < count; i++) values[i] = i < given ? callArgs[i] : MISSING;
+    // The caller is found among the parameters still unset by position (or `caller` is one given by position).
+    const foundCaller = given < count ? params.indexOf('caller', given) >= 0 : shape.explicitCaller;
+    const takesCaller = shape.caller && !foundCaller;
+    // Keywords fill the parameters still unset; the rest are kwargs, in the order given. Only a call
+    // with keywords builds them one by one (defined, not assigned: a keyword named __proto__ is an
+    // item of kwargs, never its prototype); a body that reads no kwargs gets an empty dict it never reads.
+    const keywords: Record<string, unknown> = shape.kwargs || keywordsGiven ? {} : NO_KEYWORDS;
+    let extra: string | undefined;
+    let extraCaller = false;
+    let caller: unknown;
+    if (keywordsGiven) {
+      for (const key of Object.keys(last)) {
+        if (key === '__keywords') continue;
+        const at = given < count ? params.indexOf(key, given) : -1;
+        if (at >= 0) values[at] = last[key];
+        else if (key === 'caller' && takesCaller) caller = last[key] !== null ? last[key] : undefined;
+        else {
+          Object.defineProperty(keywords, key, { value: last[key], writable: true, enumerable: true, configurable: true });
+          extra ??= key;
+          if (key === 'caller') extraCaller = true;
         }
-        if (param === 'caller') foundCaller = true;
       }
     }
-    let caller: unknown;
-    if (shape.caller && !foundCaller) {
-      caller = hasOwn(keywords, 'caller') && keywords.caller !== null ? keywords.caller : undefined;
-      delete keywords.caller;
+    if (!shape.kwargs && extra !== undefined) {
+      if (extraCaller) throw new TypeError(`macro '${name}' was invoked with two values for the special caller argument. This is most likely a bug.`);
+      throw new TypeError(`macro '${name}' takes no keyword argument '${extra}'`);
     }
-    const extraKeywords = Object.keys(keywords);
-    if (!shape.kwargs && extraKeywords.length > 0) {
-      if (extraKeywords.includes('caller')) throw new TypeError(`macro '${name}' was invoked with two values for the special caller argument. This is most likely a bug.`);
-      throw new TypeError(`macro '${name}' takes no keyword argument '${extraKeywords[0]}'`);
-    }
-    if (!shape.varargs && positional.length > params.length) throw new TypeError(`macro '${name}' takes not more than ${params.length} argument(s)`);
-    const varargs = tuple(positional.slice(params.length));
+    if (!shape.varargs && given > count) throw new TypeError(`macro '${name}' takes not more than ${count} argument(s)`);
+    // A body that reads no varargs never gets any (more arguments than parameters failed above).
+    const varargs = shape.varargs ? tuple(callArgs.slice(count, given)) : NO_VARARGS;
     return withinMacroDepth(() => body.call(this, ...values, varargs, keywords, caller));
   };
   MACRO_NAMES.set(macro, name);
   return macro;
 }
+
+/** What a body that reads neither varargs nor kwargs is given for them (it never reads them). */
+const NO_VARARGS: readonly unknown[] = Object.freeze(tuple([]));
+const NO_KEYWORDS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 const MACRO_NAMES = new WeakMap<object, string>();
 
