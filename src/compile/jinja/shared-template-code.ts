@@ -1,7 +1,7 @@
 import nunjucks from 'nunjucks';
 import { compileShape } from './parameterised-compile.js';
 import { parseTemplate, shapeOf, type AstNode, type Shape } from './template-shape.js';
-import { MARK_END, MARK_START, skeletonOf, templatePosition, type Skeleton } from './template-skeleton.js';
+import { MARK_END, MARK_START, movePosition, skeletonOf, type Skeleton } from './template-skeleton.js';
 
 /**
  * Templates that differ only in their literals share one compiled function.
@@ -221,12 +221,13 @@ function fill(recipe: Recipe, skeleton: Skeleton): unknown[] {
     else if (kind === 1) {
       const parts = of[i] as readonly (string | number)[];
       let text = '';
-      for (const part of parts) text += typeof part === 'number' ? skeleton.cores[part] : part;
+      for (let p = 0; p < parts.length; p++) {
+        const part = parts[p]!;
+        text += typeof part === 'number' ? skeleton.cores[part] : part;
+      }
       values[i] = text;
     } else if (kind === 2) {
-      const [line, col] = templatePosition(skeleton, of[i] as number, of[i + 1] as number);
-      values[i] = line;
-      values[i + 1] = col;
+      movePosition(skeleton, of[i] as number, of[i + 1] as number, values, i);
       i += 1;
     }
   }
