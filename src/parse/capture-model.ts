@@ -1,5 +1,5 @@
 import { folderConfigLayers, nodeConfigLayer, packageConfigLayers } from '../config/folder-config.js';
-import { mergeConfigs } from '../config/merge-configs.js';
+import { mergeConfigs, normalizeConfigKey } from '../config/merge-configs.js';
 import type { JinjaEnvironment } from '../compile/jinja-environment.js';
 import { Relation } from '../compile/relation.js';
 import type { RenderState } from '../compile/render-state.js';
@@ -90,7 +90,8 @@ export function captureModel(file: ModelFile, base: Readonly<Record<string, unkn
     context.jinja().render(file.path, file.rawSql, state);
     // dbt captures ref() and source() in hooks too: a hook reading another model makes it a dependency.
     // A hook that fails to render here renders again when it runs, and says so there.
-    for (const [i, hook] of hookTexts(mergeConfigs(base, record.config)).entries()) {
+    const hooks = declaresHooks(base) || declaresHooks(record.config) ? hookTexts(mergeConfigs(base, record.config)) : [];
+    for (const [i, hook] of hooks.entries()) {
       if (!/\b(ref|source)\s*\(/.test(hook)) continue;
       try {
         context.jinja().render(`${file.path}#hook[${i}]`, hook, state);
@@ -100,11 +101,32 @@ export function captureModel(file: ModelFile, base: Readonly<Record<string, unkn
     }
   };
   render(false);
-  if (mergeConfigs(base, record.config).materialized === 'incremental') render(true);
+  if (mergedValue([base, record.config], 'materialized') === 'incremental') render(true);
   for (const match of file.rawSql.matchAll(/--\s*depends_on:\s*\{\{\s*ref\(\s*['"]([^'"]+)['"]\s*\)\s*\}\}/g)) {
     if (!record.refs.includes(match[1]!)) record.refs.push(match[1]!);
   }
   return record;
+}
+
+/** Whether a config (merged or as config() was given it) sets a pre- or post-hook: only then are its hooks merged and read. */
+function declaresHooks(config: Readonly<Record<string, unknown>>): boolean {
+  for (const key in config) {
+    if (!Object.prototype.hasOwnProperty.call(config, key)) continue;
+    const name = normalizeConfigKey(key);
+    if (name === 'pre_hook' || name === 'post_hook') return true;
+  }
+  return false;
+}
+
+/** A config key that is replaced, not merged (as materialized), in the merge of `layers`: the last layer's that sets it (mergeConfigs' answer, without the merge). */
+function mergedValue(layers: readonly Readonly<Record<string, unknown>>[], name: string): unknown {
+  let value: unknown;
+  for (const layer of layers) {
+    for (const key in layer) {
+      if (Object.prototype.hasOwnProperty.call(layer, key) && normalizeConfigKey(key) === name) value = layer[key];
+    }
+  }
+  return value;
 }
 
 /** The SQL texts of a config's pre_hook and post_hook (a string, `{sql}`, or a list of them). */
