@@ -3,6 +3,7 @@ import { parse as parseYaml, stringify as stringifyYaml, type Tags } from 'yaml'
 import { installCallSpreading } from './call-spreading.js';
 import { installCallableNamespaces } from './callable-namespaces.js';
 import { installMacroBinding } from './macro-binding.js';
+import { installFrameSet } from './frame-set.js';
 import { installNestedBraces } from './nested-braces.js';
 import { installForLoops } from './for-loops.js';
 import { installSetBlock } from './set-block.js';
@@ -83,6 +84,7 @@ function toyaml(value: unknown, ...args: unknown[]): string {
 export function installJinjaExtensions(env: nunjucks.Environment): void {
   installMacroReturn();
   installMacroBinding();
+  installFrameSet();
   installCallSpreading();
   installPythonTruth();
   installNestedBraces();

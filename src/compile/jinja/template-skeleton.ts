@@ -136,7 +136,7 @@ export function skeletonOf(source: string): Skeleton | null {
     i = end;
   }
   if (done < n) pieces.push(source.slice(done));
-  return { text: pieces.join(''), cores, kinds, ends: Int32Array.from(ends) };
+  return { text: pieces.join(''), cores, kinds, ends: new Int32Array(ends) };
 }
 
 /** Index of the next `{{`, `{%` or `{#` at or after i (the source length when none), as nunjucks' lexer finds tags. */
