@@ -191,10 +191,10 @@ same workloads):
   neither incremental nor a backfill, a partition or event time that is not a day), the walk is used as
   before. 2.74x per 10x became 1.20x (x10 68 ms against x1 57 ms in the same rounds, CPU 1.14x, load
   2.3-2.5), with the same 38 stale partitions as the full comparison. Still linear: the live table's
-  distinct partitions for the count of partitions checked (0.5 ms at x1, 6 ms at x10). The full rebuild is linear (9.5x); at x30 it took 147 s
-  wall and 56 s of CPU (it waits on the disk). The x30 point was measured once, with an earlier version
-  of the figure that measured the scales minutes apart (nightly 17 / 32 / 44 ms wall but 16 / 15 / 23 ms
-  of CPU at x1 / x10 / x30); the table shows the side-by-side x1..x10 run.
+  distinct partitions for the count of partitions checked (0.5 ms at x1, 6 ms at x10). The full rebuild is linear (11x per 10x; x30: 36 s). Measured side by side at x1,
+  x10 and x30 (\`--curve-scales 1,10,30\`, 21:06-21:13 at load 1): the nightly 1.05x and the engine's
+  backfill 1.09x from x1 to x30, \`stale --candidates\` 1.45x (1.29x per 10x: the count of the live
+  table's partitions), the \`backfill\` command 3.27x (its full-reload raw count).
 - **Realistic project** (bench/realistic-project.ts): 10,000 models whose templates use \`{% set %}\`
   lists and dicts, \`{% for %}\` loops with refs inside, macros with keyword arguments and defaults,
   \`config()\` with conditional expressions, \`var()\` with defaults, \`is_incremental()\` blocks, nested
