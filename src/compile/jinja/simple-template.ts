@@ -1,6 +1,7 @@
 import { jinjaOutputText } from './python-output.js';
 import { truthy } from './python-truth.js';
 import { guardValue } from './sandbox-policy.js';
+import { nextTagStart } from './next-tag-start.js';
 
 /**
  * A fast path for the templates most models are: SQL text with `{{ ... }}`
@@ -109,17 +110,6 @@ function tokenize(source: string): Token[] | null {
     if (k + 1 < raw.length && raw[k + 1]!.trimBefore) text = text.replace(/\s*$/, '');
     return { ...t, value: text };
   }).reduce<Token[] | null>((all, t) => (all && t ? (all.push(t), all) : null), []);
-}
-
-/** Index of the next `{{`, `{%` or `{#` at or after i (the source length when none). */
-function nextTagStart(source: string, i: number): number {
-  let at = source.indexOf('{', i);
-  while (at >= 0 && at + 1 < source.length) {
-    const c = source[at + 1];
-    if (c === '{' || c === '%' || c === '#') return at;
-    at = source.indexOf('{', at + 1);
-  }
-  return source.length;
 }
 
 /** Where the tag's closer starts, skipping quoted strings; -1 when unclosed or a string holds a backslash. */

@@ -19,6 +19,7 @@
  * shows in the skeleton's tree (a marker outside the slot it was meant for,
  * or not exactly once), which the caller checks before trusting it.
  */
+import { nextTagStart } from './next-tag-start.js';
 
 /** Markers are `\uE000<k>\uE001` (private-use characters; a source holding one has no skeleton). */
 export const MARK_START = '\uE000';
@@ -137,17 +138,6 @@ export function skeletonOf(source: string): Skeleton | null {
   }
   if (done < n) pieces.push(source.slice(done));
   return { text: pieces.join(''), cores, kinds, ends: new Int32Array(ends) };
-}
-
-/** Index of the next `{{`, `{%` or `{#` at or after i (the source length when none), as nunjucks' lexer finds tags. */
-function nextTagStart(source: string, i: number): number {
-  let at = source.indexOf('{', i);
-  while (at >= 0 && at + 1 < source.length) {
-    const c = source[at + 1];
-    if (c === '{' || c === '%' || c === '#') return at;
-    at = source.indexOf('{', at + 1);
-  }
-  return source.length;
 }
 
 /**
