@@ -32,6 +32,8 @@ describeEachEngine('show (dbt-core tests/functional/show)', (engine) => {
   // prints a bool (True / False) and a JSON boolean; text on SQLite (no boolean type).
   const yes = engine === 'postgres' ? 'True' : 'true';
   const no = engine === 'postgres' ? 'False' : 'false';
+  // PostgreSQL's booleans are agate Booleans, right-aligned as every non-text column; SQLite's are text, left-aligned.
+  const flag = (text: string, width: number) => (engine === 'postgres' ? text.padStart(width) : text.padEnd(width));
   const json = (b: boolean): unknown => (engine === 'postgres' ? b : String(b));
   const built = p.dbt(['build']);
 
@@ -48,9 +50,9 @@ describeEachEngine('show (dbt-core tests/functional/show)', (engine) => {
     const head = lines.findIndex((l) => l.includes('Previewing node'));
     expect(lines[head + 1]).toBe('| col_one | col_two | answer |');
     expect(lines[head + 2]).toBe('| ------- | ------- | ------ |');
-    // Numbers right-aligned, text left-aligned, as agate prints them; the default limit is 5 rows.
+    // Text left-aligned, everything else right-aligned, as agate prints them; the default limit is 5 rows.
     expect(tableRows(out.stdout)).toEqual([
-      `|       1 | ${yes.padEnd(7)} |     42 |`, `|       2 | ${no.padEnd(7)} |     42 |`, `|       3 | ${yes.padEnd(7)} |     42 |`, `|       4 | ${no.padEnd(7)} |     42 |`, `|       5 | ${yes.padEnd(7)} |     42 |`,
+      `|       1 | ${flag(yes, 7)} |     42 |`, `|       2 | ${flag(no, 7)} |     42 |`, `|       3 | ${flag(yes, 7)} |     42 |`, `|       4 | ${flag(no, 7)} |     42 |`, `|       5 | ${flag(yes, 7)} |     42 |`,
     ]);
   });
 
@@ -80,7 +82,7 @@ describeEachEngine('show (dbt-core tests/functional/show)', (engine) => {
     const out = p.dbt(['show', '--inline', "select * from {{ ref('sample_model') }} where sample_num > {{ var('floor', 5) }}"]);
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain('Previewing inline node:');
-    expect(tableRows(out.stdout)).toEqual([`|          6 | ${no.padEnd(11)} |`, `|          7 | ${yes.padEnd(11)} |`]);
+    expect(tableRows(out.stdout)).toEqual([`|          6 | ${flag(no, 11)} |`, `|          7 | ${flag(yes, 11)} |`]);
     const quiet = p.dbt(['show', '--quiet', '--inline', "select * from {{ ref('sample_model') }}"]);
     expect(quiet.stdout).not.toContain('Previewing inline node');
     expect(quiet.stdout).toContain('sample_num');

@@ -144,8 +144,8 @@ describe('trap 1 on the example\'s feed: adding each night\'s rows to the day to
       runCliAsync(['stale', 'daily_revenue', '--project-dir', dir]),
     ]);
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toMatch(/\| daily_revenue_upsert \| +1124 \| 439004\.18 \|/);
-    expect(shown.stdout).toMatch(/\| daily_revenue +\| +1032 \| 399592\.98 \|/);
+    expect(shown.stdout).toMatch(/\| daily_revenue_upsert \| +1124 \| 439,004\.18 \|/);
+    expect(shown.stdout).toMatch(/\| daily_revenue +\| +1032 \| 399,592\.98 \|/);
     expectPrinted(readme.outputLines, shown.stdout + upsertReport.stdout);
     expect(upsertReport.stdout).toContain(`daily_revenue_upsert: ${staleUpsert.length} of ${truth.size} partitions stale`);
     expect(rightReport.stdout).toContain(`daily_revenue: 0 of ${truth.size} partitions stale`);
@@ -294,7 +294,9 @@ describe('trap 3 on the example\'s feed: inserting without deleting', () => {
     ]);
     expect(shown.code).toBe(0);
     const cells = (s: string) => s.replace(/ +/g, ' ');
-    const row = (label: string, rows: readonly DayRevenue[]) => `| ${label} | ${rows.length} | ${totals(rows).orders} | ${Number(money(totals(rows).revenue))} |`;
+    // show prints a column of amounts as dbt's agate does: thousands grouped, the column's two decimals on every value.
+    const amount = (n: number) => Number(money(n)).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    const row = (label: string, rows: readonly DayRevenue[]) => `| ${label} | ${rows.length} | ${totals(rows).orders} | ${amount(totals(rows).revenue)} |`;
     expect(cells(shown.stdout)).toContain(row('append', append));
     expect(cells(shown.stdout)).toContain(row('append_keyed', [...keyed.values()]));
     expect(cells(shown.stdout)).toContain(row('delete+insert', [...truth.values()]));
