@@ -147,7 +147,21 @@ function projectDirOf(args: readonly string[]): string {
 
 /** Every input of the answer but the files. */
 function answerKey(args: readonly string[], envNames: readonly string[] | '*'): string {
-  return keyHash(JSON.stringify({ format: FORMAT, tool: toolInputs(), cwd: process.cwd(), args, env: toolEnv(), read: envValues(envNames) }));
+  return keyHash(JSON.stringify({ format: FORMAT, tool: toolInputs(), cwd: process.cwd(), args, env: withFlagEnv(toolEnv(), args), read: envValues(envNames) }));
+}
+
+/**
+ * The environment as the CLI runs the command: --version-check / --no-version-check set DBT_VERSION_CHECK
+ * for the process (cli/global-flags.ts), so the CLI, keeping an answer, sees it set; the bin, looking one
+ * up before any flag is read, sets it the same way (else such an ls would never find its own answer).
+ */
+function withFlagEnv(env: Record<string, string | undefined>, args: readonly string[]): Record<string, string | undefined> {
+  const end = args.indexOf('--');
+  const flags = end === -1 ? args : args.slice(0, end);
+  const last = [...flags].reverse().find((a) => a === '--version-check' || a === '--no-version-check');
+  if (last === undefined) return env;
+  const withFlag = { ...env, DBT_VERSION_CHECK: String(last === '--version-check') };
+  return Object.fromEntries(Object.entries(withFlag).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 function isHeader(value: unknown): value is AnswerHeader {

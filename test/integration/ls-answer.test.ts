@@ -59,6 +59,15 @@ describe('ls answered by the bin', () => {
     expect(ls(json)).toBe(first);
   });
 
+  it('answers an ls given --no-version-check too (the flag sets DBT_VERSION_CHECK while the CLI runs)', () => {
+    const args = ['--no-version-check', '--output', 'name'];
+    const first = ls(args);
+    expect(first).toBe(truth(args));
+    const kept = readFileSync(answerFile());
+    writeFileSync(answerFile(), Buffer.concat([kept.subarray(0, kept.length - first.length), Buffer.from('answered by the bin\n')]));
+    expect(ls(args)).toBe('answered by the bin\n');
+  });
+
   it('honours the selection, --resource-type and --vars of each command line', () => {
     for (const args of [['--select', 'stg_a+'], ['--select', 'stg_a+', '--indirect-selection', 'empty'], ['--resource-type', 'test'], ['--exclude', 'tag:x', '--output', 'path'], ['--output', 'json', '--vars', '{kind: view}']]) {
       const expected = truth(args);
