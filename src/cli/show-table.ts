@@ -15,21 +15,57 @@ function cell(value: unknown): string {
 
 const cut = (text: string) => (text.length > MAX_COLUMN_WIDTH ? `${text.slice(0, MAX_COLUMN_WIDTH - ELLIPSIS.length)}${ELLIPSIS}` : text);
 
+/** How a column prints: aligned right (every agate type but text) and each value's text. */
+interface ColumnFormat {
+  readonly right: boolean;
+  readonly format: (value: unknown) => string;
+}
+
+const isNumeric = (v: unknown) => v === null || v === undefined || typeof v === 'number' || typeof v === 'bigint';
+
+/** Numbers as an agate Number column prints them (agate-number-format.ts); anything else as it is. */
+function numberColumn(values: readonly unknown[]): ColumnFormat {
+  const formatter = agateNumberFormatter(values.map((v) => (typeof v === 'bigint' ? Number(v) : typeof v === 'number' ? v : null)));
+  return { right: true, format: (v) => (typeof v === 'number' ? formatter(v) : typeof v === 'bigint' ? formatter(Number(v)) : cell(v)) };
+}
+
 /**
- * A column's type as dbt's agate table has it (table_from_data_flat): text when any value is a string
- * (printed as it is, left-aligned), its own Integer type when every value is a whole number (printed as it
- * is), otherwise an agate Number (agate-number-format.ts); all others (booleans, nulls only) as they are.
- * Everything but text is right-aligned. A REAL column holding only whole numbers is taken as integers here
- * (the driver gives both as numbers), where dbt would format it as a Number.
+ * A column's type as dbt's agate table of a query result has it (table_from_data_flat): text when any
+ * value is a string (printed as it is, left-aligned), its own Integer type when every value is a whole
+ * number (printed as it is), otherwise an agate Number; all others (booleans, nulls only) as they are.
+ * Everything but text is right-aligned. A REAL column holding only whole numbers is taken as integers
+ * here (the driver gives both as numbers), where dbt would format it as a Number.
  */
-function columnFormat(values: readonly unknown[]): { readonly right: boolean; readonly format: (value: unknown) => string } {
+function resultColumn(values: readonly unknown[]): ColumnFormat {
   if (values.some((v) => typeof v === 'string' || v instanceof Uint8Array)) return { right: false, format: cell };
-  const numbers = values.filter((v): v is number => typeof v === 'number');
-  if (numbers.some((n) => !Number.isInteger(n)) && values.every((v) => v === null || v === undefined || typeof v === 'number' || typeof v === 'bigint')) {
-    const formatter = agateNumberFormatter(numbers);
-    return { right: true, format: (v) => (typeof v === 'number' ? formatter(v) : typeof v === 'bigint' ? formatter(Number(v)) : cell(v)) };
-  }
+  if (values.some((v) => typeof v === 'number' && !Number.isInteger(v)) && values.every(isNumeric)) return numberColumn(values);
   return { right: true, format: cell };
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/**
+ * A column's type as agate gives it to a seed's CSV (dbt's seed --show prints the file's table, whose
+ * values are all texts): a column of numbers is a Number, whole numbers too (dbt's Integer takes only
+ * ints), so its thousands are grouped; a column of `YYYY-MM-DD` (or `YYYY-MM-DD HH:MM:SS`) dates is a
+ * Date (DateTime), right-aligned; anything else text.
+ */
+function csvColumn(values: readonly unknown[]): ColumnFormat {
+  const present = values.filter((v) => v !== null && v !== undefined);
+  if (present.length > 0 && present.every((v) => typeof v === 'number' || typeof v === 'bigint')) return numberColumn(values);
+  if (present.length > 0 && present.every((v) => typeof v === 'string' && (DATE.test(v) || DATE_TIME.test(v)))) return { right: true, format: cell };
+  if (present.length === 0) return { right: true, format: cell };
+  return { right: false, format: cell };
+}
+
+export interface ShowTableOptions {
+  /** Columns shown before the rest are elided into one `...` column (agate's max_columns: 6; Infinity: all, as seed --show). */
+  readonly maxColumns?: number;
+  /** More rows than these exist: a last row of `...` in every column, as agate marks a cut table. */
+  readonly truncated?: boolean;
+  /** The rows are a seed's, typed as agate types its CSV file (seed --show), not as a query result (show). */
+  readonly csvTypes?: boolean;
 }
 
 /**
@@ -37,13 +73,17 @@ function columnFormat(values: readonly unknown[]): { readonly right: boolean; re
  * everything else right-aligned (headers too), numbers formatted as their column's type says, values over
  * 20 characters cut with `...`, columns past the sixth shown as one `...` column.
  */
-export function showTable(columns: readonly string[], rows: readonly (readonly unknown[])[]): string {
-  const shown = columns.slice(0, MAX_COLUMNS);
-  const elided = columns.length > MAX_COLUMNS;
-  const formats = shown.map((_, i) => columnFormat(rows.map((r) => r[i])));
+export function showTable(columns: readonly string[], rows: readonly (readonly unknown[])[], options: ShowTableOptions = {}): string {
+  const maxColumns = options.maxColumns ?? MAX_COLUMNS;
+  const shown = columns.slice(0, maxColumns);
+  const elided = columns.length > maxColumns;
+  const typeOf = options.csvTypes ? csvColumn : resultColumn;
+  const formats = shown.map((_, i) => typeOf(rows.map((r) => r[i])));
   const body = rows.map((r) => shown.map((_, i) => cut(formats[i]!.format(r[i]))));
   const headers = shown.map(cut);
   const widths = shown.map((_, i) => Math.max(headers[i]!.length, ...body.map((r) => r[i]!.length)));
+  // The cut table's last row, padded to the widths of the rest (agate does not widen a column for it).
+  if (options.truncated) body.push(shown.map(() => ELLIPSIS));
   const pad = (text: string, i: number) => (formats[i]!.right ? text.padStart(widths[i]!) : text.padEnd(widths[i]!));
   // Headers are aligned as their column's values are (agate justifies every row alike).
   const row = (cells: readonly string[]) => `| ${[...cells.map((c, i) => pad(c, i)), ...(elided ? [ELLIPSIS] : [])].join(' | ')} |`;

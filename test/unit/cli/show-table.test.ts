@@ -35,4 +35,19 @@ describe("show's table, as agate's print_table prints dbt's preview", () => {
       '| 2026-10-29 |     13 | 211,109.10 |      |',
     ]);
   });
+
+  it("a seed's rows as agate types its CSV (seed --show): every column, whole numbers grouped too, dates right-aligned, a last row of ... when cut", () => {
+    const columns = ['id', 'name', 'amount', 'day', 'c5', 'c6', 'c7'];
+    const table = showTable(columns, [[1000, 'Ann', 1.5, '2026-01-02', 'x', 'y', 'z'], [2, 'Bo', null, '2026-01-03', 'x', 'y', 'z']], { maxColumns: Infinity, truncated: true, csvTypes: true });
+    expect(table.split('\n')).toEqual([
+      '|    id | name | amount |        day | c5 | c6 | c7 |',
+      '| ----- | ---- | ------ | ---------- | -- | -- | -- |',
+      '| 1,000 | Ann  |    1.5 | 2026-01-02 | x  | y  | z  |',
+      '|     2 | Bo   |        | 2026-01-03 | x  | y  | z  |',
+      '|   ... | ...  |    ... |        ... | ... | ... | ... |',
+    ]);
+    // The same rows as a query result (show): whole numbers as they are, the seventh column elided, dates as text.
+    const asResult = showTable(columns, [[1000, 'Ann', 1.5, '2026-01-02', 'x', 'y', 'z']]).split('\n');
+    expect([asResult[0], asResult[2]]).toEqual(['|   id | name | amount | day        | c5 | c6 | ... |', '| 1000 | Ann  |    1.5 | 2026-01-02 | x  | y  | ... |']);
+  });
 });
