@@ -6,9 +6,8 @@
  * models; project vars and folder configs, three macros every model calls,
  * config() blocks, var() calls and property yml files. Deterministic.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { mulberry32 } from '../src/feed/seeded-random.js';
+import { projectWriter } from './project-writer.js';
 
 export interface GeneratedProject {
   readonly dir: string;
@@ -53,10 +52,7 @@ const pad = (i: number) => String(i).padStart(5, '0');
 
 export function writeGeneratedProject(dir: string, models: number, seed = 7): GeneratedProject {
   const random = mulberry32(seed);
-  const write = (path: string, text: string) => {
-    mkdirSync(join(dir, path, '..'), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  };
+  const write = projectWriter(dir);
   write('project.yml', PROJECT_YML);
   write('macros/helpers.sql', MACROS);
   write('seeds/events.csv', SEED_CSV);

@@ -16,10 +16,9 @@
  * Every model is valid SQL over the seeds (the 1,000-model project builds
  * and its data tests pass). Deterministic.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { GeneratedProject } from './generated-project.js';
 import { mulberry32 } from '../src/feed/seeded-random.js';
+import { projectWriter } from './project-writer.js';
 
 const PROJECT_YML = `name: realistic
 database: warehouse.db
@@ -193,10 +192,7 @@ function propertiesEntry(e: Entry, n: number): string {
 
 export function writeRealisticProject(dir: string, models: number, seed = 11): GeneratedProject {
   const random = mulberry32(seed);
-  const write = (path: string, text: string) => {
-    mkdirSync(join(dir, path, '..'), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  };
+  const write = projectWriter(dir);
   write('project.yml', PROJECT_YML);
   write('macros/helpers.sql', MACROS);
   write('macros/tests/non_negative.sql', TEST_MACROS);
