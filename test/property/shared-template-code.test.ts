@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JinjaEnvironment } from '../../src/compile/jinja-environment.js';
-import { ProjectError } from '../../src/errors/project-error.js';
 import type { MacroFile } from '../../src/project/project.js';
+import { renderOutcome } from '../support/render-outcome.js';
 import { stubState } from '../support/stub-render-state.js';
 import { loadProject } from '../../src/project/load-project.js';
 import { writeRealisticProject } from '../../bench/realistic-project.js';
@@ -30,23 +30,6 @@ const MACROS: MacroFile = {
     "{% macro boom(message) %}{{ exceptions.raise_compiler_error(message) }}{% endmacro %}",
   ].join('\n'),
 } as MacroFile;
-
-interface Outcome {
-  readonly output?: string;
-  readonly error?: string;
-  readonly captured: unknown;
-}
-
-function renderWith(env: JinjaEnvironment, path: string, source: string, incremental: boolean): Outcome {
-  const state = stubState(incremental);
-  const captured = () => JSON.parse(JSON.stringify([state.refs, state.sources, state.captured.config], (_k, v: unknown) => (typeof v === 'function' ? `<function ${v.name}>` : v))) as unknown;
-  try {
-    return { output: env.render(path, source, state), captured: captured() };
-  } catch (err) {
-    // format(): the message with file:line:column, as the CLI prints it.
-    return { error: err instanceof ProjectError ? err.format() : String(err), captured: captured() };
-  }
-}
 
 // Slots a skeleton leaves for literals: §S a string, §N a number, §T text between tags, §W whitespace or nothing.
 // Mostly strings a skeleton masks, some it keeps (empty, escaped: those templates are parsed as themselves).
@@ -119,7 +102,7 @@ describe('templates sharing compiled code render as nunjucks renders them', () =
         for (const values of streams) {
           const path = `models/t${n++}.sql`;
           const filled = fill(source, fixed, values);
-          expect(renderWith(shared, path, filled, incremental), filled).toEqual(renderWith(own, path, filled, incremental));
+          expect(renderOutcome(shared, path, filled, incremental), filled).toEqual(renderOutcome(own, path, filled, incremental));
         }
       }),
       { seed: 20261204, numRuns: 1500 },
@@ -135,8 +118,8 @@ describe('templates sharing compiled code render as nunjucks renders them', () =
   it('reports a failure at its own template\'s line, not at that of the template whose code it reuses', () => {
     const env = new JinjaEnvironment([MACROS], { simple: false });
     // The text names the call too, on line 1: the line must be the one nunjucks recorded, not a search's.
-    const a = renderWith(env, 'models/a.sql', "-- missing() below\n{{ missing('x') }}", false);
-    const b = renderWith(env, 'models/b.sql', "-- missing() below, twice\n\n\n    {{ missing('yy') }}", false);
+    const a = renderOutcome(env, 'models/a.sql', "-- missing() below\n{{ missing('x') }}", false);
+    const b = renderOutcome(env, 'models/b.sql', "-- missing() below, twice\n\n\n    {{ missing('yy') }}", false);
     expect(env.sharedCode.distinct).toBe(1);
     expect(env.sharedCode.compiled).toBe(2);
     expect(a.error).toMatch(/^models\/a\.sql:2: 'missing' is not a macro or function/);
@@ -167,7 +150,7 @@ describe('templates sharing compiled code render as nunjucks renders them', () =
       const withOwn = new JinjaEnvironment(project.macros, { simple: false, sharedCode: false, rootPackage: project.name });
       for (const model of project.models) {
         for (const incremental of [false, true]) {
-          expect(renderWith(withShared, model.path, model.rawSql, incremental), model.path).toEqual(renderWith(withOwn, model.path, model.rawSql, incremental));
+          expect(renderOutcome(withShared, model.path, model.rawSql, incremental), model.path).toEqual(renderOutcome(withOwn, model.path, model.rawSql, incremental));
         }
       }
       expect(withShared.sharedCode.compiled).toBe(300);
@@ -183,7 +166,7 @@ describe('templates sharing compiled code render as nunjucks renders them', () =
     for (let i = 0; i < 400; i++) {
       // A name of its own in every template: no two share a shape.
       const source = `{% set name_${i} = 'v${i}' %}select {{ name_${i} }} from {{ ref('t${i}') }}`;
-      expect(renderWith(env, `models/u${i}.sql`, source, false)).toEqual(renderWith(own, `models/u${i}.sql`, source, false));
+      expect(renderOutcome(env, `models/u${i}.sql`, source, false)).toEqual(renderOutcome(own, `models/u${i}.sql`, source, false));
     }
     expect(env.sharedCode.compiled).toBe(256);
     expect(env.sharedCode.skeletonHits + env.sharedCode.shapeHits).toBe(0);

@@ -11,12 +11,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JinjaEnvironment } from '../../src/compile/jinja-environment.js';
-import { ProjectError } from '../../src/errors/project-error.js';
 import { parseSimpleTemplate } from '../../src/compile/jinja/simple-template.js';
 import { loadProject } from '../../src/project/load-project.js';
 import type { MacroFile } from '../../src/project/project.js';
 import { Relation } from '../../src/compile/relation.js';
-import { stubState } from '../support/stub-render-state.js';
+import { renderOutcome } from '../support/render-outcome.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -32,33 +31,12 @@ const MACROS: MacroFile = {
   ].join('\n'),
 } as MacroFile;
 
-interface Outcome {
-  readonly output?: string;
-  readonly error?: string;
-  readonly captured: unknown;
-}
-
-/** What a render captured; a function captured (`config(x=is_incremental)`) is compared by its name, since each render makes its own. */
-function capturedBy(state: ReturnType<typeof stubState>): unknown {
-  return JSON.parse(JSON.stringify([state.refs, state.sources, state.captured.config], (_key, value: unknown) => (typeof value === 'function' ? `<function ${value.name}>` : value)));
-}
-
-function renderWith(env: JinjaEnvironment, path: string, source: string, incremental: boolean, locals?: Record<string, unknown>): Outcome {
-  const state = stubState(incremental);
-  try {
-    return { output: env.render(path, source, state, locals), captured: capturedBy(state) };
-  } catch (err) {
-    // format(): the message with file:line:column, as the CLI prints it.
-    return { error: err instanceof ProjectError ? err.format() : String(err), captured: capturedBy(state) };
-  }
-}
-
 function bothWays(macros: readonly MacroFile[]) {
   const fast = new JinjaEnvironment(macros);
   const slow = new JinjaEnvironment(macros, { simple: false });
   return (path: string, source: string, incremental: boolean, locals?: Record<string, unknown>) => ({
-    fast: renderWith(fast, path, source, incremental, locals),
-    slow: renderWith(slow, path, source, incremental, locals),
+    fast: renderOutcome(fast, path, source, incremental, locals),
+    slow: renderOutcome(slow, path, source, incremental, locals),
   });
 }
 
