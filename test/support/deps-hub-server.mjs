@@ -3,7 +3,7 @@
 // replaced by the server's own URL. Imported by tests, or run as a child process
 // (node deps-hub-server.mjs <folder> <port-file>) for a CLI run with spawnSync.
 import { createServer } from 'node:http';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -39,5 +39,7 @@ export function startHubServer(dir) {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const [dir, portFile] = process.argv.slice(2);
   const hub = await startHubServer(dir);
-  writeFileSync(portFile, hub.url);
+  // Written aside and renamed, so a reader never sees the file half written (an empty URL).
+  writeFileSync(`${portFile}.tmp`, hub.url);
+  renameSync(`${portFile}.tmp`, portFile);
 }

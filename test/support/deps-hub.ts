@@ -78,6 +78,14 @@ export function serveHubInChild(dir: string): { url: string; stop: () => void } 
   rmSync(portFile, { force: true });
   const child = spawn(process.execPath, [join(import.meta.dirname, 'deps-hub-server.mjs'), dir, portFile], { stdio: 'ignore' });
   const until = Date.now() + 10_000;
-  while (!existsSync(portFile) && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
-  return { url: readFileSync(portFile, 'utf8'), stop: () => child.kill('SIGKILL') };
+  let url = '';
+  while (!url.startsWith('http://') && Date.now() < until) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    if (existsSync(portFile)) url = readFileSync(portFile, 'utf8');
+  }
+  if (!url.startsWith('http://')) {
+    child.kill('SIGKILL');
+    throw new Error(`the fixture hub did not start within 10 s (port file ${portFile}: ${JSON.stringify(url)})`);
+  }
+  return { url, stop: () => child.kill('SIGKILL') };
 }
