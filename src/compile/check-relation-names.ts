@@ -6,6 +6,8 @@ import type { ModelNode, SeedNode, SourceNode } from './manifest.js';
 interface Relational {
   readonly what: string;
   readonly uniqueId: string;
+  /** The schema it is written in (a source's, for the reserved-name check, is not needed). */
+  readonly schema?: string;
   readonly relation: string;
   readonly path: string;
   readonly location: ErrorLocation;
@@ -14,12 +16,12 @@ interface Relational {
 function modelEntry(node: ModelNode): Relational {
   const aliased = node.alias !== node.name;
   const line = aliased ? findLine(node.file.rawSql, node.alias) : undefined;
-  return { what: `model '${node.name}'`, uniqueId: node.uniqueId, relation: node.alias, path: node.file.path, location: { file: node.file.path, line } };
+  return { what: `model '${node.name}'`, uniqueId: node.uniqueId, schema: node.schema, relation: node.alias, path: node.file.path, location: { file: node.file.path, line } };
 }
 
 function seedEntry(node: SeedNode): Relational {
   const location = node.alias !== node.name && node.properties ? node.properties.location : { file: node.file.path };
-  return { what: `seed '${node.name}'`, uniqueId: node.uniqueId, relation: node.alias, path: node.file.path, location };
+  return { what: `seed '${node.name}'`, uniqueId: node.uniqueId, schema: node.schema, relation: node.alias, path: node.file.path, location };
 }
 
 /**
@@ -28,10 +30,11 @@ function seedEntry(node: SeedNode): Relational {
  *
  * - no model, seed or source may name a relation inside the tool's reserved
  *   namespace (the run ledger and the staging tables; reserved-names.ts);
- * - no two nodes may write the same relation (an alias onto a seed or another
- *   model, or names equal ignoring case, as SQLite compares them): dbt's
- *   "two resources with the database representation" error. Ephemeral and
- *   disabled models write nothing and are left out.
+ * - no two nodes may write the same relation, the same name in the same
+ *   schema (an alias onto a seed or another model, or names equal ignoring
+ *   case, as SQLite compares them): dbt's "two resources with the database
+ *   representation" error. The same alias in two schemas is two relations,
+ *   as in dbt. Ephemeral and disabled models write nothing and are left out.
  */
 export function relationNameProblems(
   models: Iterable<ModelNode>, seeds: Iterable<SeedNode>, sources: Iterable<SourceNode>,
@@ -58,7 +61,7 @@ export function relationNameProblems(
   const byRelation = new Map<string, Relational>();
   for (const entry of writers) {
     if (isReservedName(entry.relation)) continue;
-    const key = foldAsciiCase(entry.relation);
+    const key = `${foldAsciiCase(entry.schema ?? '')}\0${foldAsciiCase(entry.relation)}`;
     const first = byRelation.get(key);
     if (!first) {
       byRelation.set(key, entry);
@@ -66,8 +69,8 @@ export function relationNameProblems(
     }
     const sameSpelling = first.relation === entry.relation;
     problems.push(new ProjectError(
-      `two resources would write the relation '${entry.relation}'${sameSpelling ? '' : ` ('${first.relation}' and '${entry.relation}' are one name to SQLite, which ignores letter case)`}: ${first.uniqueId} (${first.path}) and ${entry.uniqueId} (${entry.path})`,
-      { location: entry.location, hint: 'give one of them another alias (or rename it); as in dbt, two resources cannot share one relation' },
+      `found two resources with the database representation "${entry.schema ?? ''}"."${entry.relation}"${sameSpelling ? '' : ` ('${first.relation}' and '${entry.relation}' are one name to SQLite, which ignores letter case)`}: ${first.uniqueId} (${first.path}) and ${entry.uniqueId} (${entry.path}); mini-dbt cannot create two resources with identical database representations`,
+      { location: entry.location, hint: 'change the configuration of one of them: another alias or schema (or rename it)' },
     ));
   }
   return problems;

@@ -62,20 +62,43 @@ describe('load-time relation checks', () => {
 
   it('refuses a model aliased onto a seed, naming both files', () => {
     expect(loadError({ 'seeds/orders.csv': 'a\n1\n', 'models/m.sql': "{{ config(alias='orders') }}\nselect 1 as a" })).toContain(
-      "models/m.sql:1: two resources would write the relation 'orders': seed.shop.orders (seeds/orders.csv) and model.shop.m (models/m.sql)",
+      "models/m.sql:1: found two resources with the database representation \"main\".\"orders\": seed.shop.orders (seeds/orders.csv) and model.shop.m (models/m.sql); mini-dbt cannot create two resources with identical database representations",
     );
   });
 
   it('refuses names equal ignoring case (Orders.sql and orders.csv)', () => {
     expect(loadError({ 'seeds/orders.csv': 'a\n1\n', 'models/Orders.sql': 'select 1 as a' })).toContain(
-      "models/Orders.sql: two resources would write the relation 'Orders' ('orders' and 'Orders' are one name to SQLite, which ignores letter case): seed.shop.orders (seeds/orders.csv) and model.shop.Orders (models/Orders.sql)",
+      "models/Orders.sql: found two resources with the database representation \"main\".\"Orders\" ('orders' and 'Orders' are one name to SQLite, which ignores letter case): seed.shop.orders (seeds/orders.csv) and model.shop.Orders (models/Orders.sql)",
     );
   });
 
   it('refuses two models writing one relation through an alias', () => {
     expect(loadError({ 'models/a.sql': 'select 1 as a', 'models/marts/b.sql': "{{ config(alias='A') }}\nselect 2 as a" })).toContain(
-      "two resources would write the relation 'A' ('a' and 'A' are one name to SQLite, which ignores letter case): model.shop.a (models/a.sql) and model.shop.b (models/marts/b.sql)",
+      "found two resources with the database representation \"main\".\"A\" ('a' and 'A' are one name to SQLite, which ignores letter case): model.shop.a (models/a.sql) and model.shop.b (models/marts/b.sql)",
     );
+  });
+
+  it('the same alias in two schemas is two relations, as in dbt (its BaseSameAliasDifferentSchemas)', () => {
+    // Schemas come with a profile (without one every relation is in main, and these would collide).
+    const profile = {
+      'project.yml': 'name: shop\nprofile: shop\n',
+      'profiles.yml': 'shop:\n  target: dev\n  outputs:\n    dev:\n      type: sqlite\n      threads: 1\n      database: warehouse.db\n      schema: main\n      schemas_and_paths:\n        main: warehouse.db\n      schema_directory: schemas\n',
+    };
+    expect(loadError({
+      ...profile,
+      'models/model_a.sql': "{{ config(alias='duped_alias') }}\nselect 1 as id",
+      'models/model_b.sql': "{{ config(alias='duped_alias', schema='schema_b') }}\nselect 2 as id",
+      'models/model_c.sql': "{{ config(alias='duped_alias', schema='schema_c') }}\nselect 3 as id",
+    })).toBeUndefined();
+    expect(loadError({
+      ...profile,
+      'models/model_b.sql': "{{ config(alias='duped_alias', schema='schema_b') }}\nselect 2 as id",
+      'models/model_c.sql': "{{ config(alias='duped_alias', schema='SCHEMA_B') }}\nselect 3 as id",
+    })).toContain('found two resources with the database representation "main_SCHEMA_B"."duped_alias"');
+    expect(loadError({
+      'models/model_a.sql': "{{ config(alias='duped_alias') }}\nselect 1 as id",
+      'models/model_b.sql': "{{ config(alias='duped_alias', schema='schema_b') }}\nselect 2 as id",
+    })).toContain('found two resources with the database representation "main"."duped_alias"');
   });
 
   it('a seed and a model of the same name name both files (two models of one name stay E16)', () => {
