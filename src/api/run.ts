@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { withoutEmptyNodes } from './graph-members.js';
 import { now } from '../clock.js';
 import type { ModelNode } from '../compile/manifest.js';
 import { ProjectError } from '../errors/project-error.js';
@@ -136,9 +137,9 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const { manifest, graph, project } = session;
   const command = options.command ?? 'run';
   const types = options.resourceTypes ? RESOURCES[command].filter((t) => options.resourceTypes!.includes(t)) : RESOURCES[command];
-  const selected = types.length === 0 ? new Set<string>() : RESOURCES[command].includes('test')
+  const selected = withoutEmptyNodes(manifest, types.length === 0 ? new Set<string>() : RESOURCES[command].includes('test')
     ? selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: types, indirectSelection: options.indirectSelection })
-    : selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: types });
+    : selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: types }));
   if (selected.size === 0 && ((options.select?.length ?? 0) > 0 || (options.exclude?.length ?? 0) > 0)) {
     const flags = [...(options.select?.length ? [`--select ${options.select.join(' ')}`] : []), ...(options.exclude?.length ? [`--exclude ${options.exclude.join(' ')}`] : [])];
     throw new ProjectError(`Nothing to do: ${flags.join(' ')} leaves no ${types.map((t) => (t === 'unit_test' ? 'unit test' : t === 'test' ? 'data test' : t)).join(' or ')} to ${command}`, {
