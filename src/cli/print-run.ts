@@ -41,7 +41,8 @@ export function printEvent(event: RunEvent): void {
   if (r.status === 'success') {
     const verb = r.resourceType === 'seed' ? 'loaded' : r.resourceType === 'snapshot' ? 'snapshotted' : 'created';
     line(dotted(`${head} OK ${verb} ${r.resourceType === 'snapshot' ? event.description.replace(/^snapshot /, '') : event.description}`, `${colors.green(r.message ?? 'OK')} ${time}`), { name: 'LogModelResult' });
-    if (r.plan && r.plan.mode !== 'view') {
+    // How the model was built, for the models whose build has a choice (incremental ones, or any that wrote partitions); a plain table is always rebuilt, as in dbt, and says nothing more.
+    if (r.plan && r.plan.mode !== 'view' && (r.plan.mode !== 'full' || r.plan.strategy !== undefined || r.partitions.length > 0)) {
       const parts = [`${r.plan.mode}${r.plan.strategy ? ` (${r.plan.strategy})` : ''}: ${r.plan.reason}`];
       if (r.partitions.length > 0) {
         const range = r.partitions.length === 1 ? r.partitions[0] : `${r.partitions[0]}..${r.partitions[r.partitions.length - 1]}`;

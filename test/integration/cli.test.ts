@@ -54,6 +54,10 @@ describe('the README commands, through the built CLI', () => {
     const order = [...r.stdout.matchAll(/\d of 3 OK created sql (\w+) model main\.(\w+)/g)].map((m) => `${m[2]}:${m[1]}`);
     expect(order).toEqual(['daily_revenue:incremental', 'stg_orders:view', 'monthly_revenue:table']);
     expect(r.stdout).toMatch(/Finished running 1 incremental model, 1 table model, 1 view model in/);
+    // How each model was built is said for the incremental one only: a table is always rebuilt (dbt prints nothing more either).
+    expect(r.stdout).toMatch(/OK created sql incremental model main\.daily_revenue .*\n.*full \(delete\+insert\): --full-refresh/);
+    expect(r.stdout).toMatch(/OK created sql table model main\.monthly_revenue [^\n]*\n[^\n]*(START|Finished|\n)/);
+    expect(r.stdout).not.toContain('tables are rebuilt on every run');
     expect(asPlain(dailyRevenue(dir))).toEqual(asPlain(fullRebuild(generateFeed())));
     const months = tableRows(dir, 'monthly_revenue') as { month: string; orders: number }[];
     expect(months.map((m) => [m.month, m.orders])).toEqual([['2026-09', 491], ['2026-10', 541]]);
