@@ -25,6 +25,8 @@ export interface ListedNode {
   readonly config: Readonly<Record<string, unknown>>;
   readonly tags: readonly string[];
   readonly dependsOn: readonly string[];
+  /** The package (project) that defines it. */
+  readonly packageName: string;
 }
 
 /** `ls`: the selected nodes in build order (an unchanged project's graph comes from the graph cache, parse/graph-cache.ts). */
@@ -52,6 +54,7 @@ export function listNodesVouched(options: ListOptions = {}): { nodes: ListedNode
       config: n.config ?? {},
       tags: n.tags,
       dependsOn: n.dependsOn,
+      packageName: n.packageName,
     };
   });
   return vouched ? { nodes, vouched } : { nodes };

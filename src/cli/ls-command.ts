@@ -1,6 +1,7 @@
 import { listNodesVouched } from '../api/list-nodes.js';
 import { keepLsAnswer } from '../parse/ls-answer-cache.js';
 import { outputWrites } from './output-watch.js';
+import { lsJsonLine, outputKeys } from './ls-json.js';
 import type { ResourceType } from '../graph/graph-node.js';
 import { ProjectError } from '../errors/project-error.js';
 import { resourceTypesOption } from './resource-type-option.js';
@@ -14,6 +15,8 @@ export interface LsFlags extends CommonFlags {
   resourceType?: string[];
   excludeResourceType?: string[];
   output?: string;
+  /** --output-keys: the JSON keys to print (dbt's; default its ALLOWED_KEYS). */
+  outputKeys?: string[];
   indirectSelection?: string;
 }
 
@@ -23,9 +26,11 @@ export function lsCommand(flags: LsFlags): number {
   const types: ResourceType[] | undefined = flags.models ? ['model'] : resourceTypesOption(flags.resourceType, flags.excludeResourceType);
   const output = flags.output ?? 'selector';
   if (!['selector', 'name', 'path', 'json'].includes(output)) throw new ProjectError(`unknown --output '${output}'; valid: selector, name, path, json`);
+  if (flags.outputKeys !== undefined && output !== 'json') throw new ProjectError('--output-keys applies to --output json only');
+  const keys = outputKeys(flags.outputKeys);
   const { nodes, vouched } = listNodesVouched({ ...sessionOptions(flags), select: flags.models ?? flags.select, exclude: flags.exclude, resourceTypes: types, indirectSelection: indirectSelectionOption(flags.indirectSelection) });
   const lines = nodes.map((n) => {
-    if (output === 'json') return JSON.stringify({ unique_id: n.uniqueId, name: n.name, resource_type: n.resourceType, original_file_path: n.path, config: n.config, tags: n.tags, depends_on: { nodes: n.dependsOn } });
+    if (output === 'json') return lsJsonLine(n, keys);
     if (output === 'path') return n.path;
     if (output === 'name') return n.name;
     // dbt's selector form: the fqn with its folders (brightcart.marts.daily_revenue); sources prefixed; unit tests as unit_test:<project>.<name>.

@@ -82,6 +82,7 @@ withIndirectSelection(withSelection(withCommonOptions(program.command('ls').alia
   .option('--resource-type <type...>', 'model, seed, snapshot, source, test, unit_test (or all)')
   .option('--exclude-resource-type <type...>', 'leave these node types out')
   .option('--output <format>', 'selector (default), name, path or json')
+  .option('--output-keys <keys...>', 'with --output json, the keys to print (e.g. "name resource_type"; default: alias, name, package_name, depends_on, tags, config, resource_type, source_name, original_file_path, unique_id)')
   .action((flags) => act(async () => (await import('./ls-command.js')).lsCommand(flags)));
 
 withCommonOptions(program.command('lateness').argument('<seed-or-source>').description('how late raw rows land: histogram, percentiles, what a lookback misses, the required lookback'))
