@@ -3,23 +3,61 @@ import { splitKeywordArgs } from '../keyword-args.js';
 import { sequenceItems } from './filters/sequence-items.js';
 import { pySet, tuple } from './python-repr.js';
 import { pyEquals } from './python-truth.js';
+import { pythonTypeName } from './python-type-name.js';
 
-/** dbt's `zip(*lists)`: tuples of the i-th items, as long as the shortest. */
-function zip(...args: unknown[]): unknown[] {
-  const { positional } = splitKeywordArgs(args);
-  const lists = positional.map(sequenceItems);
-  const n = lists.length === 0 ? 0 : Math.min(...lists.map((l) => l.length));
-  return Array.from({ length: n }, (_, i) => tuple(lists.map((l) => l[i])));
+/** Whether Python could iterate the value (a str, a list, a dict, ...; not a number, a bool or None). */
+const isIterable = (value: unknown): boolean => value !== null && value !== undefined && (typeof value === 'object' || typeof value === 'string');
+
+/**
+ * Python's TypeError text for iterating the first value that cannot be
+ * iterated, which dbt's *_strict functions raise as a compilation error;
+ * `needle` finds the call's line in the template.
+ */
+function notIterable(values: readonly unknown[], needle = ''): Error | undefined {
+  const at = values.findIndex((v) => !isIterable(v));
+  return at < 0 ? undefined : Object.assign(new Error(`'${pythonTypeName(values[at])}' object is not iterable`), needle ? { needle } : {});
 }
 
-/** dbt's `set(iterable)`: the distinct items, printed as a Python set. */
-function set(...args: unknown[]): unknown[] | unknown {
+function zipped(lists: readonly unknown[]): unknown[] {
+  const items = lists.map(sequenceItems);
+  const n = items.length === 0 ? 0 : Math.min(...items.map((l) => l.length));
+  return Array.from({ length: n }, (_, i) => tuple(items.map((l) => l[i])));
+}
+
+/** dbt's `zip(*lists, default=None)`: tuples of the i-th items, as long as the shortest; `default` when an argument cannot be iterated. */
+function zip(...args: unknown[]): unknown {
   const { positional, keywords } = splitKeywordArgs(args);
-  const value = positional[0];
-  if (value === undefined || (typeof value !== 'object' && typeof value !== 'string') || value === null) return keywords.default ?? positional[1] ?? null;
+  return notIterable(positional) ? keywords.default ?? null : zipped(positional);
+}
+
+/** dbt's `zip_strict(*lists)`: zip, raising a compilation error when an argument cannot be iterated. */
+function zipStrict(...args: unknown[]): unknown[] {
+  const { positional } = splitKeywordArgs(args);
+  const error = notIterable(positional, 'zip_strict(');
+  if (error) throw error;
+  return zipped(positional);
+}
+
+function distinct(value: unknown): unknown {
   const out: unknown[] = [];
   for (const item of sequenceItems(value)) if (!out.some((seen) => pyEquals(seen, item))) out.push(item);
   return pySet(out);
+}
+
+/** dbt's `set(iterable, default=None)`: the distinct items, printed as a Python set; `default` when the value cannot be iterated. */
+function set(...args: unknown[]): unknown[] | unknown {
+  const { positional, keywords } = splitKeywordArgs(args);
+  const value = positional[0];
+  if (!isIterable(value)) return keywords.default ?? positional[1] ?? null;
+  return distinct(value);
+}
+
+/** dbt's `set_strict(iterable)`: set, raising a compilation error when the value cannot be iterated. */
+function setStrict(...args: unknown[]): unknown {
+  const { positional } = splitKeywordArgs(args);
+  const error = notIterable([positional[0]], 'set_strict(');
+  if (error) throw error;
+  return distinct(positional[0]);
 }
 
 /** Jinja's `dict(a=1)` / `dict(other, a=1)`. */
@@ -69,4 +107,4 @@ function localMd5(text: unknown): string {
 }
 
 /** Python builtins Jinja and dbt give every template. */
-export const PYTHON_GLOBALS: Readonly<Record<string, unknown>> = { zip, set, dict, cycler, joiner, local_md5: localMd5 };
+export const PYTHON_GLOBALS: Readonly<Record<string, unknown>> = { zip, zip_strict: zipStrict, set, set_strict: setStrict, dict, cycler, joiner, local_md5: localMd5 };
