@@ -49,8 +49,15 @@ function plainValue(value: unknown): unknown {
   return value;
 }
 
-function plainValues(values: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, plainValue(value)]));
+/** A config() call's values as config keeps them: safe strings as text, lists and plain dicts copied (as Object.fromEntries would, a key `__proto__` included). */
+export function plainValues(values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(values)) {
+    const value = plainValue(values[key]);
+    if (key === '__proto__') Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+    else out[key] = value;
+  }
+  return out;
 }
 
 function makeConfig(state: RenderState) {

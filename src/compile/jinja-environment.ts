@@ -15,6 +15,8 @@ import { guardName } from './jinja/sandbox-policy.js';
 import { internals, nunjucksLib } from './jinja/nunjucks-internals.js';
 import { preprocessTemplate } from './jinja/preprocess-template.js';
 import { parseSimpleTemplate, renderSimpleTemplate, type SimpleTemplate } from './jinja/simple-template.js';
+import { captureSimpleTemplate, type CaptureSink, type StaticNames } from './jinja/static-capture.js';
+import { inertMacrosOf, nunjucksParse, type InertMacro } from './jinja/inert-macros.js';
 import { SharedTemplateCode } from './jinja/shared-template-code.js';
 import { ByPathAndSource } from './jinja/by-path-and-source.js';
 import { installTrailingCommas } from './jinja/trailing-commas.js';
@@ -34,6 +36,8 @@ export interface JinjaEnvironmentOptions {
   readonly simple?: boolean;
   /** `sharedCode: false` compiles every nunjucks template to code of its own (the differential tests compare both). */
   readonly sharedCode?: boolean;
+  /** `staticCapture: false` renders every model in pass 1 (the differential tests compare both; see static-capture.ts). */
+  readonly staticCapture?: boolean;
   /** The root project's name: its macros are visible unqualified everywhere and as `<name>.macro`. */
   readonly rootPackage?: string;
   /** Installed packages (dispatch searches them even when they define no macro). */
@@ -63,6 +67,9 @@ export class JinjaEnvironment {
   private readonly packageFiles: (() => unknown)[] = [];
   /** The node being rendered (its package's macros come first unqualified). */
   private currentState?: RenderState;
+  /** The root project's macro files (static-capture.ts reads which of their macros are inert). */
+  private readonly rootMacroFiles: MacroFile[] = [];
+  private inertMacros?: Map<string, InertMacro>;
 
   /** `simple: false` sends every template through nunjucks (the differential tests compare both). */
   constructor(macros: readonly MacroFile[], private readonly options: JinjaEnvironmentOptions = {}) {
@@ -108,6 +115,7 @@ export class JinjaEnvironment {
     for (const file of macros) {
       const pkg = GLOBAL_PROJECT_FILES.includes(file) ? GLOBAL_PROJECT : file.package ?? root;
       const declared = pkg === root ? undefined : declaredMacroNames(file.source);
+      if (pkg === root) this.rootMacroFiles.push(file);
       const exported: Record<string, unknown> = declared ? this.lazyExports(file, declared) : this.compileExports(file);
       for (const [name, fn] of Object.entries(exported)) {
         if (typeof fn !== 'function') continue; // a top-level {% set %} is no macro
@@ -254,6 +262,30 @@ export class JinjaEnvironment {
     });
     return new RenderContext(state, lookup);
   }
+
+  /**
+   * Pass 1 of a root-project model without rendering it (static-capture.ts):
+   * true when `source` was captured into `sink`; false when that cannot be
+   * proven, and it must be rendered (with a fresh sink).
+   */
+  captureStatically(path: string, source: string, sink: CaptureSink): boolean {
+    if (this.options.staticCapture === false) return false;
+    const simple = this.simpleTemplate(path, source);
+    return simple !== null && captureSimpleTemplate(simple, this.staticNames, sink);
+  }
+
+  private readonly staticNames: StaticNames = {
+    builtin: (name) => this.namespaces.fromPackage(this.namespaces.rootPackage, name) === undefined,
+    inertMacro: (name) => {
+      if (!this.inertMacros) {
+        const parse = nunjucksParse((this.env as unknown as { extensionsList: unknown }).extensionsList, (this.env as unknown as { opts: unknown }).opts);
+        this.inertMacros = new Map();
+        for (const file of this.rootMacroFiles) for (const [n, m] of inertMacrosOf(preprocessTemplate(file.source), parse)) this.inertMacros.set(n, m);
+      }
+      // Only a macro the root project defines (a model's unqualified call resolves to it first).
+      return this.namespaces.fromPackage(this.namespaces.rootPackage, name) ? this.inertMacros.get(name) : undefined;
+    },
+  };
 
   /** The template in the simple subset (see simple-template.ts), or null: nunjucks renders it. */
   private simpleTemplate(path: string, source: string): SimpleTemplate | null {

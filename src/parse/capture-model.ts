@@ -28,6 +28,8 @@ export interface CaptureContext {
   readonly target: Target;
   /** The root project's name (`model.package_name`). */
   readonly projectName?: string;
+  /** false: every model is rendered in pass 1, none captured statically (the differential tests compare both). */
+  readonly staticCapture?: boolean;
 }
 
 /** A model's config before rendering: its folder configs (merged once per folder in `folders`), then its yml. */
@@ -52,15 +54,65 @@ export function baseModelConfig(project: Project, file: ModelFile, folders: Map<
  * and source() calls, its config() calls and the vars it reads. An
  * incremental model is rendered with is_incremental() both false and true,
  * so a ref used on one branch only is still a dependency; `-- depends_on:`
- * comments add refs. Throws what the render throws.
+ * comments add refs. Throws what the render throws. A root-project model
+ * without hooks whose template the environment can capture statically
+ * (static-capture.ts: the same record, proven to raise nothing) is not
+ * rendered at all.
  */
 export function captureModel(file: ModelFile, base: Readonly<Record<string, unknown>>, context: CaptureContext): ModelCapture {
+  const record = (file.package === undefined && context.staticCapture !== false && !declaresHooks(base) ? staticCapture(file, base, context) : undefined) ?? renderedCapture(file, base, context);
+  for (const match of file.rawSql.matchAll(/--\s*depends_on:\s*\{\{\s*ref\(\s*['"]([^'"]+)['"]\s*\)\s*\}\}/g)) {
+    if (!record.refs.includes(match[1]!)) record.refs.push(match[1]!);
+  }
+  return record;
+}
+
+type CaptureRecord = { refs: string[]; sources: [string, string][]; config: Record<string, unknown>; vars: string[] };
+
+/** A fresh record and the ref(), source() and var() of pass 1 that fill it. */
+function recorder(file: ModelFile, context: CaptureContext) {
   const vars = (file.package !== undefined ? context.packageVars?.get(file.package) : undefined) ?? context.vars;
-  const record = { refs: [] as string[], sources: [] as [string, string][], config: {} as Record<string, unknown>, vars: [] as string[] };
-  const readVar = (name: string) => {
-    if (!record.vars.includes(name)) record.vars.push(name);
-    return { found: Object.prototype.hasOwnProperty.call(vars, name) && vars[name] !== undefined, value: vars[name] };
+  const record: CaptureRecord = { refs: [], sources: [], config: {}, vars: [] };
+  return {
+    record,
+    vars,
+    readVar: (name: string) => {
+      if (!record.vars.includes(name)) record.vars.push(name);
+      return { found: Object.prototype.hasOwnProperty.call(vars, name) && vars[name] !== undefined, value: vars[name] };
+    },
+    ref: (name: string) => {
+      if (!record.refs.includes(name)) record.refs.push(name);
+      return new Relation(name);
+    },
+    source: (s: string, t: string) => {
+      if (!record.sources.some(([a, b]) => a === s && b === t)) record.sources.push([s, t]);
+      return new Relation(context.sourceAlias(s, t));
+    },
   };
+}
+
+/** The model's own relation (`this`) in pass 1. */
+const selfOf = (file: ModelFile, base: Readonly<Record<string, unknown>>) => new Relation(typeof base.alias === 'string' ? base.alias : file.name);
+
+/**
+ * Pass 1 without rendering, for a template the environment can capture
+ * statically (static-capture.ts: the same refs, sources, config and vars as
+ * the render, proven to raise nothing); undefined: render it.
+ */
+function staticCapture(file: ModelFile, base: Readonly<Record<string, unknown>>, context: CaptureContext): CaptureRecord | undefined {
+  const { record, readVar, ref, source } = recorder(file, context);
+  const jinja = context.jinja();
+  const self = selfOf(file, base);
+  const capture = (incremental: boolean) =>
+    jinja.captureStatically(file.path, file.rawSql, { incremental, self, ref, source, readVar, config: (values) => Object.assign(record.config, values) });
+  if (!capture(false)) return undefined;
+  if (mergedValue([base, record.config], 'materialized') === 'incremental' && !capture(true)) return undefined;
+  return record;
+}
+
+/** Pass 1 by rendering the model (see captureModel). */
+function renderedCapture(file: ModelFile, base: Readonly<Record<string, unknown>>, context: CaptureContext): CaptureRecord {
+  const { record, vars, readVar, ref, source } = recorder(file, context);
   const render = (incremental: boolean): void => {
     const state: RenderState = {
       modelName: file.name,
@@ -69,15 +121,9 @@ export function captureModel(file: ModelFile, base: Readonly<Record<string, unkn
       execute: false,
       vars: readVar,
       varNames: () => Object.keys(vars),
-      ref: (name) => {
-        if (!record.refs.includes(name)) record.refs.push(name);
-        return new Relation(name);
-      },
-      source: (s, t) => {
-        if (!record.sources.some(([a, b]) => a === s && b === t)) record.sources.push([s, t]);
-        return new Relation(context.sourceAlias(s, t));
-      },
-      self: new Relation(typeof base.alias === 'string' ? base.alias : file.name),
+      ref,
+      source,
+      self: selfOf(file, base),
       isIncremental: () => incremental,
       config: base as Record<string, unknown>,
       captured: { refs: [], sources: [], config: record.config },
@@ -102,9 +148,6 @@ export function captureModel(file: ModelFile, base: Readonly<Record<string, unkn
   };
   render(false);
   if (mergedValue([base, record.config], 'materialized') === 'incremental') render(true);
-  for (const match of file.rawSql.matchAll(/--\s*depends_on:\s*\{\{\s*ref\(\s*['"]([^'"]+)['"]\s*\)\s*\}\}/g)) {
-    if (!record.refs.includes(match[1]!)) record.refs.push(match[1]!);
-  }
   return record;
 }
 

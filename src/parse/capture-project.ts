@@ -34,6 +34,8 @@ export interface CaptureOptions {
   readonly onCapture?: (name: string, capture: ModelCapture) => void;
   /** The environment to render with (an earlier capture's, so its macros are not compiled again). */
   readonly jinja?: JinjaEnvironment;
+  /** false: every model is rendered in pass 1, none captured statically (the differential tests compare both). */
+  readonly staticCapture?: boolean;
 }
 
 
@@ -124,7 +126,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
   // Config before rendering: folder configs (merged once per folder), then yml.
   const folderConfigs = new Map<string, Record<string, unknown>>();
   const baseConfigs = new Map(project.models.map((file) => [file.name, baseModelConfig(project, file, folderConfigs)]));
-  const context: CaptureContext = { jinja, vars, packageVars, sourceAlias: (s, t) => sources.get(`${s}.${t}`)?.alias ?? t, databasePath: project.databasePath, target: project.target, projectName: project.name };
+  const context: CaptureContext = { jinja, vars, packageVars, sourceAlias: (s, t) => sources.get(`${s}.${t}`)?.alias ?? t, databasePath: project.databasePath, target: project.target, projectName: project.name, ...(options.staticCapture === false ? { staticCapture: false } : {}) };
 
   const captured: { file: (typeof project.models)[number]; refs: string[]; sources: [string, string][]; config: Record<string, unknown> }[] = [];
   /** Models that failed to render, by name -> unique id: their dependents are skipped, not "not found". */

@@ -33,15 +33,17 @@ function kind(name: string): string | undefined {
   }
 }
 
-/** The model files pass 1 renders (execute false) while `fn` runs; pass 2 renders are not counted. */
+/** The model files pass 1 captures (renders with execute false, or captures statically: static-capture.ts) while `fn` runs; pass 2 renders are not counted. */
 async function captured<T>(fn: () => T | Promise<T>): Promise<{ result: T; files: string[] }> {
   const spy = vi.spyOn(JinjaEnvironment.prototype, 'render');
+  const statically = vi.spyOn(JinjaEnvironment.prototype, 'captureStatically');
   try {
     const result = await fn();
     const files = spy.mock.calls.filter((call) => (call[2] as RenderState).execute === false).map((call) => call[0] as string);
-    return { result, files: [...new Set(files)].sort() };
+    return { result, files: [...new Set([...files, ...statically.mock.calls.map((call) => call[0])])].sort() };
   } finally {
     spy.mockRestore();
+    statically.mockRestore();
   }
 }
 

@@ -29,7 +29,7 @@ import { nextTagStart } from './next-tag-start.js';
  * key=expr, ...)` (a list or call may end in a comma, as in Jinja).
  */
 
-type Expr =
+export type Expr =
   | { readonly kind: 'literal'; readonly value: unknown }
   | { readonly kind: 'name'; readonly name: string }
   | { readonly kind: 'list'; readonly items: readonly Expr[] }
@@ -37,7 +37,7 @@ type Expr =
   | { readonly kind: 'call'; readonly name: string; readonly args: readonly Expr[]; readonly keywords: readonly (readonly [string, Expr])[]; readonly at: number }
   | { readonly kind: 'not'; readonly expr: Expr };
 
-type SimpleNode =
+export type SimpleNode =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'output'; readonly expr: Expr }
   | { readonly kind: 'if'; readonly branches: readonly { readonly cond: Expr; readonly body: readonly SimpleNode[] }[]; readonly otherwise: readonly SimpleNode[] };
@@ -102,14 +102,16 @@ function tokenize(source: string): Token[] | null {
     i = end + 2;
   }
   // Whitespace control: a tag's '-' trims the text next to it.
-  return raw.map((t, k) => {
-    if (t.type !== 'text') return t;
+  for (let k = 0; k < raw.length; k++) {
+    const t = raw[k]!;
+    if (t.type !== 'text') continue;
     let text = t.value;
     if (text.includes('#}')) return null;
     if (k > 0 && raw[k - 1]!.trimAfter) text = text.replace(/^\s*/, '');
     if (k + 1 < raw.length && raw[k + 1]!.trimBefore) text = text.replace(/\s*$/, '');
-    return { ...t, value: text };
-  }).reduce<Token[] | null>((all, t) => (all && t ? (all.push(t), all) : null), []);
+    if (text !== t.value) raw[k] = { ...t, value: text };
+  }
+  return raw;
 }
 
 /** Where the tag's closer starts, skipping quoted strings; -1 when unclosed or a string holds a backslash. */
@@ -212,13 +214,19 @@ function lex(text: string, base: number): Lexeme[] | null {
       out.push({ text: c, at: base + i });
       i += 1;
     } else {
-      const word = /^[A-Za-z0-9_.]+/.exec(text.slice(i))?.[0];
-      if (!word) return null;
-      out.push({ text: word, at: base + i });
-      i += word.length;
+      let end = i;
+      while (end < text.length && isWordChar(text.charCodeAt(end))) end += 1;
+      if (end === i) return null;
+      out.push({ text: text.slice(i, end), at: base + i });
+      i = end;
     }
   }
   return out;
+}
+
+/** [A-Za-z0-9_.] */
+function isWordChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46;
 }
 
 function parseExpression(text: string, base: number, allowNot: boolean): Expr | null {
@@ -239,8 +247,9 @@ function parseExpression(text: string, base: number, allowNot: boolean): Expr | 
 function parsePrimary(tokens: readonly string[], k: number, lexemes: readonly Lexeme[]): { expr: Expr; next: number } | null {
   const t = tokens[k];
   if (t === undefined) return null;
-  if (t.startsWith("'") || t.startsWith('"')) return { expr: { kind: 'literal', value: t.slice(1, -1) }, next: k + 1 };
-  if (NUMBER.test(t)) return { expr: { kind: 'literal', value: Number(t) }, next: k + 1 };
+  const first = t.charCodeAt(0);
+  if (first === 39 || first === 34) return { expr: { kind: 'literal', value: t.slice(1, -1) }, next: k + 1 }; // ' or "
+  if (first >= 48 && first <= 57 && NUMBER.test(t)) return { expr: { kind: 'literal', value: Number(t) }, next: k + 1 };
   if (t === 'true' || t === 'false') return { expr: { kind: 'literal', value: t === 'true' }, next: k + 1 };
   if (t === 'none') return { expr: { kind: 'literal', value: null }, next: k + 1 };
   if (t === '[') {

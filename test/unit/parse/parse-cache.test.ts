@@ -18,14 +18,16 @@ const FILES = {
   'seeds/raw.csv': 'id\n1\n',
 };
 
-/** Model files rendered by pass 1 during `load` (a cached model is not rendered at all). */
+/** Model files captured by pass 1 during `load`, rendered or statically (static-capture.ts); a cached model is not captured at all. */
 function renderedBy(load: () => Manifest): { manifest: Manifest; rendered: string[] } {
   const spy = vi.spyOn(JinjaEnvironment.prototype, 'render');
+  const statically = vi.spyOn(JinjaEnvironment.prototype, 'captureStatically');
   try {
     const manifest = load();
-    return { manifest, rendered: [...new Set(spy.mock.calls.map((call) => call[0] as string))].sort() };
+    return { manifest, rendered: [...new Set([...spy.mock.calls, ...statically.mock.calls].map((call) => call[0] as string))].sort() };
   } finally {
     spy.mockRestore();
+    statically.mockRestore();
   }
 }
 
