@@ -27,6 +27,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { warnUser } from '../errors/user-warning.js';
 import { isPlainJson } from '../project/is-plain-json.js';
+import { plainJsonCopy } from '../project/plain-json-copy.js';
 import { requireInstalledPackages } from './require-installed-packages.js';
 import { loadProject, type LoadProjectOptions } from '../project/load-project.js';
 import type { Project } from '../project/project.js';
@@ -44,7 +45,9 @@ import { toolFingerprint } from './tool-fingerprint.js';
 // Entries carry the values of the vars their capture read; a file written before they did has another
 // projectKey (--vars were among its inputs), so none of its entries is trusted: the format stays 3.
 const FORMAT = 3;
-const UNCACHEABLE = /\bmodules\s*\./;
+const UNCACHEABLE_TEXT = /\bmodules\s*\./;
+/** Whether a template reaches for modules.* (only a text naming `modules` is searched: the pattern's \b made it the slowest step of storing 10,000 models). */
+const UNCACHEABLE = { test: (text: string): boolean => text.includes('modules') && UNCACHEABLE_TEXT.test(text) };
 
 interface CacheFile {
   readonly format: number;
@@ -65,7 +68,12 @@ export function parseCachePath(project: Project): string {
 export interface LoadOptions extends LoadProjectOptions, CaptureOptions {
   /** false (dbt's --no-partial-parse): parse everything, neither reading nor writing the cache. */
   readonly partialParse?: boolean;
+  /** Told when each phase of the load starts (the bench times them: compile-plan-child.ts); nothing here reads a clock. */
+  readonly onPhase?: (phase: LoadPhase) => void;
 }
+
+/** The phases of a load, then of a compile (api/compile.ts), as onPhase reports them. */
+export type LoadPhase = 'load' | 'capture' | 'parse-cache' | 'graph' | 'render' | 'plan';
 
 /**
  * loadProject then captureProject, through the parse cache: yml files whose
@@ -91,10 +99,12 @@ export interface CachedLoad {
 
 /** loadWithParseCache, also telling whether its result may be kept whole (graph-cache.ts). */
 export function loadThroughParseCache(projectDir: string, options: LoadOptions = {}): CachedLoad {
+  options.onPhase?.('load');
   if (options.partialParse === false) {
     const project = loadProject(projectDir, projectOptions(options));
     useTargetEngine(project.target);
     requireInstalledPackages(project, project.packagesInstallPath);
+    options.onPhase?.('capture');
     return { project, manifest: captureRemembered(project, options), reusable: () => false };
   }
   const guess = readCache(join(resolve(projectDir), 'target', 'partial_parse.json'), projectDir);
@@ -102,10 +112,14 @@ export function loadThroughParseCache(projectDir: string, options: LoadOptions =
   const { result: project, used: yaml } = withYamlTracking(() => loadProject(projectDir, projectOptions(options)));
   useTargetEngine(project.target);
   requireInstalledPackages(project, project.packagesInstallPath);
+  options.onPhase?.('parse-cache');
   const path = parseCachePath(project);
   const stored = path === join(resolve(projectDir), 'target', 'partial_parse.json') ? guess : readCache(path, projectDir);
   const projectKey = projectHash(project);
-  if (projectKey === null) return { project, manifest: captureRemembered(project, options), reusable: () => false };
+  if (projectKey === null) {
+    options.onPhase?.('capture');
+    return { project, manifest: captureRemembered(project, options), reusable: () => false };
+  }
 
   const modelKeys = new Map(project.models.map((m) => [m.name, hash(`${m.path}\0${m.rawSql}`)]));
   const varNow = fingerprintsOf(resolveVars(project.vars, project.name, options.vars ?? {}));
@@ -115,14 +129,16 @@ export function loadThroughParseCache(projectDir: string, options: LoadOptions =
     if (modelKeys.get(name) === entry.key && sameVars(entry.vars ?? {}, varNow)) cached.set(name, entry.capture);
   }
   const fresh = new Map<string, ModelCapture>();
+  options.onPhase?.('capture');
   const manifest = captureRemembered(project, {
     ...options,
     cached,
     macroNames: stored?.projectKey === projectKey && Array.isArray(stored.macroNames) ? stored.macroNames : undefined,
     onCapture: (name, capture) => {
-      if (isPlainJson(capture)) fresh.set(name, structuredClone(capture));
+      if (isPlainJson(capture)) fresh.set(name, plainJsonCopy(capture));
     },
   });
+  options.onPhase?.('parse-cache');
   const storable = (): CacheFile['models'] => {
     const models: CacheFile['models'] = {};
     for (const m of project.models) {

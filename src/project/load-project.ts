@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ProjectError } from '../errors/project-error.js';
-import { listFiles } from './list-files.js';
+import { listFiles, withFolderListings } from './list-files.js';
 import { loadTarget, type TargetOptions } from './load-target.js';
 import { loadProjectFile } from './load-project-file.js';
 import { loadProperties } from './load-properties.js';
@@ -20,6 +20,10 @@ export interface LoadProjectOptions extends TargetOptions {
 
 /** Load the project folder: project file, models, seeds, macros, tests and yml properties. */
 export function loadProject(projectDir: string, options: LoadProjectOptions = {}): Project {
+  return withFolderListings(() => loadProjectFiles(projectDir, options));
+}
+
+function loadProjectFiles(projectDir: string, options: LoadProjectOptions): Project {
   const root = resolve(projectDir);
   const { file, config, lineOf } = loadProjectFile(root);
   const paths = {
