@@ -82,11 +82,13 @@ export function compileProject(options: CompileOptions = {}): CompiledProject {
       const node = manifest.nodes.get(id);
       if (node?.resourceType !== 'model') continue;
       const logs = { full: [] as string[], incremental: [] as string[] };
+      options.onPhase?.('render');
       const render = (incremental: boolean) => renderModel(manifest, node, { db: facts?.db, incremental, run: context, log: (m) => logs[incremental ? 'incremental' : 'full'].push(m) });
       const full = render(false);
       const incremental = node.settings.materialized === 'incremental' ? render(true) : undefined;
       // The plan renders the model in the mode it decides: it reuses one of these two. A model a run
       // would fail (unknown materialization or strategy) still compiles, as in dbt: its plan says why.
+      options.onPhase?.('plan');
       const plan = planNode({ facts, manifest, node, context, renderings: { full, incremental } }, { refusalAsPlan: true });
       if (options.writeArtifacts !== false) writeNodeArtifacts(project, node, plan);
       const part = node.settings.partitionColumn;

@@ -1,4 +1,4 @@
-import { loadWithParseCache, type LoadOptions } from '../parse/parse-cache.js';
+import { loadWithParseCache, type LoadOptions, type LoadPhase } from '../parse/parse-cache.js';
 import { manifestWithVars } from '../parse/capture-vars.js';
 import type { Manifest } from '../compile/manifest.js';
 import { buildGraph } from '../graph/build-graph.js';
@@ -21,6 +21,8 @@ export interface SessionOptions {
   readonly target?: string;
   /** false (dbt's --no-partial-parse): the parse cache (target/partial_parse.json) is neither read nor written. */
   readonly partialParse?: boolean;
+  /** Told when each phase starts: load, capture, parse-cache, graph (then render and plan, model by model, in compile); for timing them from outside (the bench). */
+  readonly onPhase?: (phase: LoadPhase) => void;
 }
 
 export interface Session {
@@ -31,7 +33,8 @@ export interface Session {
 
 /** Load, capture and graph the project (no warehouse needed). */
 export function loadSession(options: SessionOptions): Session {
-  const loaded = loadWithParseCache(options.projectDir ?? process.cwd(), sessionLoadOptions(options));
+  const loaded = loadWithParseCache(options.projectDir ?? process.cwd(), { ...sessionLoadOptions(options), ...(options.onPhase ? { onPhase: options.onPhase } : {}) });
+  options.onPhase?.('graph');
   return withBusyTimeout({ project: loaded.project, manifest: loaded.manifest, graph: buildGraph(loaded.manifest.graphNodes) }, options.busyTimeoutMs);
 }
 
