@@ -9,6 +9,9 @@ import { ProjectError } from '../errors/project-error.js';
  * statement.
  */
 export function splitFirstStatement(sql: string): { end: number; second?: number } {
+  // Only a `;` ends a statement: without one, quotes and comments need no reading (most models; a scan of
+  // each model's text character by character was a measurable part of compiling 10,000 models).
+  if (!sql.includes(';')) return { end: sql.length };
   let i = 0;
   const n = sql.length;
   const skipQuoted = (close: string, doubled: boolean): void => {

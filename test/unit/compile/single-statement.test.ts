@@ -14,6 +14,12 @@ describe('a model is exactly one statement', () => {
     ["select 'it''s; fine' as a", 25],
     ['select 1 -- ; not a statement\n, 2', 33],
     ['select 1 /* ; */ , 2', 20],
+    // No `;` at all: the whole text, whatever its quotes and comments (an unclosed one included).
+    ["select 'a\n' as \"b\" -- c\n/* d */ from [t]", 40],
+    ["select 'unclosed", 16],
+    ['select 1 /* unclosed', 20],
+    ['select 1\n  ', 11],
+    ['', 0],
     ['select 1;', 8],
     ['select 1;\n  -- done\n /* really; done */ ;; \n', 8],
   ])('%j is one statement ending at %i', (sql, end) => {
