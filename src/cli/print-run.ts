@@ -15,7 +15,7 @@ function dotted(prefix: string, status: string): string {
 /** Print dbt-style START / OK / ERROR / SKIP lines as a run progresses. */
 export function printEvent(event: RunEvent): void {
   if (event.type === 'log') {
-    line(event.message);
+    line(event.message, event.level ? { level: event.level } : {});
     return;
   }
   if (event.type === 'progress') return; // drawn by seedProgressBar on a terminal

@@ -13,6 +13,6 @@ export interface RunOperationFlags extends CommonFlags {
 export function runOperationCommand(macro: string, flags: RunOperationFlags): number {
   const args = parseOperationArgs(flags.args);
   line(`Running with mini-dbt=${VERSION}`, { name: 'MainReportVersion' });
-  runOperation({ ...sessionOptions(flags), macro, args, log: (message) => line(message) });
+  runOperation({ ...sessionOptions(flags), macro, args, log: (message) => line(message), debug: (message) => line(message, { level: 'debug' }) });
   return 0;
 }

@@ -4,6 +4,7 @@ import { batchId } from '../config/microbatch-time.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import { internals, isSafeString } from './jinja/nunjucks-internals.js';
 import { pythonTypeName } from './jinja/python-type-name.js';
+import { pythonStr } from './jinja/python-repr.js';
 import { splitKeywordArgs } from './keyword-args.js';
 import type { RenderState } from './render-state.js';
 
@@ -17,6 +18,17 @@ function guarded<T>(state: RenderState, fn: (...args: unknown[]) => T): (...args
       throw err;
     }
   };
+}
+
+const METADATA_ENV_PREFIX = 'DBT_ENV_CUSTOM_ENV_';
+
+/** dbt_metadata_envs: the DBT_ENV_CUSTOM_ENV_* variables, without the prefix. */
+function metadataEnvs(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (name.startsWith(METADATA_ENV_PREFIX) && name.length > METADATA_ENV_PREFIX.length && value !== undefined) out[name.slice(METADATA_ENV_PREFIX.length)] = value;
+  }
+  return out;
 }
 
 function makeVar(state: RenderState) {
@@ -182,10 +194,14 @@ export function contextFunctions(state: RenderState): Record<string, unknown> {
     // For strategy macros: "a", "b" from a list of column names.
     get_quoted_csv: (names: unknown) => (Array.isArray(names) ? names : [names]).map((n) => `"${String(n).replace(/"/g, '""')}"`).join(', '),
     flags: { FULL_REFRESH: state.run.fullRefresh, WHICH: 'run' },
+    // dbt's metadata variables: each DBT_ENV_CUSTOM_ENV_<NAME> of the environment, as NAME (dbt also writes them into artifacts' metadata.env).
+    dbt_metadata_envs: metadataEnvs(),
     log: (message: unknown, info?: unknown) => {
-      if (state.execute && (info === true || (typeof info === 'object' && info !== null && (info as { info?: unknown }).info === true))) {
-        state.log(String(message));
-      }
+      if (!state.execute) return '';
+      // str() of the message, as Python's: a dict or list prints as Python writes it.
+      const text = pythonStr(message);
+      if (info === true || (typeof info === 'object' && info !== null && (info as { info?: unknown }).info === true)) state.log(text);
+      else state.debug?.(text);
       return '';
     },
     exceptions: {

@@ -18,6 +18,8 @@ export interface OperationRenderOptions {
   readonly db?: Warehouse;
   readonly run?: RunContext;
   readonly log?: (message: string) => void;
+  /** Where log() at debug level goes (dbt's log() without info=True). */
+  readonly debug?: (message: string) => void;
   /** Ephemeral models it refs are rendered here, for the caller to inline as CTEs. */
   readonly ctes?: Map<string, EphemeralCte>;
 }
@@ -67,5 +69,6 @@ export function operationRenderState(manifest: Manifest, options: OperationRende
     projectName: manifest.project.name,
     databasePath: manifest.project.databasePath,
     log: options.log ?? (() => undefined),
+    ...(options.debug ? { debug: options.debug } : {}),
   };
 }

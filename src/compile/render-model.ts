@@ -22,6 +22,8 @@ export interface RenderModelOptions {
   /** The invocation (PARSE_CONTEXT when absent): invocation_id, run_started_at, flags. */
   readonly run?: RunContext;
   readonly log?: (message: string) => void;
+  /** Where log() at debug level goes (dbt's log() without info=True). */
+  readonly debug?: (message: string) => void;
   /** A microbatch batch: refs and sources that declare event_time are filtered to it. */
   readonly batch?: EventTimeBatch;
 }
@@ -86,6 +88,7 @@ export function modelRenderState(
     projectName: manifest.project.name,
     databasePath: manifest.project.databasePath,
     log: options.log ?? (() => undefined),
+    ...(options.debug ? { debug: options.debug } : {}),
     batch: options.batch,
   };
 }

@@ -43,6 +43,8 @@ export interface RenderState {
   readonly projectFlags?: Readonly<Record<string, unknown>>;
   readonly databasePath: string;
   readonly log: (message: string) => void;
+  /** Where log() without info=True goes (dbt logs it at debug level: shown with --debug); absent: dropped. */
+  readonly debug?: (message: string) => void;
   /** The microbatch batch being rendered (`model.batch` in templates). */
   readonly batch?: EventTimeBatch;
   /** env_var() values that win over the process environment (a unit test's overrides.env_vars). */

@@ -11,6 +11,8 @@ export interface PlanNodeInput {
   readonly context: RunContext;
   /** Where templates' log() calls go. */
   readonly log?: (message: string) => void;
+  /** Where templates' debug-level log() calls go. */
+  readonly debug?: (message: string) => void;
   /** The model already rendered both ways (compile shows both): the plan takes the one its mode needs; microbatch models ignore them. */
   readonly renderings?: { readonly full: RenderedModel; readonly incremental?: RenderedModel };
 }

@@ -1,0 +1,32 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { runOperation } from '../../../src/api/run-operation.js';
+import { writeProject } from '../../support/example-project.js';
+
+/** log() as dbt levels it (info=True: info, else debug), and dbt_metadata_envs (dbt-core context_methods/test_builtin_functions.py). */
+describe('log levels and dbt_metadata_envs', () => {
+  afterEach(() => {
+    delete process.env.DBT_ENV_CUSTOM_ENV_RUN_ID;
+    delete process.env.DBT_ENV_CUSTOM_ENV_JOB_ID;
+  });
+
+  it('log(msg) goes to the debug stream, log(msg, info=True) to the info one', () => {
+    const dir = writeProject({
+      'project.yml': 'name: shop\n',
+      'macros/m.sql': '{% macro both() %}{{ log("quiet one") }}{{ log("loud one", info=True) }}{{ log("loud too", {"info": true}) }}{% endmacro %}\n',
+    });
+    const info: string[] = [];
+    const debug: string[] = [];
+    runOperation({ projectDir: dir, macro: 'both', log: (m) => info.push(m), debug: (m) => debug.push(m) });
+    expect(info).toEqual(['loud one', 'loud too']);
+    expect(debug).toEqual(['quiet one']);
+  });
+
+  it('dbt_metadata_envs holds each DBT_ENV_CUSTOM_ENV_ variable without its prefix, and nothing else', () => {
+    process.env.DBT_ENV_CUSTOM_ENV_RUN_ID = '1234';
+    process.env.DBT_ENV_CUSTOM_ENV_JOB_ID = '5678';
+    const dir = writeProject({ 'project.yml': 'name: shop\n', 'macros/m.sql': '{% macro envs() %}{{ log(dbt_metadata_envs, info=True) }}{% endmacro %}\n' });
+    const info: string[] = [];
+    runOperation({ projectDir: dir, macro: 'envs', log: (m) => info.push(m) });
+    expect(info).toEqual(["{'RUN_ID': '1234', 'JOB_ID': '5678'}"]);
+  });
+});
