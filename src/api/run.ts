@@ -16,7 +16,8 @@ import { buildOrder } from '../graph/build-order.js';
 import { selectWithTests, type IndirectSelection } from '../graph/select-with-tests.js';
 import { writeTestArtifacts } from '../state/write-test-artifacts.js';
 import type { NodePlan } from '../plan/node-plan.js';
-import { writeRunArtifacts, writeNodeArtifacts } from '../state/write-artifacts.js';
+import { runArtifactPaths, writeRunArtifacts, writeNodeArtifacts } from '../state/write-artifacts.js';
+import { ArtifactTempFiles } from '../state/artifact-temp-files.js';
 import { afterPublish } from '../state/artifact-write-error.js';
 import { finishRun, startRun } from '../state/ledger.js';
 import { isBusyError, warehouseLocked } from '../state/warehouse-locked.js';
@@ -155,6 +156,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   if (options.fullRefresh) checkProtectedModels(order.map((id) => manifest.nodes.get(id)).filter((n): n is ModelNode => n?.resourceType === 'model'), options.refuseIgnoredFullRefresh);
   const busyTimeoutMs = options.busyTimeoutMs ?? project.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const db = options.warehouse ?? openProjectWarehouse(project, { busyTimeoutMs });
+  // manifest.json's and run_results.json's temporary files are created in the background while the run goes on.
+  const temps = options.writeArtifacts !== false ? new ArtifactTempFiles() : undefined;
   const context: RunContext = {
     invocationId: randomUUID(),
     startedAt: now(),
@@ -171,6 +174,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   };
   const { invocationId, startedAt: runStartedAt } = context;
   try {
+    for (const path of temps ? runArtifactPaths(project) : []) temps!.prepare(path);
     // Runs that start at once on a server take turns to create the ledger and the schemas (one would fail on the other's catalog row).
     // A run with nothing to create (every node in the target's own schema, the ledger current: most runs) reads that in one query, unlocked.
     const schemas = [...schemasWritten(manifest, order)];
@@ -219,7 +223,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       if (!(failed && isConnectionLost(err))) throw err;
     }
     const elapsedSeconds = (performance.now() - t0) / 1000;
-    if (options.writeArtifacts !== false) {
+    if (temps) {
+      await temps.ready();
       afterPublish(() => {
         for (const { node, plan } of plans) writeNodeArtifacts(project, node, plan);
         writeTestArtifacts(project, manifest, results);
@@ -240,7 +245,11 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     }
     throw locked;
   } finally {
-    if (!options.warehouse) db.close();
+    try {
+      if (!options.warehouse) db.close();
+    } finally {
+      await temps?.discard();
+    }
   }
 }
 

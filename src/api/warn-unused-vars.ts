@@ -1,4 +1,4 @@
-import { unusedVarWarnings, varsReadIn } from '../compile/unused-vars.js';
+import { TOOL_VARS, unusedVarWarnings, varsReadIn } from '../compile/unused-vars.js';
 import { warnUser } from '../errors/user-warning.js';
 import type { Session } from './session.js';
 
@@ -23,6 +23,8 @@ const knownVars = new WeakMap<Session['manifest'], ReturnType<typeof varsReadIn>
 /** Warn (stderr) about --vars keys that none of these nodes, no macro and no project config reads. */
 export function warnUnusedVars(session: Session, cliVars: Readonly<Record<string, unknown>> | undefined, nodeIds: Iterable<string>): void {
   if (!cliVars || Object.keys(cliVars).length === 0) return;
+  // Vars the tool reads itself (as_of, lookback_days, ...) are never reported: when only those are given, there is nothing to look for.
+  if (Object.keys(cliVars).every((name) => TOOL_VARS.includes(name))) return;
   const { project, manifest } = session;
   let shared = sharedTexts.get(project);
   if (!shared) {

@@ -9,7 +9,7 @@ import type { Graph } from '../graph/graph-node.js';
 import { planScript, type NodePlan } from '../plan/node-plan.js';
 import type { Project } from '../project/project.js';
 import { writeArtifact } from './artifact-write-error.js';
-import { writeRunManifest } from './run-manifest.js';
+import { manifestPath, writeRunManifest } from './run-manifest.js';
 
 
 /** Write a file, unless it already holds exactly this text (reading is much cheaper than rewriting). */
@@ -57,7 +57,6 @@ function hookEntry(h: ProjectHookResult): Record<string, unknown> {
 
 /** target/manifest.json (when its nodes changed: state/run-manifest.ts) and target/run_results.json, with dbt's field names where dbt has them. */
 export function writeRunArtifacts(project: Project, manifest: Manifest, graph: Graph, input: RunArtifactsInput): void {
-  const target = join(project.root, project.paths.target);
   const metadata = {
     dbt_schema_version: 'https://schemas.getdbt.com/dbt/run-results/v6.json',
     mini_dbt_version: VERSION,
@@ -95,5 +94,15 @@ export function writeRunArtifacts(project: Project, manifest: Manifest, graph: G
     })), ...(input.hooks ?? []).filter((h) => h.which === 'on-run-end').map(hookEntry)],
   };
   // A new invocation id every run: never the same text, so written without reading the old one first.
-  writeArtifact(project.root, join(target, 'run_results.json'), `${JSON.stringify(runResults, null, 2)}\n`);
+  writeArtifact(project.root, runResultsPath(project), `${JSON.stringify(runResults, null, 2)}\n`);
+}
+
+/** target/run_results.json of a project. */
+function runResultsPath(project: Pick<Project, 'root' | 'paths'>): string {
+  return join(project.root, project.paths.target, 'run_results.json');
+}
+
+/** The files writeRunArtifacts writes at every run (manifest.json and run_results.json): their temporary files can be created ahead. */
+export function runArtifactPaths(project: Pick<Project, 'root' | 'paths'>): string[] {
+  return [manifestPath(project), runResultsPath(project)];
 }
