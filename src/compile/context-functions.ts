@@ -93,15 +93,48 @@ function makeConfig(state: RenderState) {
     }
     Object.assign(state.captured.config, plainValues(dict), plainValues(keywords));
     return '';
-  }) as ((...args: unknown[]) => string) & { get: unknown; require: unknown };
-  config.get = (key: string, fallback?: unknown) => {
-    const value = state.config[key] ?? state.captured.config[key];
-    return value === undefined || value === null ? fallback : value;
+  }) as ((...args: unknown[]) => string) & { get: unknown; require: unknown; meta_get: unknown; meta_require: unknown };
+  const lookup = (key: string): unknown => state.config[key] ?? state.captured.config[key];
+  const meta = (): Record<string, unknown> => {
+    const value = lookup('meta');
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {};
   };
+  const inMeta = (key: string): boolean => Object.prototype.hasOwnProperty.call(meta(), key);
+  // config.get(name, default=None): positional or keyword arguments, as dbt's.
+  config.get = guarded(state, (...args: unknown[]) => {
+    const { positional, keywords } = splitKeywordArgs(args);
+    const key = String(positional[0] ?? keywords.name);
+    const fallback = positional.length > 1 ? positional[1] : keywords.default;
+    const value = lookup(key);
+    if (value !== undefined && value !== null) return value;
+    // dbt 1.10: a custom config lives under meta, and config.get does not read it: said once per render, on the run's.
+    if (state.execute && inMeta(key)) {
+      state.log(`Warning: config.get('${key}') in model '${state.modelName}' returns its default: '${key}' is set only under meta, which config.get does not read; use config.meta_get('${key}')`);
+    }
+    return fallback;
+  });
   config.require = guarded(state, (key: unknown) => {
-    const value = state.config[String(key)] ?? state.captured.config[String(key)];
-    if (value === undefined) throw new ProjectError(`model '${state.modelName}' requires config '${String(key)}'`);
+    const value = lookup(String(key));
+    // While parsing (execute false) dbt's config.require returns an empty string: a missing config fails the model's run, not the parse.
+    if (value === undefined && !state.execute) return '';
+    if (value === undefined) {
+      const hint = inMeta(String(key)) ? ` (it is set under meta: read it with config.meta_require('${String(key)}'))` : '';
+      throw new ProjectError(`model '${state.modelName}' requires config '${String(key)}'${hint}`);
+    }
     return value;
+  });
+  // dbt 1.10.18's readers of custom configs under meta.
+  config.meta_get = guarded(state, (...args: unknown[]) => {
+    const { positional, keywords } = splitKeywordArgs(args);
+    const key = String(positional[0] ?? keywords.name);
+    return inMeta(key) ? meta()[key] : positional.length > 1 ? positional[1] : keywords.default ?? null;
+  });
+  config.meta_require = guarded(state, (key: unknown) => {
+    if (!inMeta(String(key))) {
+      if (!state.execute) return '';
+      throw new ProjectError(`model '${state.modelName}' requires meta config '${String(key)}'`);
+    }
+    return meta()[String(key)];
   });
   return config;
 }
