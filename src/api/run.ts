@@ -16,7 +16,7 @@ import { buildOrder } from '../graph/build-order.js';
 import { selectWithTests, type IndirectSelection } from '../graph/select-with-tests.js';
 import { writeTestArtifacts } from '../state/write-test-artifacts.js';
 import type { NodePlan } from '../plan/node-plan.js';
-import { runArtifactPaths, writeRunArtifacts, writeNodeArtifacts } from '../state/write-artifacts.js';
+import { changedNodeArtifacts, runArtifactPaths, writeRunArtifacts, writeNodeArtifacts } from '../state/write-artifacts.js';
 import { ArtifactTempFiles } from '../state/artifact-temp-files.js';
 import { afterPublish } from '../state/artifact-write-error.js';
 import { finishRun, startRun } from '../state/ledger.js';
@@ -156,7 +156,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   if (options.fullRefresh) checkProtectedModels(order.map((id) => manifest.nodes.get(id)).filter((n): n is ModelNode => n?.resourceType === 'model'), options.refuseIgnoredFullRefresh);
   const busyTimeoutMs = options.busyTimeoutMs ?? project.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const db = options.warehouse ?? openProjectWarehouse(project, { busyTimeoutMs });
-  // manifest.json's and run_results.json's temporary files are created in the background while the run goes on.
+  // The temporary files of the artifacts written at the end are created in the background while the run goes on.
   const temps = options.writeArtifacts !== false ? new ArtifactTempFiles() : undefined;
   const context: RunContext = {
     invocationId: randomUUID(),
@@ -206,7 +206,11 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       context,
       reason: options.reason,
       onEvent: options.onEvent,
-      onPlanned: (node, plan) => plans.push({ node, plan }),
+      onPlanned: (node, plan) => {
+        plans.push({ node, plan });
+        // The model's target/ files whose text changed are written at the end: their temporary files are created meanwhile.
+        for (const path of temps ? changedNodeArtifacts(project, node, plan) : []) temps!.prepare(path);
+      },
       threads: options.threads ?? project.target.threads,
       ...(options.threads !== undefined ? { threadsFlag: options.threads } : {}),
       session: { projectDir: options.projectDir, database: options.database, vars: options.vars, busyTimeoutMs, profilesDir: options.profilesDir, profile: options.profile, target: options.target, ...(options.partialParse === false ? { partialParse: false } : {}) },

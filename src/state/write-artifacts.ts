@@ -12,28 +12,42 @@ import { writeArtifact } from './artifact-write-error.js';
 import { manifestPath, writeRunManifest } from './run-manifest.js';
 
 
-/** Write a file, unless it already holds exactly this text (reading is much cheaper than rewriting). */
-function write(project: Project, path: string, text: string): void {
+/** Whether a file already holds exactly this text (reading is much cheaper than rewriting). */
+function holds(path: string, text: string): boolean {
   try {
-    if (readFileSync(path, 'utf8') === text) return;
+    return readFileSync(path, 'utf8') === text;
   } catch {
-    // not there yet
+    return false; // not there yet
   }
-  writeArtifact(project.root, path, text);
 }
 
-/** target/compiled/<project>/<path> (the SELECT) and target/run/<project>/<path> (what ran), and each microbatch batch's. */
-export function writeNodeArtifacts(project: Project, node: ModelNode, plan: NodePlan): void {
+/** target/compiled/<project>/<path> (the SELECT) and target/run/<project>/<path> (what ran), and each microbatch batch's, with their texts. */
+function nodeArtifacts(project: Project, node: ModelNode, plan: NodePlan): { readonly path: string; readonly text: string }[] {
   const target = join(project.root, project.paths.target);
-  write(project, join(target, 'compiled', project.name, node.file.path), `${plan.sql}\n`);
-  write(project, join(target, 'run', project.name, node.file.path), `-- ${plan.mode}: ${plan.reason}\n${planScript(plan)}\n`);
+  const files = [
+    { path: join(target, 'compiled', project.name, node.file.path), text: `${plan.sql}\n` },
+    { path: join(target, 'run', project.name, node.file.path), text: `-- ${plan.mode}: ${plan.reason}\n${planScript(plan)}\n` },
+  ];
   // A microbatch model's batches too, where dbt writes them: models/m.sql's batch 2020-01-01 in models/m/m_2020-01-01.sql.
   const stem = node.file.path.replace(/\.sql$/, '');
   for (const batch of plan.batches ?? []) {
     const file = join(project.name, stem, `${basename(stem)}_${batch.label}.sql`);
-    write(project, join(target, 'compiled', file), `${batch.sql}\n`);
-    write(project, join(target, 'run', file), `-- ${batch.mode}: batch ${batch.label} [${batch.start}, ${batch.end})\n${planScript({ ...plan, mode: batch.mode, sql: batch.sql, statements: batch.statements, batches: undefined })}\n`);
+    files.push(
+      { path: join(target, 'compiled', file), text: `${batch.sql}\n` },
+      { path: join(target, 'run', file), text: `-- ${batch.mode}: batch ${batch.label} [${batch.start}, ${batch.end})\n${planScript({ ...plan, mode: batch.mode, sql: batch.sql, statements: batch.statements, batches: undefined })}\n` },
+    );
   }
+  return files;
+}
+
+/** A model's files under target/ (nodeArtifacts), each written unless it already holds its text. */
+export function writeNodeArtifacts(project: Project, node: ModelNode, plan: NodePlan): void {
+  for (const { path, text } of nodeArtifacts(project, node, plan)) if (!holds(path, text)) writeArtifact(project.root, path, text);
+}
+
+/** The model's files under target/ that writeNodeArtifacts will rewrite (their text changed): their temporary files can be created ahead. */
+export function changedNodeArtifacts(project: Project, node: ModelNode, plan: NodePlan): string[] {
+  return nodeArtifacts(project, node, plan).filter(({ path, text }) => !holds(path, text)).map(({ path }) => path);
 }
 
 export interface RunArtifactsInput {
