@@ -67,7 +67,7 @@ export function compileProject(options: CompileOptions = {}): CompiledProject {
   const db: Warehouse | undefined = engine.isInMemory(project.databasePath) || existsSync(project.databasePath) ? openProjectWarehouse(project, { readonly: true }) : undefined;
   const facts = db ? warehouseFacts(db) : undefined;
   // compile runs nothing: no invocation id; microbatch batches end at the as_of var, else now.
-  const context: RunContext = { ...PARSE_CONTEXT, startedAt: now(), fullRefresh: options.fullRefresh ?? false, backfill: backfillOfVars(manifest.vars), vars: manifest.vars, ...(options.empty ? { empty: true } : {}) };
+  const context: RunContext = { ...PARSE_CONTEXT, command: 'compile', startedAt: now(), fullRefresh: options.fullRefresh ?? false, backfill: backfillOfVars(manifest.vars), vars: manifest.vars, ...(options.empty ? { empty: true } : {}) };
   const snapshots = new Map([...(manifest.snapshots?.values() ?? [])].map((s) => [s.uniqueId, s]));
   try {
     const out: CompiledModel[] = [];

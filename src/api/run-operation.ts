@@ -51,7 +51,7 @@ export function runOperation(options: RunOperationOptions): RunOperationResult {
   const qualified = owner === project.name ? name : `${owner}.${name}`;
   const path = project.macros.find((m) => (m.package ?? project.name) === owner && new RegExp(`\\{%-?\\s*macro\\s+${name}\\s*\\(`).test(m.source))?.path ?? 'macros';
   const db = openProjectWarehouse(project, { busyTimeoutMs: options.busyTimeoutMs });
-  const run: RunContext = { ...PARSE_CONTEXT, invocationId: randomUUID(), startedAt: now(), backfill: backfillOfVars(manifest.vars), vars: manifest.vars };
+  const run: RunContext = { ...PARSE_CONTEXT, command: 'run-operation', invocationId: randomUUID(), startedAt: now(), backfill: backfillOfVars(manifest.vars), vars: manifest.vars };
   const t0 = performance.now();
   const record = (status: 'success' | 'error', message: string | null) => writeOperationResults(project, {
     invocationId: run.invocationId, uniqueId: `macro.${owner}.${name}`, status, message, executionTime: (performance.now() - t0) / 1000,

@@ -159,6 +159,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   // The temporary files of the artifacts written at the end are created in the background while the run goes on.
   const temps = options.writeArtifacts !== false ? new ArtifactTempFiles() : undefined;
   const context: RunContext = {
+    command,
     invocationId: randomUUID(),
     startedAt: now(),
     fullRefresh: options.fullRefresh ?? false,

@@ -48,7 +48,7 @@ export function show(options: ShowOptions): ShowPreview[] {
   const { manifest, project } = session;
   const nodes = inline === undefined ? names.map((name) => findShowable(manifest, name)) : [];
   const db = openProjectWarehouse(project, { readonly: true });
-  const run: RunContext = { ...PARSE_CONTEXT, invocationId: randomUUID(), startedAt: now(), backfill: backfillOfVars(manifest.vars), vars: manifest.vars };
+  const run: RunContext = { ...PARSE_CONTEXT, command: 'show', invocationId: randomUUID(), startedAt: now(), backfill: backfillOfVars(manifest.vars), vars: manifest.vars };
   try {
     if (inline !== undefined) return [preview(db, inlineSql(manifest, db, run, inline, options.log), options.limit, 'inline query')];
     return nodes.map((node) => ({ node: node.name, ...preview(db, nodeSql(manifest, db, run, node, options.log), options.limit, `${node.resourceType} ${node.name}`) }));

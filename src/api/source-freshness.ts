@@ -204,7 +204,7 @@ export function sourceFreshness(options: SourceFreshnessOptions = {}): SourceFre
   const results: FreshnessResult[] = [];
   const hooked = checked.length > 0 && runsProjectHooks(project);
   const db = checked.length > 0 ? openProjectWarehouse(project, { readonly: !hooked }) : undefined;
-  const run: RunContext = { ...PARSE_CONTEXT, invocationId: randomUUID(), startedAt: started, vars: manifest.vars };
+  const run: RunContext = { ...PARSE_CONTEXT, command: 'source freshness', invocationId: randomUUID(), startedAt: started, vars: manifest.vars };
   const hooks: ProjectHookResult[] = [];
   const emit = (event: RunEvent) => options.onEvent?.({ type: 'run', event });
   try {

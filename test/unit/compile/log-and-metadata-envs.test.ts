@@ -30,3 +30,24 @@ describe('log levels and dbt_metadata_envs', () => {
     expect(info).toEqual(["{'RUN_ID': '1234', 'JOB_ID': '5678'}"]);
   });
 });
+
+describe('flags.WHICH and invocation_args_dict', () => {
+  it('name the command being run, as dbt does (not always run)', async () => {
+    const { run } = await import('../../../src/api/run.js');
+    const dir = writeProject({
+      'project.yml': 'name: shop\ndatabase: warehouse.db\n',
+      'models/m.sql': "{{ log('which=' ~ flags.WHICH ~ '/' ~ invocation_args_dict.which ~ '/' ~ invocation_args_dict.full_refresh, info=True) }}select 1 as a\n",
+      'macros/w.sql': "{% macro w() %}{{ log(flags.WHICH ~ '/' ~ invocation_args_dict.which, info=True) }}{% endmacro %}\n",
+    });
+    const seen = async (command: 'run' | 'build', fullRefresh = false) => {
+      const logs: string[] = [];
+      await run({ projectDir: dir, command, fullRefresh, writeArtifacts: false, onEvent: (e) => { if (e.type === 'log') logs.push(e.message); } });
+      return logs.filter((l) => l.startsWith('which='));
+    };
+    expect(await seen('run')).toEqual(['which=run/run/False']);
+    expect(await seen('build', true)).toEqual(['which=build/build/True']);
+    const ops: string[] = [];
+    runOperation({ projectDir: dir, macro: 'w', log: (m) => ops.push(m) });
+    expect(ops).toEqual(['run-operation/run-operation']);
+  });
+});
