@@ -38,6 +38,7 @@ export function listNodes(options: ListOptions = {}): ListedNode[] {
 export function listNodesVouched(options: ListOptions = {}): { nodes: ListedNode[]; vouched?: VouchedInputs } {
   const { graph, materialized, vouched } = loadGraphWithCache(options.projectDir ?? process.cwd(), {
     database: options.database, vars: options.vars, profilesDir: options.profilesDir, profile: options.profile, target: options.target, ...(options.partialParse === false ? { partialParse: false } : {}),
+    ...(options.targetPath !== undefined ? { targetPath: options.targetPath } : {}),
   });
   // Data tests come along with what they test (dbt's indirect selection).
   const selected = selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.resourceTypes, indirectSelection: options.indirectSelection });

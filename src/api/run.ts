@@ -214,7 +214,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       },
       threads: options.threads ?? project.target.threads,
       ...(options.threads !== undefined ? { threadsFlag: options.threads } : {}),
-      session: { projectDir: options.projectDir, database: options.database, vars: options.vars, busyTimeoutMs, profilesDir: options.profilesDir, profile: options.profile, target: options.target, ...(options.partialParse === false ? { partialParse: false } : {}) },
+      session: { projectDir: options.projectDir, database: options.database, vars: options.vars, busyTimeoutMs, profilesDir: options.profilesDir, profile: options.profile, target: options.target, ...(options.partialParse === false ? { partialParse: false } : {}), ...(options.targetPath !== undefined ? { targetPath: options.targetPath } : {}) },
       ...(startFailure ? { skipAllBecause: `skipped because on-run-start hook ${startFailure.name} failed` } : {}),
     });
     if (order.length > 0) hooks.push(...runProjectHooks({ db, manifest, which: 'on-run-end', run: context, emit, results }));

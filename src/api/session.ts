@@ -21,6 +21,8 @@ export interface SessionOptions {
   readonly target?: string;
   /** false (dbt's --no-partial-parse): the parse cache (target/partial_parse.json) is neither read nor written. */
   readonly partialParse?: boolean;
+  /** dbt's --target-path: where artifacts, compiled SQL and the caches go, instead of the project file's target-path. */
+  readonly targetPath?: string;
   /** Told when each phase starts: load, capture, parse-cache, graph (then render and plan, model by model, in compile); for timing them from outside (the bench). */
   readonly onPhase?: (phase: LoadPhase) => void;
 }
@@ -40,7 +42,7 @@ export function loadSession(options: SessionOptions): Session {
 
 /** What the project's load takes of the session options. */
 export function sessionLoadOptions(options: SessionOptions): LoadOptions {
-  return { database: options.database, vars: options.vars, profilesDir: options.profilesDir, profile: options.profile, target: options.target, ...(options.partialParse === false ? { partialParse: false } : {}) };
+  return { database: options.database, vars: options.vars, profilesDir: options.profilesDir, profile: options.profile, target: options.target, ...(options.partialParse === false ? { partialParse: false } : {}), ...(options.targetPath !== undefined ? { targetPath: options.targetPath } : {}) };
 }
 
 /**

@@ -14,6 +14,8 @@ export interface CommonFlags {
   target?: string;
   /** --no-partial-parse (a global flag, copied onto the command's flags). */
   partialParse?: boolean;
+  /** --target-path (else DBT_TARGET_PATH). */
+  targetPath?: string;
 }
 
 /** --project-dir, --database, --vars, --busy-timeout and dbt's profile flags, accepted by every command. */
@@ -25,7 +27,8 @@ export function withCommonOptions(command: Command): Command {
     .option('--profiles-dir <dir>', 'the folder holding profiles.yml (default: DBT_PROFILES_DIR, the current directory, ~/.dbt)')
     .addOption(new Option('--profile <name>', "the profile to use (default: the project file's profile:)").env('DBT_PROFILE'))
     .addOption(new Option('-t, --target <name>', "the profile's output to run against (default: the profile's target:)").env('DBT_TARGET'))
-    .addOption(new Option('--busy-timeout <ms>', 'how long to wait for another process holding the write lock'));
+    .addOption(new Option('--busy-timeout <ms>', 'how long to wait for another process holding the write lock'))
+    .addOption(new Option('--target-path <path>', "where artifacts and compiled SQL go, relative to the project (default: the project file's target-path, else target)").env('DBT_TARGET_PATH'));
 }
 
 /**
@@ -87,5 +90,6 @@ export function sessionOptions(flags: CommonFlags): SessionOptions {
   return {
     projectDir: flags.projectDir, database: flags.database, vars: parseVars(flags.vars), busyTimeoutMs,
     profilesDir: flags.profilesDir, profile: flags.profile, target: flags.target,
-    ...(flags.partialParse === false ? { partialParse: false } : {}) };
+    ...(flags.partialParse === false ? { partialParse: false } : {}),
+    ...(flags.targetPath !== undefined && flags.targetPath.trim() !== '' ? { targetPath: flags.targetPath } : {}) };
 }

@@ -12,6 +12,7 @@ export interface SessionReload {
   readonly profile?: string;
   readonly target?: string;
   readonly partialParse?: boolean;
+  readonly targetPath?: string;
 }
 
 /** What a node pool thread starts with. */

@@ -22,6 +22,7 @@ function loadAgain(options: SessionReload): { manifest: Manifest; graph: Graph; 
   const loaded = loadWithParseCache(options.projectDir ?? process.cwd(), {
     database: options.database, vars: options.vars, profilesDir: options.profilesDir, profile: options.profile, target: options.target,
     ...(options.partialParse === false ? { partialParse: false } : {}),
+    ...(options.targetPath !== undefined ? { targetPath: options.targetPath } : {}),
   });
   const project = options.busyTimeoutMs === undefined ? loaded.project : { ...loaded.project, busyTimeoutMs: options.busyTimeoutMs };
   return { project, manifest: { ...loaded.manifest, project }, graph: buildGraph(loaded.manifest.graphNodes) };

@@ -168,7 +168,7 @@ export function loadThroughParseCache(projectDir: string, options: LoadOptions =
 
 /** What loadProject takes of the load options: --database, and the profile flags with a renderer for the profile's Jinja. */
 function projectOptions(options: LoadOptions): LoadProjectOptions {
-  return { database: options.database, profilesDir: options.profilesDir, profile: options.profile, target: options.target, render: profileRenderer(options.vars ?? {}) };
+  return { database: options.database, profilesDir: options.profilesDir, profile: options.profile, target: options.target, render: profileRenderer(options.vars ?? {}), ...(options.targetPath !== undefined ? { targetPath: options.targetPath } : {}) };
 }
 
 /** The stored cache; null when there is none, or (with a warning) when it is unreadable or malformed: it is rebuilt. */

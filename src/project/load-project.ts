@@ -16,6 +16,8 @@ import type { FixtureFile } from './unit-test-definition.js';
 export interface LoadProjectOptions extends TargetOptions {
   /** Overrides the project's `database:` and the target's main file (relative to the current directory). */
   readonly database?: string;
+  /** dbt's --target-path (or DBT_TARGET_PATH): overrides the project file's `target-path:` (relative to the project). */
+  readonly targetPath?: string;
 }
 
 /** Load the project folder: project file, models, seeds, macros, tests and yml properties. */
@@ -31,7 +33,7 @@ function loadProjectFiles(projectDir: string, options: LoadProjectOptions): Proj
     seeds: config['seed-paths'] ?? config['data-paths'] ?? ['seeds'],
     macros: config['macro-paths'] ?? ['macros'],
     tests: config['test-paths'] ?? ['tests'],
-    target: config['target-path'] ?? 'target',
+    target: options.targetPath ?? config['target-path'] ?? 'target',
     snapshots: config['snapshot-paths'] ?? ['snapshots'],
   };
   // dbt's docs-paths: the project file's, else every resource path.

@@ -1,0 +1,30 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { exampleProject } from '../support/example-project.js';
+import { runCli } from '../support/run-cli.js';
+
+/** dbt's --target-path and DBT_TARGET_PATH: where artifacts, compiled SQL and the caches go for this invocation. */
+describe('--target-path and DBT_TARGET_PATH', () => {
+  it('the flag puts every artifact under the given folder, and nothing under target/', () => {
+    const dir = exampleProject();
+    expect(runCli(['seed', '--target-path', 'ci_target', '--project-dir', dir]).code).toBe(0);
+    const r = runCli(['run', '--select', 'daily_revenue', '--target-path', 'ci_target', '--project-dir', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    for (const file of ['manifest.json', 'run_results.json', 'compiled/brightcart/models/marts/daily_revenue.sql', 'run/brightcart/models/marts/daily_revenue.sql']) {
+      expect(existsSync(join(dir, 'ci_target', file)), file).toBe(true);
+    }
+    expect(existsSync(join(dir, 'target'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(dir, 'ci_target/run_results.json'), 'utf8')).results).toHaveLength(1);
+  });
+
+  it('DBT_TARGET_PATH does the same, and the flag beats it', () => {
+    const dir = exampleProject();
+    expect(runCli(['compile', '--select', 'monthly_revenue', '--project-dir', dir], { env: { DBT_TARGET_PATH: 'from_env' } }).code).toBe(0);
+    expect(existsSync(join(dir, 'from_env/compiled/brightcart/models/marts/monthly_revenue.sql'))).toBe(true);
+    expect(runCli(['compile', '--select', 'monthly_revenue', '--target-path', 'from_flag', '--project-dir', dir], { env: { DBT_TARGET_PATH: 'from_env_2' } }).code).toBe(0);
+    expect(existsSync(join(dir, 'from_flag/compiled/brightcart/models/marts/monthly_revenue.sql'))).toBe(true);
+    expect(existsSync(join(dir, 'from_env_2'))).toBe(false);
+    expect(existsSync(join(dir, 'target'))).toBe(false);
+  });
+});
