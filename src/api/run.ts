@@ -16,8 +16,7 @@ import { buildOrder } from '../graph/build-order.js';
 import { selectWithTests, type IndirectSelection } from '../graph/select-with-tests.js';
 import { writeTestArtifacts } from '../state/write-test-artifacts.js';
 import type { NodePlan } from '../plan/node-plan.js';
-import { changedNodeArtifacts, runArtifactPaths, writeRunArtifacts, writeNodeArtifacts } from '../state/write-artifacts.js';
-import { ArtifactTempFiles } from '../state/artifact-temp-files.js';
+import { writeRunArtifacts, writeNodeArtifacts } from '../state/write-artifacts.js';
 import { afterPublish } from '../state/artifact-write-error.js';
 import { finishRun, startRun } from '../state/ledger.js';
 import { isBusyError, warehouseLocked } from '../state/warehouse-locked.js';
@@ -156,8 +155,6 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   if (options.fullRefresh) checkProtectedModels(order.map((id) => manifest.nodes.get(id)).filter((n): n is ModelNode => n?.resourceType === 'model'), options.refuseIgnoredFullRefresh);
   const busyTimeoutMs = options.busyTimeoutMs ?? project.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const db = options.warehouse ?? openProjectWarehouse(project, { busyTimeoutMs });
-  // The temporary files of the artifacts written at the end are created in the background while the run goes on.
-  const temps = options.writeArtifacts !== false ? new ArtifactTempFiles() : undefined;
   const context: RunContext = {
     command,
     invocationId: randomUUID(),
@@ -175,7 +172,6 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   };
   const { invocationId, startedAt: runStartedAt } = context;
   try {
-    for (const path of temps ? runArtifactPaths(project) : []) temps!.prepare(path);
     // Runs that start at once on a server take turns to create the ledger and the schemas (one would fail on the other's catalog row).
     // A run with nothing to create (every node in the target's own schema, the ledger current: most runs) reads that in one query, unlocked.
     const schemas = [...schemasWritten(manifest, order)];
@@ -207,11 +203,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       context,
       reason: options.reason,
       onEvent: options.onEvent,
-      onPlanned: (node, plan) => {
-        plans.push({ node, plan });
-        // The model's target/ files whose text changed are written at the end: their temporary files are created meanwhile.
-        for (const path of temps ? changedNodeArtifacts(project, node, plan) : []) temps!.prepare(path);
-      },
+      onPlanned: (node, plan) => plans.push({ node, plan }),
       threads: options.threads ?? project.target.threads,
       ...(options.threads !== undefined ? { threadsFlag: options.threads } : {}),
       session: { projectDir: options.projectDir, database: options.database, vars: options.vars, busyTimeoutMs, profilesDir: options.profilesDir, profile: options.profile, target: options.target, ...(options.partialParse === false ? { partialParse: false } : {}), ...(options.targetPath !== undefined ? { targetPath: options.targetPath } : {}) },
@@ -228,8 +220,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       if (!(failed && isConnectionLost(err))) throw err;
     }
     const elapsedSeconds = (performance.now() - t0) / 1000;
-    if (temps) {
-      await temps.ready();
+    if (options.writeArtifacts !== false) {
       afterPublish(() => {
         for (const { node, plan } of plans) writeNodeArtifacts(project, node, plan);
         writeTestArtifacts(project, manifest, results);
@@ -250,11 +241,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     }
     throw locked;
   } finally {
-    try {
-      if (!options.warehouse) db.close();
-    } finally {
-      await temps?.discard();
-    }
+    if (!options.warehouse) db.close();
   }
 }
 

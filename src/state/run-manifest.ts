@@ -44,10 +44,6 @@ export function manifestText(parts: Parts): string {
  * metadata is serialised per run; the nodes' text is cached per manifest and graph.
  */
 export function writeRunManifest(project: Project, manifest: Manifest, graph: Graph, invocationId: string): void {
-  writeArtifact(project.root, manifestPath(project), manifestText(manifestParts(manifest, graph, invocationId)));
-}
-
-/** target/manifest.json of a project. */
-export function manifestPath(project: Pick<Project, 'root' | 'paths'>): string {
-  return join(project.root, project.paths.target, 'manifest.json');
+  const path = join(project.root, project.paths.target, 'manifest.json');
+  writeArtifact(project.root, path, manifestText(manifestParts(manifest, graph, invocationId)));
 }

@@ -9,45 +9,31 @@ import type { Graph } from '../graph/graph-node.js';
 import { planScript, type NodePlan } from '../plan/node-plan.js';
 import type { Project } from '../project/project.js';
 import { writeArtifact } from './artifact-write-error.js';
-import { manifestPath, writeRunManifest } from './run-manifest.js';
+import { writeRunManifest } from './run-manifest.js';
 
 
-/** Whether a file already holds exactly this text (reading is much cheaper than rewriting). */
-function holds(path: string, text: string): boolean {
+/** Write a file, unless it already holds exactly this text (reading is much cheaper than rewriting). */
+function write(project: Project, path: string, text: string): void {
   try {
-    return readFileSync(path, 'utf8') === text;
+    if (readFileSync(path, 'utf8') === text) return;
   } catch {
-    return false; // not there yet
+    // not there yet
   }
+  writeArtifact(project.root, path, text);
 }
 
-/** target/compiled/<project>/<path> (the SELECT) and target/run/<project>/<path> (what ran), and each microbatch batch's, with their texts. */
-function nodeArtifacts(project: Project, node: ModelNode, plan: NodePlan): { readonly path: string; readonly text: string }[] {
+/** target/compiled/<project>/<path> (the SELECT) and target/run/<project>/<path> (what ran), and each microbatch batch's. */
+export function writeNodeArtifacts(project: Project, node: ModelNode, plan: NodePlan): void {
   const target = join(project.root, project.paths.target);
-  const files = [
-    { path: join(target, 'compiled', project.name, node.file.path), text: `${plan.sql}\n` },
-    { path: join(target, 'run', project.name, node.file.path), text: `-- ${plan.mode}: ${plan.reason}\n${planScript(plan)}\n` },
-  ];
+  write(project, join(target, 'compiled', project.name, node.file.path), `${plan.sql}\n`);
+  write(project, join(target, 'run', project.name, node.file.path), `-- ${plan.mode}: ${plan.reason}\n${planScript(plan)}\n`);
   // A microbatch model's batches too, where dbt writes them: models/m.sql's batch 2020-01-01 in models/m/m_2020-01-01.sql.
   const stem = node.file.path.replace(/\.sql$/, '');
   for (const batch of plan.batches ?? []) {
     const file = join(project.name, stem, `${basename(stem)}_${batch.label}.sql`);
-    files.push(
-      { path: join(target, 'compiled', file), text: `${batch.sql}\n` },
-      { path: join(target, 'run', file), text: `-- ${batch.mode}: batch ${batch.label} [${batch.start}, ${batch.end})\n${planScript({ ...plan, mode: batch.mode, sql: batch.sql, statements: batch.statements, batches: undefined })}\n` },
-    );
+    write(project, join(target, 'compiled', file), `${batch.sql}\n`);
+    write(project, join(target, 'run', file), `-- ${batch.mode}: batch ${batch.label} [${batch.start}, ${batch.end})\n${planScript({ ...plan, mode: batch.mode, sql: batch.sql, statements: batch.statements, batches: undefined })}\n`);
   }
-  return files;
-}
-
-/** A model's files under target/ (nodeArtifacts), each written unless it already holds its text. */
-export function writeNodeArtifacts(project: Project, node: ModelNode, plan: NodePlan): void {
-  for (const { path, text } of nodeArtifacts(project, node, plan)) if (!holds(path, text)) writeArtifact(project.root, path, text);
-}
-
-/** The model's files under target/ that writeNodeArtifacts will rewrite (their text changed): their temporary files can be created ahead. */
-export function changedNodeArtifacts(project: Project, node: ModelNode, plan: NodePlan): string[] {
-  return nodeArtifacts(project, node, plan).filter(({ path, text }) => !holds(path, text)).map(({ path }) => path);
 }
 
 export interface RunArtifactsInput {
@@ -71,6 +57,7 @@ function hookEntry(h: ProjectHookResult): Record<string, unknown> {
 
 /** target/manifest.json (when its nodes changed: state/run-manifest.ts) and target/run_results.json, with dbt's field names where dbt has them. */
 export function writeRunArtifacts(project: Project, manifest: Manifest, graph: Graph, input: RunArtifactsInput): void {
+  const target = join(project.root, project.paths.target);
   const metadata = {
     dbt_schema_version: 'https://schemas.getdbt.com/dbt/run-results/v6.json',
     mini_dbt_version: VERSION,
@@ -108,15 +95,5 @@ export function writeRunArtifacts(project: Project, manifest: Manifest, graph: G
     })), ...(input.hooks ?? []).filter((h) => h.which === 'on-run-end').map(hookEntry)],
   };
   // A new invocation id every run: never the same text, so written without reading the old one first.
-  writeArtifact(project.root, runResultsPath(project), `${JSON.stringify(runResults, null, 2)}\n`);
-}
-
-/** target/run_results.json of a project. */
-function runResultsPath(project: Pick<Project, 'root' | 'paths'>): string {
-  return join(project.root, project.paths.target, 'run_results.json');
-}
-
-/** The files writeRunArtifacts writes at every run (manifest.json and run_results.json): their temporary files can be created ahead. */
-export function runArtifactPaths(project: Pick<Project, 'root' | 'paths'>): string[] {
-  return [manifestPath(project), runResultsPath(project)];
+  writeArtifact(project.root, join(target, 'run_results.json'), `${JSON.stringify(runResults, null, 2)}\n`);
 }

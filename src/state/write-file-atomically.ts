@@ -13,38 +13,22 @@
  * What it gives up is what dbt never had (it writes its artifacts in place):
  * after a power cut, a file written just before may be empty.
  */
-import { closeSync, lstatSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { takeTempFile } from './artifact-temp-files.js';
 
 export type FileWriter = (path: string, text: string) => void;
 
-/** The text into a temporary file created ahead (artifact-temp-files.ts), which is closed either way. */
-function writeCreated(fd: number, text: string): void {
-  try {
-    writeFileSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** `writer` is the file system's; tests pass one that fails part-way, as a full disk does. */
 export function writeFileAtomically(path: string, text: string, writer: FileWriter = writeFileSync): void {
-  // A temporary file created ahead for this path is written instead of a new one (with the file system's writer only).
-  const ahead = writer === writeFileSync ? takeTempFile(path) : undefined;
-  const temp = ahead?.path ?? `${path}.${process.pid}.tmp`;
+  const temp = `${path}.${process.pid}.tmp`;
   try {
-    if (ahead) {
-      writeCreated(ahead.fd, text);
-    } else {
-      try {
-        writer(temp, text);
-      } catch (err) {
-        // The folder is made only when missing (a first write): one system call fewer on every other.
-        if ((err as { code?: unknown }).code !== 'ENOENT') throw err;
-        mkdirSync(dirname(path), { recursive: true });
-        writer(temp, text);
-      }
+    try {
+      writer(temp, text);
+    } catch (err) {
+      // The folder is made only when missing (a first write): one system call fewer on every other.
+      if ((err as { code?: unknown }).code !== 'ENOENT') throw err;
+      mkdirSync(dirname(path), { recursive: true });
+      writer(temp, text);
     }
   } catch (err) {
     removeQuietly(temp);
