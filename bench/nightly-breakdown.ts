@@ -17,7 +17,7 @@ export type Part = (typeof PARTS)[number];
 function partOf(sql: string): Exclude<Part, 'artifacts' | 'JavaScript'> {
   const text = sql.trimStart();
   if (/_mini_dbt_(runs|node_runs|partitions|migrations)\b/.test(text)) return 'ledger';
-  if (text.includes('__mini_dbt_probe') || text.includes('mini_dbt_probe')) return 'probe of the columns';
+  if (text.includes('mini_dbt_probe')) return 'probe of the columns';
   if (text.includes('bench_bare_new')) return 'model SQL';
   if (text.includes('__mini_dbt_new')) {
     return /^(create|delete|insert|drop)\b/i.test(text) ? 'model SQL' : 'checks of the staged rows';
