@@ -228,16 +228,20 @@ export function contextFunctions(state: RenderState): Record<string, unknown> {
     get_quoted_csv: (names: unknown) => (Array.isArray(names) ? names : [names]).map((n) => `"${String(n).replace(/"/g, '""')}"`).join(', '),
     flags: { FULL_REFRESH: state.run.fullRefresh, WHICH: state.run.command ?? 'run', EMPTY: state.run.empty === true, WARN_ERROR: state.run.warnError, STORE_FAILURES: state.run.storeFailures },
     // dbt's invocation_args_dict: the flags this invocation was given (the ones mini-dbt knows of), by dbt's names.
-    invocation_args_dict: {
-      which: state.run.command ?? 'run',
-      full_refresh: state.run.fullRefresh,
-      warn_error: state.run.warnError,
-      store_failures: state.run.storeFailures,
-      empty: state.run.empty === true,
-      fail_fast: state.run.failFast === true,
+    get invocation_args_dict() {
+      return {
+        which: state.run.command ?? 'run',
+        full_refresh: state.run.fullRefresh,
+        warn_error: state.run.warnError,
+        store_failures: state.run.storeFailures,
+        empty: state.run.empty === true,
+        fail_fast: state.run.failFast === true,
+      };
     },
-    // dbt's metadata variables: each DBT_ENV_CUSTOM_ENV_<NAME> of the environment, as NAME (dbt also writes them into artifacts' metadata.env).
-    dbt_metadata_envs: metadataEnvs(),
+    // dbt's metadata variables: each DBT_ENV_CUSTOM_ENV_<NAME> of the environment, as NAME; read when a template asks (not on every render).
+    get dbt_metadata_envs() {
+      return metadataEnvs();
+    },
     log: (message: unknown, info?: unknown) => {
       if (!state.execute) return '';
       // str() of the message, as Python's: a dict or list prints as Python writes it.
