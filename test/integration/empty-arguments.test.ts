@@ -17,7 +17,7 @@ function valueOptions(command: readonly string[]): string[] {
 describe('an empty argument is a usage error: one line, exit 2, nothing loaded', () => {
   it('the help lists the options this test walks (it would pass vacuously otherwise)', () => {
     // the command's own, then dbt's global flags (listed in every command's help: they work after it too)
-    expect(valueOptions(['history', 'm'])).toEqual(['--project-dir', '--database', '--vars', '--profiles-dir', '--profile', '--target', '--busy-timeout', '--partition', '--limit', '--log-level', '--log-format', '--printer-width', '--warn-error-options']);
+    expect(valueOptions(['history', 'm'])).toEqual(['--project-dir', '--database', '--vars', '--profiles-dir', '--profile', '--target', '--busy-timeout', '--target-path', '--partition', '--limit', '--log-level', '--log-format', '--printer-width', '--warn-error-options']);
   });
 
   it('the commands walked are the ones --help lists', () => {
