@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { ProjectError } from '../errors/project-error.js';
 import { listFiles, withFolderListings } from './list-files.js';
 import { loadTarget, type TargetOptions } from './load-target.js';
@@ -33,7 +33,7 @@ function loadProjectFiles(projectDir: string, options: LoadProjectOptions): Proj
     seeds: config['seed-paths'] ?? config['data-paths'] ?? ['seeds'],
     macros: config['macro-paths'] ?? ['macros'],
     tests: config['test-paths'] ?? ['tests'],
-    target: options.targetPath ?? config['target-path'] ?? 'target',
+    target: targetPath(root, options.targetPath ?? config['target-path'] ?? 'target'),
     snapshots: config['snapshot-paths'] ?? ['snapshots'],
   };
   // dbt's docs-paths: the project file's, else every resource path.
@@ -153,4 +153,13 @@ function fixtureFiles(root: string, testPaths: readonly string[]): Map<string, F
 function hookList(value: string | readonly string[] | null | undefined): string[] {
   if (value === undefined || value === null) return [];
   return (typeof value === 'string' ? [value] : [...value]).filter((h) => h.trim() !== '');
+}
+
+/**
+ * The target path as the project's files use it (joined to the project root): an absolute
+ * --target-path or target-path (dbt joins paths as Python does, so an absolute one wins) is
+ * kept as the way there from the root.
+ */
+function targetPath(root: string, given: string): string {
+  return isAbsolute(given) ? relative(root, given) || '.' : given;
 }

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exampleProject } from '../support/example-project.js';
@@ -16,6 +17,16 @@ describe('--target-path and DBT_TARGET_PATH', () => {
     }
     expect(existsSync(join(dir, 'target'))).toBe(false);
     expect(JSON.parse(readFileSync(join(dir, 'ci_target/run_results.json'), 'utf8')).results).toHaveLength(1);
+  });
+
+  it('an absolute path is used as it is (dbt joins paths as Python does)', () => {
+    const dir = exampleProject();
+    const elsewhere = join(mkdtempSync(join(tmpdir(), 'mini-dbt-target-')), 'ci', 'target');
+    const r = runCli(['compile', '--select', 'monthly_revenue', '--target-path', elsewhere, '--project-dir', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(elsewhere, 'compiled/brightcart/models/marts/monthly_revenue.sql'))).toBe(true);
+    expect(existsSync(join(elsewhere, 'partial_parse.json'))).toBe(true);
+    expect(existsSync(join(dir, 'target'))).toBe(false);
   });
 
   it('DBT_TARGET_PATH does the same, and the flag beats it', () => {
