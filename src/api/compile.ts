@@ -13,6 +13,8 @@ import type { NodePlan } from '../plan/node-plan.js';
 import { planNode } from '../plan/plan-node.js';
 import { incrementalWindow, type IncrementalWindow } from '../analysis/incremental-window.js';
 import { writeNodeArtifacts } from '../state/write-artifacts.js';
+import { writeRunManifest } from '../state/run-manifest.js';
+import { randomUUID } from 'node:crypto';
 import { loadSession, type SessionOptions } from './session.js';
 import { warnUnusedVars } from './warn-unused-vars.js';
 import { compileSnapshot, writeSnapshotCompiled, type CompiledSnapshot } from './compile-snapshot.js';
@@ -98,6 +100,8 @@ export function compileProject(options: CompileOptions = {}): CompiledProject {
       const used = incremental && (plan.mode === 'incremental' || plan.mode === 'backfill') ? logs.incremental : logs.full;
       out.push({ node, fullSql: full.sql, incrementalSql: incremental?.sql, plan, ...(window ? { window } : {}), logs: used });
     }
+    // target/manifest.json too, as dbt's compile writes it (tools read the manifest after a compile).
+    if (options.writeArtifacts !== false) writeRunManifest(project, manifest, graph, randomUUID());
     return { models: out, snapshots: compiledSnapshots };
   } finally {
     db?.close();

@@ -26,6 +26,8 @@ describe('--target-path and DBT_TARGET_PATH', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(elsewhere, 'compiled/brightcart/models/marts/monthly_revenue.sql'))).toBe(true);
     expect(existsSync(join(elsewhere, 'partial_parse.json'))).toBe(true);
+    // compile writes manifest.json, as dbt's compile does.
+    expect(JSON.parse(readFileSync(join(elsewhere, 'manifest.json'), 'utf8')).nodes).toHaveProperty(['model.brightcart.monthly_revenue']);
     expect(existsSync(join(dir, 'target'))).toBe(false);
   });
 
