@@ -7,6 +7,7 @@ import { testNodeJson } from './test-node-json.js';
 import { relationDatabase } from './relation-database.js';
 import type { ColumnProperties } from '../project/project.js';
 import { docBlockRefs } from '../compile/doc-block-refs.js';
+import { seedChecksum, textChecksum } from './file-checksum.js';
 
 const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
@@ -59,6 +60,7 @@ function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknow
       ...common,
       path: node.file.path.split('/').slice(1).join('/'),
       original_file_path: node.file.path,
+      checksum: textChecksum(node.file.rawSql),
       ...describedJson(manifest, node.properties, manifest.project.modelProperties.get(node.name)),
       depends_on: { macros: [], nodes: node.dependsOn },
       refs: node.refs.map((name) => ({ name, package: null, version: null })),
@@ -68,7 +70,10 @@ function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknow
     };
   }
   if (node.resourceType === 'seed') {
-    return { ...common, path: node.file.path, original_file_path: node.file.path, ...describedJson(manifest, node.properties, manifest.project.seedProperties.get(node.name)), depends_on: { macros: [], nodes: [] } };
+    return {
+      ...common, path: node.file.path.split('/').slice(1).join('/'), original_file_path: node.file.path, checksum: seedChecksum(node.file.absPath, node.file.path),
+      ...describedJson(manifest, node.properties, manifest.project.seedProperties.get(node.name)), depends_on: { macros: [], nodes: [] },
+    };
   }
   return {
     ...common,
@@ -92,6 +97,7 @@ function snapshotJson(node: SnapshotNode, manifest: Manifest): Record<string, un
     ...relationJson(node, node.name, manifest),
     path: node.file.path.split('/').slice(1).join('/'),
     original_file_path: node.file.path,
+    checksum: textChecksum(node.file.rawSql),
     ...describedJson(manifest, node.definition, manifest.project.snapshots?.find((s) => s.name === node.name)),
     depends_on: { macros: [], nodes: node.dependsOn },
     refs: node.refs.map((name) => ({ name, package: null, version: null })),
