@@ -17,6 +17,8 @@ export interface RunOperationOptions extends SessionOptions {
   readonly log?: (message: string) => void;
   /** The macro's debug-level log() output (log() without info=True). */
   readonly debug?: (message: string) => void;
+  /** The macro's print() output. */
+  readonly print?: (text: string) => void;
 }
 
 export interface RunOperationResult {
@@ -59,7 +61,7 @@ export function runOperation(options: RunOperationOptions): RunOperationResult {
   });
   let output: string;
   try {
-    const state = operationRenderState(manifest, { name: `macro '${name}'`, path, db, run, log: options.log, debug: options.debug });
+    const state = operationRenderState(manifest, { name: `macro '${name}'`, path, db, run, log: options.log, debug: options.debug, print: options.print });
     const args = options.args && Object.keys(options.args).length > 0 ? [{ ...options.args, __keywords: true }] : [];
     output = manifest.jinja.callMacro(qualified, args, state, path);
   } catch (err) {

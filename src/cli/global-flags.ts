@@ -18,6 +18,8 @@ export interface GlobalFlags {
   logLevel?: LogThreshold;
   logFormat?: string;
   useColors?: boolean;
+  /** --print / --no-print (DBT_PRINT): templates' print(). */
+  print?: boolean;
   partialParse?: boolean;
   printerWidth?: number;
   warnError?: boolean;
@@ -112,6 +114,8 @@ export function withGlobalFlags(program: Command): Command {
     .addOption(new Option('--log-format <format>', 'text (default), debug (time and level on each line), json (one JSON object a line: info.name, info.level, info.msg, info.ts)').choices(['text', 'default', 'debug', 'json']))
     .option('--use-colors', 'colors even when stdout is not a terminal')
     .option('--no-use-colors', 'no colors (also NO_COLOR=1)')
+    .option('--print', "print what templates' print() calls print (the default)")
+    .option('--no-print', "templates' print() prints nothing (also DBT_PRINT=false)")
     .option('--partial-parse', 'reuse the parse cache target/partial_parse.json (the default)')
     .option('--no-partial-parse', 'parse every file again, neither reading nor writing target/partial_parse.json')
     .addOption(new Option('--printer-width <n>', 'width of the progress lines (default 80)').argParser(positiveInteger('--printer-width')))
@@ -134,6 +138,8 @@ Accepted for dbt compatibility, without effect: ${ACCEPTED_WITHOUT_EFFECT.map((f
       format: LOG_FORMATS[g.logFormat ?? 'text'] ?? 'text',
       ...(g.printerWidth !== undefined ? { printerWidth: g.printerWidth } : {}),
       ...(g.useColors !== undefined ? { useColors: g.useColors } : {}),
+      // dbt's DBT_PRINT: false (or 0) silences print() unless --print says otherwise.
+      noPrint: g.print === false || (g.print === undefined && /^(false|0|no)$/i.test(process.env.DBT_PRINT ?? '')),
     });
     // Warnings about the user's files (stderr) follow --quiet, --log-level and --log-format too.
     collectUserWarnings((message, event) => {

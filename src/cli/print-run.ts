@@ -4,7 +4,7 @@ import { previewValue } from '../errors/value-preview.js';
 import type { NodeResult, RunEvent } from '../state/node-result.js';
 import { testResultLine } from './print-test-result.js';
 import { lateRowsLine } from './late-rows-line.js';
-import { colors, line, outputSettings } from './terminal.js';
+import { colors, line, outputSettings, printLine } from './terminal.js';
 
 function dotted(prefix: string, status: string): string {
   // --printer-width (default 80)
@@ -15,7 +15,8 @@ function dotted(prefix: string, status: string): string {
 /** Print dbt-style START / OK / ERROR / SKIP lines as a run progresses. */
 export function printEvent(event: RunEvent): void {
   if (event.type === 'log') {
-    line(event.message, event.level ? { level: event.level } : {});
+    if (event.level === 'print') printLine(event.message);
+    else line(event.message, event.level ? { level: event.level } : {});
     return;
   }
   if (event.type === 'progress') return; // drawn by seedProgressBar on a terminal

@@ -16,6 +16,8 @@ export interface OutputSettings {
   readonly printerWidth: number;
   /** --use-colors / --no-use-colors; unset: colors only on a terminal without NO_COLOR. */
   readonly useColors?: boolean;
+  /** --no-print (or DBT_PRINT=false): templates' print() prints nothing. */
+  readonly noPrint?: boolean;
 }
 
 let output: OutputSettings = { level: 'info', format: 'text', printerWidth: 80 };
@@ -70,4 +72,9 @@ export function line(text = '', event: { readonly level?: LogLevel; readonly nam
   if (output.format === 'json' && text === '') return;
   const formatted = formatEvent(text, event.level ?? 'info', event.name ?? 'Note');
   if (formatted !== undefined) process.stdout.write(`${formatted}\n`);
+}
+
+/** A template's print(): its text as it is on stdout (no timestamp, whatever the log level or format, as Python's print in dbt), unless --no-print. */
+export function printLine(text: string): void {
+  if (!output.noPrint) process.stdout.write(`${text}\n`);
 }

@@ -242,6 +242,11 @@ export function contextFunctions(state: RenderState): Record<string, unknown> {
     get dbt_metadata_envs() {
       return metadataEnvs();
     },
+    // dbt's print(): the text as it is, on the run's renders (not while parsing, where mini-dbt renders some models twice).
+    print: (message: unknown) => {
+      if (state.execute) state.print?.(pythonStr(message));
+      return '';
+    },
     log: (message: unknown, info?: unknown) => {
       if (!state.execute) return '';
       // str() of the message, as Python's: a dict or list prints as Python writes it.

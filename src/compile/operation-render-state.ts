@@ -20,6 +20,8 @@ export interface OperationRenderOptions {
   readonly log?: (message: string) => void;
   /** Where log() at debug level goes (dbt's log() without info=True). */
   readonly debug?: (message: string) => void;
+  /** Where print() goes. */
+  readonly print?: (text: string) => void;
   /** Ephemeral models it refs are rendered here, for the caller to inline as CTEs. */
   readonly ctes?: Map<string, EphemeralCte>;
 }
@@ -70,5 +72,6 @@ export function operationRenderState(manifest: Manifest, options: OperationRende
     databasePath: manifest.project.databasePath,
     log: options.log ?? (() => undefined),
     ...(options.debug ? { debug: options.debug } : {}),
+    ...(options.print ? { print: options.print } : {}),
   };
 }

@@ -24,6 +24,8 @@ export interface RenderModelOptions {
   readonly log?: (message: string) => void;
   /** Where log() at debug level goes (dbt's log() without info=True). */
   readonly debug?: (message: string) => void;
+  /** Where print() goes. */
+  readonly print?: (text: string) => void;
   /** A microbatch batch: refs and sources that declare event_time are filtered to it. */
   readonly batch?: EventTimeBatch;
 }
@@ -89,6 +91,7 @@ export function modelRenderState(
     databasePath: manifest.project.databasePath,
     log: options.log ?? (() => undefined),
     ...(options.debug ? { debug: options.debug } : {}),
+    ...(options.print ? { print: options.print } : {}),
     batch: options.batch,
   };
 }

@@ -45,6 +45,8 @@ export interface RenderState {
   readonly log: (message: string) => void;
   /** Where log() without info=True goes (dbt logs it at debug level: shown with --debug); absent: dropped. */
   readonly debug?: (message: string) => void;
+  /** Where print() goes (dbt prints it to stdout as it is, even with --quiet; --no-print silences it); absent: dropped. */
+  readonly print?: (text: string) => void;
   /** The microbatch batch being rendered (`model.batch` in templates). */
   readonly batch?: EventTimeBatch;
   /** env_var() values that win over the process environment (a unit test's overrides.env_vars). */

@@ -46,7 +46,7 @@ export function runProjectHooks(options: ProjectHooksOptions): ProjectHookResult
     const t0 = performance.now();
     let result: ProjectHookResult;
     try {
-      const state = operationRenderState(manifest, { name: `${which} hook ${i}`, path: project.configFile, db, run, log: (message) => emit({ type: 'log', message }), debug: (message) => emit({ type: 'log', message, level: 'debug' }) });
+      const state = operationRenderState(manifest, { name: `${which} hook ${i}`, path: project.configFile, db, run, log: (message) => emit({ type: 'log', message }), debug: (message) => emit({ type: 'log', message, level: 'debug' }), print: (message) => emit({ type: 'log', message, level: 'print' }) });
       const sql = template.includes('{') ? manifest.jinja.render(`${project.configFile}#${which}[${i}]`, template, state, locals).trim() : template.trim();
       // A hook that renders to nothing (a macro that only checks or logs) runs nothing, as in dbt.
       if (sql !== '') db.exec(sql);

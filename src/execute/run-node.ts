@@ -131,7 +131,7 @@ export async function runNode(node: RunnableNode, index: number, total: number, 
         outcome = { rowsDeleted: 0, rowsInserted: loaded.rows, partitions: [] };
         runSeedHooks(db, hooks.post, false);
       } else {
-        plan = planNode({ facts: warehouseFacts(db), manifest, node, context: options.context, log: (message) => emit({ type: 'log', message }), debug: (message) => emit({ type: 'log', message, level: 'debug' }) });
+        plan = planNode({ facts: warehouseFacts(db), manifest, node, context: options.context, log: (message) => emit({ type: 'log', message }), debug: (message) => emit({ type: 'log', message, level: 'debug' }), print: (message) => emit({ type: 'log', message, level: 'print' }) });
         options.onPlanned?.(node, plan);
         const idle = plan.mode === 'incremental' ? windowAfterLanded(db, manifest, graph, node) : undefined;
         if (idle) emit({ type: 'log', message: `${node.name}: ${idle}` });

@@ -13,6 +13,8 @@ export interface PlanNodeInput {
   readonly log?: (message: string) => void;
   /** Where templates' debug-level log() calls go. */
   readonly debug?: (message: string) => void;
+  /** Where templates' print() calls go. */
+  readonly print?: (text: string) => void;
   /** The model already rendered both ways (compile shows both): the plan takes the one its mode needs; microbatch models ignore them. */
   readonly renderings?: { readonly full: RenderedModel; readonly incremental?: RenderedModel };
 }

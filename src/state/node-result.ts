@@ -86,7 +86,7 @@ export type RunEvent =
   | { readonly type: 'start'; readonly index: number; readonly total: number; readonly description: string; readonly uniqueId: string }
   | { readonly type: 'result'; readonly index: number; readonly total: number; readonly description: string; readonly result: NodeResult }
   /** A template's log() (level debug: log() without info=True, shown with --debug). */
-  | { readonly type: 'log'; readonly message: string; readonly level?: 'debug' }
+  | { readonly type: 'log'; readonly message: string; readonly level?: 'debug' | 'print' }
   /** A project hook starting (no result yet) or done. */
   | { readonly type: 'hook'; readonly index: number; readonly total: number; readonly name: string; readonly result?: ProjectHookResult }
   /** A long seed load's progress (for a progress bar): bytes read in the stage, or the index build. */
