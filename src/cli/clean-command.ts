@@ -5,6 +5,8 @@ import { line } from './terminal.js';
 export interface CleanFlags {
   projectDir?: string;
   cleanProjectFilesOnly?: boolean;
+  /** --target-path (or DBT_TARGET_PATH): what clean removes when the project lists no clean-targets. */
+  targetPath?: string;
 }
 
 /** clean: remove the project's clean-targets folders, as dbt's clean. */
@@ -15,6 +17,7 @@ export function cleanCommand(flags: CleanFlags): number {
   runClean({
     projectRoot: flags.projectDir ?? process.cwd(),
     projectFilesOnly: flags.cleanProjectFilesOnly ?? envSays ?? true,
+    ...(flags.targetPath !== undefined && flags.targetPath.trim() !== '' ? { targetPath: flags.targetPath } : {}),
     log: (text, event) => line(text, { name: event }),
   });
   return 0;

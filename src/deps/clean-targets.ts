@@ -8,6 +8,8 @@ export interface CleanOptions {
   readonly projectRoot: string;
   /** --clean-project-files-only (dbt's default): refuse folders outside the project. */
   readonly projectFilesOnly: boolean;
+  /** --target-path (or DBT_TARGET_PATH): the default clean target when the project lists none. */
+  readonly targetPath?: string;
   readonly log: (text: string, event?: string) => void;
 }
 
@@ -39,7 +41,7 @@ function isInside(inner: string, outer: string): boolean {
 export function runClean(options: CleanOptions): void {
   const root = resolve(options.projectRoot);
   const { config } = loadProjectFile(root);
-  const targets = [...new Set((config['clean-targets'] ?? [config['target-path'] ?? 'target']).map((t) => resolve(root, t)))];
+  const targets = [...new Set((config['clean-targets'] ?? [options.targetPath ?? config['target-path'] ?? 'target']).map((t) => resolve(root, t)))];
   const sources = new Set(sourcePaths(config).map((p) => resolve(root, p)));
   const protectedSources = targets.filter((t) => sources.has(t));
   if (protectedSources.length > 0) throw new ProjectError(`mini-dbt will not clean the following source paths: ${pyList(protectedSources)}`);

@@ -17,6 +17,9 @@ describe('--target-path and DBT_TARGET_PATH', () => {
     }
     expect(existsSync(join(dir, 'target'))).toBe(false);
     expect(JSON.parse(readFileSync(join(dir, 'ci_target/run_results.json'), 'utf8')).results).toHaveLength(1);
+    // clean removes the same folder when the project lists no clean-targets.
+    expect(runCli(['clean', '--target-path', 'ci_target', '--project-dir', dir]).code).toBe(0);
+    expect(existsSync(join(dir, 'ci_target'))).toBe(false);
   });
 
   it('an absolute path is used as it is (dbt joins paths as Python does)', () => {
