@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { selectionState } from './selection-state.js';
 import { withoutEmptyNodes } from './graph-members.js';
 import type { ModelNode } from '../compile/manifest.js';
 import { renderModel } from '../compile/render-model.js';
@@ -63,7 +64,8 @@ export function compile(options: CompileOptions = {}): CompiledModel[] {
 export function compileProject(options: CompileOptions = {}): CompiledProject {
   const session = loadSession(options);
   const { manifest, graph, project } = session;
-  const selected = withoutEmptyNodes(manifest, selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.snapshots === false ? ['model'] : ['model', 'snapshot'] }));
+  const state = options.state !== undefined ? { state: selectionState(options.state, manifest, graph) } : {};
+  const selected = withoutEmptyNodes(manifest, selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.snapshots === false ? ['model'] : ['model', 'snapshot'], ...state }));
   warnUnusedVars(session, options.vars, selected);
   // A server's database (PostgreSQL) has no file: it is there to read; a SQLite file may not be yet.
   const db: Warehouse | undefined = engine.isInMemory(project.databasePath) || existsSync(project.databasePath) ? openProjectWarehouse(project, { readonly: true }) : undefined;

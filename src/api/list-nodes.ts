@@ -1,4 +1,7 @@
 import type { ResourceType } from '../graph/graph-node.js';
+import { selectionState } from './selection-state.js';
+import { readsState } from '../graph/selection-state.js';
+import { loadSession } from './session.js';
 import { selectWithTests, type IndirectSelection } from '../graph/select-with-tests.js';
 import { topologicalOrder } from '../graph/topological-order.js';
 import { loadGraphWithCache } from '../parse/graph-cache.js';
@@ -40,8 +43,12 @@ export function listNodesVouched(options: ListOptions = {}): { nodes: ListedNode
     database: options.database, vars: options.vars, profilesDir: options.profilesDir, profile: options.profile, target: options.target, ...(options.partialParse === false ? { partialParse: false } : {}),
     ...(options.targetPath !== undefined ? { targetPath: options.targetPath } : {}),
   });
+  // A state: or result: selector compares nodes with the --state manifest: that needs the whole manifest, not the cached graph.
+  const state = options.state !== undefined && (readsState(options.select) || readsState(options.exclude))
+    ? (() => { const session = loadSession(options); return { state: selectionState(options.state!, session.manifest, session.graph) }; })()
+    : {};
   // Data tests come along with what they test (dbt's indirect selection).
-  const selected = selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.resourceTypes, indirectSelection: options.indirectSelection });
+  const selected = selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.resourceTypes, indirectSelection: options.indirectSelection, ...state });
   const nodes = topologicalOrder(graph, selected).map((id): ListedNode => {
     const n = graph.nodes.get(id)!;
     return {

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { selectionState } from './selection-state.js';
+import { readsState } from '../graph/selection-state.js';
 import { withoutEmptyNodes } from './graph-members.js';
 import { now } from '../clock.js';
 import type { ModelNode } from '../compile/manifest.js';
@@ -137,10 +139,14 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const { manifest, graph, project } = session;
   const command = options.command ?? 'run';
   const types = options.resourceTypes ? RESOURCES[command].filter((t) => options.resourceTypes!.includes(t)) : RESOURCES[command];
+  const state = options.state !== undefined ? { state: selectionState(options.state, manifest, graph) } : {};
   const selected = withoutEmptyNodes(manifest, types.length === 0 ? new Set<string>() : RESOURCES[command].includes('test')
-    ? selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: types, indirectSelection: options.indirectSelection })
-    : selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: types }));
-  if (selected.size === 0 && ((options.select?.length ?? 0) > 0 || (options.exclude?.length ?? 0) > 0)) {
+    ? selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: types, indirectSelection: options.indirectSelection, ...state })
+    : selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: types, ...state }));
+  const byState = readsState(options.select) || readsState(options.exclude);
+  // Nothing changed since the state (or nothing failed there) is a normal answer in CI: said, not an error, as dbt does.
+  if (selected.size === 0 && byState) warnUser(`Nothing to do: the selection compared with --state ${options.state ?? ''} matches no ${types.join(' or ')} to ${command}`);
+  if (selected.size === 0 && !byState && ((options.select?.length ?? 0) > 0 || (options.exclude?.length ?? 0) > 0)) {
     const flags = [...(options.select?.length ? [`--select ${options.select.join(' ')}`] : []), ...(options.exclude?.length ? [`--exclude ${options.exclude.join(' ')}`] : [])];
     throw new ProjectError(`Nothing to do: ${flags.join(' ')} leaves no ${types.map((t) => (t === 'unit_test' ? 'unit test' : t === 'test' ? 'data test' : t)).join(' or ')} to ${command}`, {
       hint: `\`mini-dbt ls ${flags.join(' ')}\` shows what a selection matches`,

@@ -1,12 +1,14 @@
 import { globToRegExp, hasGlobChars } from './glob-to-regexp.js';
 import type { Graph, GraphNode } from './graph-node.js';
 import type { SelectorCriterion } from './parse-selector.js';
+import type { SelectionState } from './selection-state.js';
+import { ProjectError } from '../errors/project-error.js';
 
 type NodePredicate = (node: GraphNode) => boolean;
 
 /** Unique ids of the nodes the criterion's method and value match, before graph operators. */
-export function matchMethod(graph: Graph, criterion: SelectorCriterion): Set<string> {
-  const matches = predicateFor(criterion);
+export function matchMethod(graph: Graph, criterion: SelectorCriterion, state?: SelectionState): Set<string> {
+  const matches = criterion.method === 'state' || criterion.method === 'result' ? statePredicate(criterion, state) : predicateFor(criterion);
   const result = new Set<string>();
   for (const [id, node] of graph.nodes) if (matches(node)) result.add(id);
   return result;
@@ -49,7 +51,21 @@ function predicateFor(criterion: SelectorCriterion): NodePredicate {
       const pattern = globPredicate(value);
       return (node) => pattern(node.packageName);
     }
+    case 'state':
+    case 'result':
+      throw new Error(`the ${criterion.method}: method needs the state (statePredicate)`);
   }
+}
+
+/** state:<value> and result:<status>, against the --state folder (dbt's error when there is none). */
+function statePredicate(criterion: SelectorCriterion, state: SelectionState | undefined): NodePredicate {
+  if (state === undefined) {
+    throw new ProjectError(`Got a state selector method ('${criterion.raw}'), but no comparison manifest`, {
+      hint: 'give --state <folder> (or DBT_STATE): the target/ folder of the run to compare with, holding its manifest.json (and run_results.json for result:)',
+    });
+  }
+  if (criterion.method === 'result') return (node) => state.result(node.uniqueId) === criterion.value;
+  return (node) => state.flags(node.uniqueId).has(criterion.value);
 }
 
 /** Exact comparison, or shell-style wildcards when the pattern has any. */

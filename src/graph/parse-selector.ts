@@ -2,9 +2,15 @@ import { didYouMean } from '../errors/did-you-mean.js';
 import { ProjectError } from '../errors/project-error.js';
 import { RESOURCE_TYPES } from './graph-node.js';
 
-export type SelectorMethod = 'fqn' | 'tag' | 'path' | 'file' | 'resource_type' | 'source' | 'config' | 'package' | 'test_type' | 'test_name';
+export type SelectorMethod = 'fqn' | 'tag' | 'path' | 'file' | 'resource_type' | 'source' | 'config' | 'package' | 'test_type' | 'test_name' | 'state' | 'result';
 
-const METHODS: readonly SelectorMethod[] = ['config', 'file', 'fqn', 'package', 'path', 'resource_type', 'source', 'tag', 'test_name', 'test_type'];
+const METHODS: readonly SelectorMethod[] = ['config', 'file', 'fqn', 'package', 'path', 'resource_type', 'result', 'source', 'state', 'tag', 'test_name', 'test_type'];
+
+/** dbt's state: values mini-dbt compares (src/api/selection-state.ts). */
+export const STATE_VALUES: readonly string[] = ['new', 'old', 'modified', 'modified.body', 'modified.configs', 'modified.relation', 'unmodified'];
+
+/** state: values of dbt's that need what mini-dbt does not record (which macros a node calls, persisted docs, contracts). */
+const STATE_UNSUPPORTED: readonly string[] = ['modified.macros', 'modified.persisted_descriptions', 'modified.contract'];
 
 /** dbt's test_type: values (schema is the old name of generic). */
 export const TEST_TYPES: readonly string[] = ['generic', 'singular', 'unit', 'data', 'schema'];
@@ -136,6 +142,13 @@ function checkValue(raw: string, method: SelectorMethod, value: string): void {
   }
   if (method === 'test_type' && !TEST_TYPES.includes(value)) {
     throw new ProjectError(`Invalid test type selector ${value}: expected "generic", "singular", "unit", or "data"`, { hint: `in '${raw}'.${didYouMean(value, TEST_TYPES) ? ` Did you mean '${didYouMean(value, TEST_TYPES)}'?` : ''}` });
+  }
+  if (method === 'state' && !STATE_VALUES.includes(value)) {
+    if (STATE_UNSUPPORTED.includes(value)) {
+      throw new ProjectError(`'${raw}': mini-dbt does not compare ${value.slice('modified.'.length).replace('_', ' ')} between states`, { hint: `supported: ${STATE_VALUES.map((v) => `state:${v}`).join(', ')}` });
+    }
+    const best = didYouMean(value, STATE_VALUES);
+    throw new ProjectError(`unknown state selector '${value}' in '${raw}'`, { hint: `${best ? `did you mean '${best}'? ` : ''}valid: ${STATE_VALUES.join(', ')}` });
   }
   if (method === 'resource_type' && !RESOURCE_TYPES.includes(value as never)) {
     const best = didYouMean(value, RESOURCE_TYPES);

@@ -3,6 +3,7 @@ import { matchMethod } from './match-method.js';
 import { noMatchError } from './no-match-error.js';
 import { parseSelection, type SelectorCriterion } from './parse-selector.js';
 import { walkGraph } from './walk-graph.js';
+import type { SelectionState } from './selection-state.js';
 
 export interface SelectionOptions {
   /** `--select` values; none (or only blanks) selects every node, sources included. */
@@ -11,6 +12,8 @@ export interface SelectionOptions {
   readonly exclude?: readonly string[];
   /** Keep only nodes of these types (no filter when absent or empty). */
   readonly resourceTypes?: readonly ResourceType[];
+  /** What `state:` and `result:` compare against (dbt's --state); without it they are an error. */
+  readonly state?: SelectionState;
 }
 
 /**
@@ -28,9 +31,9 @@ export function selectNodes(graph: Graph, options: SelectionOptions): Set<string
   const select = parseSelection(options.select ?? [], isNodeName);
   const exclude = parseSelection(options.exclude ?? [], isNodeName);
 
-  const selected = select.length === 0 ? new Set(graph.nodes.keys()) : evaluateUnion(graph, select);
+  const selected = select.length === 0 ? new Set(graph.nodes.keys()) : evaluateUnion(graph, select, options.state);
   if (exclude.length > 0) {
-    for (const id of evaluateUnion(graph, exclude)) selected.delete(id);
+    for (const id of evaluateUnion(graph, exclude, options.state)) selected.delete(id);
   }
   const types = options.resourceTypes;
   if (types && types.length > 0) {
@@ -42,12 +45,12 @@ export function selectNodes(graph: Graph, options: SelectionOptions): Set<string
   return selected;
 }
 
-function evaluateUnion(graph: Graph, tokens: readonly (readonly SelectorCriterion[])[]): Set<string> {
+function evaluateUnion(graph: Graph, tokens: readonly (readonly SelectorCriterion[])[], state: SelectionState | undefined): Set<string> {
   let union = new Set<string>();
   for (const criteria of tokens) {
     let intersection: Set<string> | undefined;
     for (const criterion of criteria) {
-      const matched = evaluateCriterion(graph, criterion);
+      const matched = evaluateCriterion(graph, criterion, state);
       intersection = intersection ? new Set([...intersection].filter((id) => matched.has(id))) : matched;
     }
     union = merge(union, intersection ?? new Set());
@@ -55,9 +58,10 @@ function evaluateUnion(graph: Graph, tokens: readonly (readonly SelectorCriterio
   return union;
 }
 
-function evaluateCriterion(graph: Graph, criterion: SelectorCriterion): Set<string> {
-  const base = matchMethod(graph, criterion);
-  if (base.size === 0) throw noMatchError(graph, criterion);
+function evaluateCriterion(graph: Graph, criterion: SelectorCriterion, state: SelectionState | undefined): Set<string> {
+  const base = matchMethod(graph, criterion, state);
+  // Nothing modified (or nothing that failed) is an answer, not a mistyped name: as in dbt, no error.
+  if (base.size === 0 && criterion.method !== 'state' && criterion.method !== 'result') throw noMatchError(graph, criterion);
   let result = new Set(base);
   if (criterion.parents) result = merge(result, walkGraph(graph.parents, base, criterion.parentsDepth));
   if (criterion.children) result = merge(result, walkGraph(graph.children, base, criterion.childrenDepth));
