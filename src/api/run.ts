@@ -53,6 +53,8 @@ export interface RunOptions extends SessionOptions {
   readonly writeArtifacts?: boolean;
   /** Reuse an already loaded session (replay, tests); `vars` still apply. */
   readonly session?: Session;
+  /** dbt's NothingToDo as an error (--warn-error, or NothingToDo in --warn-error-options): a selection that leaves nothing fails with exit 2. */
+  readonly nothingToDoIsError?: boolean;
   /** An open connection to run on, which the caller closes (a backfill reads before and after on it); default: the run opens and closes its own. */
   readonly warehouse?: Warehouse;
   /** Microbatch models: build exactly [start, end) (both or neither; end exclusive). */
@@ -144,13 +146,13 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     ? selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: types, indirectSelection: options.indirectSelection, ...state })
     : selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: types, ...state }));
   const byState = readsState(options.select) || readsState(options.exclude);
-  // Nothing changed since the state (or nothing failed there) is a normal answer in CI: said, not an error, as dbt does.
-  if (selected.size === 0 && byState) warnUser(`Nothing to do: the selection compared with --state ${options.state ?? ''} matches no ${types.join(' or ')} to ${command}`);
-  if (selected.size === 0 && !byState && ((options.select?.length ?? 0) > 0 || (options.exclude?.length ?? 0) > 0)) {
+  if (selected.size === 0 && ((options.select?.length ?? 0) > 0 || (options.exclude?.length ?? 0) > 0)) {
     const flags = [...(options.select?.length ? [`--select ${options.select.join(' ')}`] : []), ...(options.exclude?.length ? [`--exclude ${options.exclude.join(' ')}`] : [])];
-    throw new ProjectError(`Nothing to do: ${flags.join(' ')} leaves no ${types.map((t) => (t === 'unit_test' ? 'unit test' : t === 'test' ? 'data test' : t)).join(' or ')} to ${command}`, {
-      hint: `\`mini-dbt ls ${flags.join(' ')}\` shows what a selection matches`,
-    });
+    const nothing = `Nothing to do: ${flags.join(' ')}${byState ? ` (compared with --state ${options.state ?? ''})` : ''} leaves no ${types.map((t) => (t === 'unit_test' ? 'unit test' : t === 'test' ? 'data test' : t)).join(' or ')} to ${command}`;
+    // dbt's NothingToDo is a warning and the command succeeds with no results (nothing changed since the state,
+    // a model without tests): kept, said in one line; --warn-error (or NothingToDo in --warn-error-options) makes it an error.
+    if (options.nothingToDoIsError) throw new ProjectError(nothing, { hint: `\`mini-dbt ls ${flags.join(' ')}\` shows what a selection matches` });
+    warnUser(`${nothing}: nothing ran and the command succeeds, as in dbt (--warn-error makes this an error)`);
   }
   const order = command === 'build' ? buildOrder(graph, selected) : topologicalOrder(graph, selected);
   warnUnusedVars(session, options.vars, order);

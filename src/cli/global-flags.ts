@@ -94,9 +94,14 @@ export function parseWarnErrorOptions(text: string): WarnErrorOptions {
 
 /** Whether --warn-error-options makes a data test's WARN a failure (mini-dbt's one warning with a dbt event name). */
 export function warnErrorFromOptions(options: WarnErrorOptions | undefined): boolean {
+  return warnErrorIncludes(options, TEST_WARNING_EVENT);
+}
+
+/** Whether --warn-error-options turns this dbt event's warning into an error. */
+function warnErrorIncludes(options: WarnErrorOptions | undefined, event: string): boolean {
   if (!options) return false;
-  if (options.exclude.includes(TEST_WARNING_EVENT)) return false;
-  return options.include === 'all' || options.include.includes(TEST_WARNING_EVENT);
+  if (options.exclude.includes(event)) return false;
+  return options.include === 'all' || options.include.includes(event);
 }
 
 const LOG_FORMATS: Record<string, LogFormat> = { text: 'text', default: 'text', debug: 'debug', json: 'json' };
@@ -151,6 +156,8 @@ Accepted for dbt compatibility, without effect: ${ACCEPTED_WITHOUT_EFFECT.map((f
     });
     const warnError = g.warnError === true || warnErrorFromOptions(g.warnErrorOptions);
     if (warnError) action.setOptionValue('warnError', true);
+    // dbt's NothingToDo (a selection that leaves nothing): a warning, an error under --warn-error.
+    if (g.warnError === true || warnErrorIncludes(g.warnErrorOptions, 'NothingToDo')) action.setOptionValue('nothingToDoIsError', true);
     if (g.failFast) action.setOptionValue('failFast', true);
     if (g.partialParse === false) action.setOptionValue('partialParse', false);
     if (debug) action.setOptionValue('debug', true);

@@ -24,6 +24,8 @@ export interface RunFlags extends CommonFlags {
   storeFailures?: boolean;
   /** run / build / test: warnings are failures. */
   warnError?: boolean;
+  /** Set by the global flags: dbt's NothingToDo is an error. */
+  nothingToDoIsError?: boolean;
   /** build / test: which data tests the selection brings along. */
   indirectSelection?: string;
   /** run / build: dbt's --empty (refs and sources read as empty subqueries). */
@@ -65,6 +67,7 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
     ...(flags.eventTimeStart !== undefined || flags.eventTimeEnd !== undefined ? { eventTimeStart: flags.eventTimeStart, eventTimeEnd: flags.eventTimeEnd } : {}),
     ...(flags.storeFailures ? { storeFailures: true } : {}),
     ...(flags.warnError ? { warnError: true } : {}),
+    ...(flags.nothingToDoIsError ? { nothingToDoIsError: true } : {}),
     ...(flags.empty ? { empty: true } : {}),
     ...(flags.failFast ? { failFast: true } : {}),
     ...(flags.threads !== undefined ? { threads: flags.threads } : {}),

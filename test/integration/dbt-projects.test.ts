@@ -58,9 +58,11 @@ describe('jaffle-shop: a dbt project (dbt_project.yml, no profiles.yml) runs unc
     expect(buildable).toEqual(eager.filter((t) => !t.startsWith('relationships_')));
     const cautious = names(run('--indirect-selection', 'cautious').stdout);
     expect(cautious).toEqual(buildable.filter((t) => t !== 'assert_order_amounts_match_payments'));
+    // Nothing left to test is dbt's NothingToDo: a warning, exit 0 (an error only under --warn-error).
     const empty = runCli(['test', '--select', 'orders', '--indirect-selection', 'empty', '--project-dir', dir]);
-    expect(empty.code).toBe(2);
+    expect(empty.code).toBe(0);
     expect(empty.stderr).toContain('Nothing to do: --select orders leaves no unit test or data test to test');
+    expect(runCli(['--warn-error', 'test', '--select', 'orders', '--indirect-selection', 'empty', '--project-dir', dir]).code).toBe(2);
   });
 
   it('manifest.json lists the tests with their parents', () => {

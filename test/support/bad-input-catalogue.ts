@@ -139,7 +139,7 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E15', edit: (d) => { write(MONTHLY, "select * from {{ ref('cyc') }}")(d); write('models/marts/cyc.sql', "select * from {{ ref('monthly_revenue') }}")(d); }, args: ['run'] },
   { id: 'E16', edit: write('models/staging/monthly_revenue.sql', 'select 1 as a'), args: ['run'] },
   { id: 'E17', args: ['run', '--select', 'daly_revenue'] },
-  { id: 'E18', args: ['run', '--select', 'tag:finance', '--exclude', 'tag:finance'] },
+  { id: 'E18', args: ['run', '--warn-error', '--select', 'tag:finance', '--exclude', 'tag:finance'] },
   { id: 'E19', args: ['run', '--select', 'daily_revenue++'] },
   { id: 'E20', args: ['run', '--select', 'tags:finance'] },
   { id: 'E21', args: ['run', '--vars', '{as_of: [1'] },
