@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { graphContext } from '../state/graph-context.js';
 import { selectionState } from './selection-state.js';
 import { withoutEmptyNodes } from './graph-members.js';
 import type { ModelNode } from '../compile/manifest.js';
@@ -88,7 +89,7 @@ export function compileProject(options: CompileOptions = {}): CompiledProject {
       if (node?.resourceType !== 'model') continue;
       const logs = { full: [] as string[], incremental: [] as string[] };
       options.onPhase?.('render');
-      const render = (incremental: boolean) => renderModel(manifest, node, { db: facts?.db, incremental, run: context, log: (m) => logs[incremental ? 'incremental' : 'full'].push(m) });
+      const render = (incremental: boolean) => renderModel(manifest, node, { db: facts?.db, incremental, run: context, log: (m) => logs[incremental ? 'incremental' : 'full'].push(m), graph: () => graphContext(manifest, graph) });
       const full = render(false);
       const incremental = node.settings.materialized === 'incremental' ? render(true) : undefined;
       // The plan renders the model in the mode it decides: it reuses one of these two. A model a run

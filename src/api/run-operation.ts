@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { graphContext } from '../state/graph-context.js';
 import { now } from '../clock.js';
 import { operationRenderState } from '../compile/operation-render-state.js';
 import { openProjectWarehouse } from '../engine/open-warehouse.js';
@@ -61,7 +62,7 @@ export function runOperation(options: RunOperationOptions): RunOperationResult {
   });
   let output: string;
   try {
-    const state = operationRenderState(manifest, { name: `macro '${name}'`, path, db, run, log: options.log, debug: options.debug, print: options.print });
+    const state = operationRenderState(manifest, { name: `macro '${name}'`, path, db, run, log: options.log, debug: options.debug, print: options.print, graph: () => graphContext(manifest, session.graph) });
     const args = options.args && Object.keys(options.args).length > 0 ? [{ ...options.args, __keywords: true }] : [];
     output = manifest.jinja.callMacro(qualified, args, state, path);
   } catch (err) {

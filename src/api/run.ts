@@ -201,7 +201,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     const plans: { node: ModelNode; plan: NodePlan }[] = [];
     // The project's on-run-start hooks (not for an empty selection, as dbt); a failing one skips every node.
     const emit = options.onEvent ?? (() => undefined);
-    const hooks = order.length > 0 ? runProjectHooks({ db, manifest, which: 'on-run-start', run: context, emit }) : [];
+    const hooks = order.length > 0 ? runProjectHooks({ db, manifest, graph, which: 'on-run-start', run: context, emit }) : [];
     const startFailure = hooks.find((h) => h.status === 'error');
     const results = await runNodes({
       db,
@@ -217,7 +217,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       session: { projectDir: options.projectDir, database: options.database, vars: options.vars, busyTimeoutMs, profilesDir: options.profilesDir, profile: options.profile, target: options.target, ...(options.partialParse === false ? { partialParse: false } : {}), ...(options.targetPath !== undefined ? { targetPath: options.targetPath } : {}) },
       ...(startFailure ? { skipAllBecause: `skipped because on-run-start hook ${startFailure.name} failed` } : {}),
     });
-    if (order.length > 0) hooks.push(...runProjectHooks({ db, manifest, which: 'on-run-end', run: context, emit, results }));
+    if (order.length > 0) hooks.push(...runProjectHooks({ db, manifest, graph, which: 'on-run-end', run: context, emit, results }));
     const hookFailed = hooks.some((h) => h.status === 'error');
     const failed = hookFailed || results.some((r) => r.status === 'error' || r.status === 'partial success' || r.status === 'fail');
     crashPoint();

@@ -242,6 +242,10 @@ export function contextFunctions(state: RenderState): Record<string, unknown> {
     get dbt_metadata_envs() {
       return metadataEnvs();
     },
+    // dbt's graph: the project's nodes and sources on the run's renders; empty while parsing, as in dbt.
+    get graph() {
+      return state.execute && state.graph ? state.graph() : { nodes: {}, sources: {}, exposures: {}, metrics: {}, groups: {}, semantic_models: {}, saved_queries: {} };
+    },
     // dbt's print(): the text as it is, on the run's renders (not while parsing, where mini-dbt renders some models twice).
     print: (message: unknown) => {
       if (state.execute) state.print?.(pythonStr(message));

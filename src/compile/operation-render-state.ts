@@ -22,6 +22,8 @@ export interface OperationRenderOptions {
   readonly debug?: (message: string) => void;
   /** Where print() goes. */
   readonly print?: (text: string) => void;
+  /** dbt's `graph` variable, built when a template asks. */
+  readonly graph?: () => unknown;
   /** Ephemeral models it refs are rendered here, for the caller to inline as CTEs. */
   readonly ctes?: Map<string, EphemeralCte>;
 }
@@ -73,5 +75,6 @@ export function operationRenderState(manifest: Manifest, options: OperationRende
     log: options.log ?? (() => undefined),
     ...(options.debug ? { debug: options.debug } : {}),
     ...(options.print ? { print: options.print } : {}),
+    ...(options.graph ? { graph: options.graph } : {}),
   };
 }

@@ -26,6 +26,8 @@ export interface RenderModelOptions {
   readonly debug?: (message: string) => void;
   /** Where print() goes. */
   readonly print?: (text: string) => void;
+  /** dbt's `graph` variable, built when a template asks. */
+  readonly graph?: () => unknown;
   /** A microbatch batch: refs and sources that declare event_time are filtered to it. */
   readonly batch?: EventTimeBatch;
 }
@@ -92,6 +94,7 @@ export function modelRenderState(
     log: options.log ?? (() => undefined),
     ...(options.debug ? { debug: options.debug } : {}),
     ...(options.print ? { print: options.print } : {}),
+    ...(options.graph ? { graph: options.graph } : {}),
     batch: options.batch,
   };
 }

@@ -47,6 +47,8 @@ export interface RenderState {
   readonly debug?: (message: string) => void;
   /** Where print() goes (dbt prints it to stdout as it is, even with --quiet; --no-print silences it); absent: dropped. */
   readonly print?: (text: string) => void;
+  /** dbt's `graph` variable (the manifest's nodes and sources as dicts), built when a template asks; absent (and while parsing): empty. */
+  readonly graph?: () => unknown;
   /** The microbatch batch being rendered (`model.batch` in templates). */
   readonly batch?: EventTimeBatch;
   /** env_var() values that win over the process environment (a unit test's overrides.env_vars). */

@@ -1,4 +1,6 @@
 import type { Manifest } from '../compile/manifest.js';
+import { graphContext } from '../state/graph-context.js';
+import type { Graph } from '../graph/graph-node.js';
 import { operationRenderState } from '../compile/operation-render-state.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { isProjectError } from '../errors/project-error.js';
@@ -16,6 +18,8 @@ export interface ProjectHooksOptions {
   readonly results?: readonly NodeResult[];
   /** on-run-end of a command whose results are not nodes' (source freshness): its own `results` and the rest. */
   readonly endLocals?: Readonly<Record<string, unknown>>;
+  /** The project's graph, for dbt's `graph` variable in the hooks. */
+  readonly graph?: Graph;
 }
 
 /**
@@ -46,7 +50,7 @@ export function runProjectHooks(options: ProjectHooksOptions): ProjectHookResult
     const t0 = performance.now();
     let result: ProjectHookResult;
     try {
-      const state = operationRenderState(manifest, { name: `${which} hook ${i}`, path: project.configFile, db, run, log: (message) => emit({ type: 'log', message }), debug: (message) => emit({ type: 'log', message, level: 'debug' }), print: (message) => emit({ type: 'log', message, level: 'print' }) });
+      const state = operationRenderState(manifest, { name: `${which} hook ${i}`, path: project.configFile, db, run, log: (message) => emit({ type: 'log', message }), debug: (message) => emit({ type: 'log', message, level: 'debug' }), print: (message) => emit({ type: 'log', message, level: 'print' }), ...(options.graph ? { graph: () => graphContext(manifest, options.graph!) } : {}) });
       const sql = template.includes('{') ? manifest.jinja.render(`${project.configFile}#${which}[${i}]`, template, state, locals).trim() : template.trim();
       // A hook that renders to nothing (a macro that only checks or logs) runs nothing, as in dbt.
       if (sql !== '') db.exec(sql);

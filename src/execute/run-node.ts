@@ -1,4 +1,5 @@
 import { nowIso } from '../clock.js';
+import { graphContext } from '../state/graph-context.js';
 import type { Manifest, ModelNode, SeedNode, SnapshotNode } from '../compile/manifest.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
@@ -131,7 +132,7 @@ export async function runNode(node: RunnableNode, index: number, total: number, 
         outcome = { rowsDeleted: 0, rowsInserted: loaded.rows, partitions: [] };
         runSeedHooks(db, hooks.post, false);
       } else {
-        plan = planNode({ facts: warehouseFacts(db), manifest, node, context: options.context, log: (message) => emit({ type: 'log', message }), debug: (message) => emit({ type: 'log', message, level: 'debug' }), print: (message) => emit({ type: 'log', message, level: 'print' }) });
+        plan = planNode({ facts: warehouseFacts(db), manifest, node, context: options.context, log: (message) => emit({ type: 'log', message }), debug: (message) => emit({ type: 'log', message, level: 'debug' }), print: (message) => emit({ type: 'log', message, level: 'print' }), graph: () => graphContext(manifest, options.graph) });
         options.onPlanned?.(node, plan);
         const idle = plan.mode === 'incremental' ? windowAfterLanded(db, manifest, graph, node) : undefined;
         if (idle) emit({ type: 'log', message: `${node.name}: ${idle}` });

@@ -15,6 +15,8 @@ export interface PlanNodeInput {
   readonly debug?: (message: string) => void;
   /** Where templates' print() calls go. */
   readonly print?: (text: string) => void;
+  /** dbt's `graph` variable for the model's render, built when a template asks. */
+  readonly graph?: () => unknown;
   /** The model already rendered both ways (compile shows both): the plan takes the one its mode needs; microbatch models ignore them. */
   readonly renderings?: { readonly full: RenderedModel; readonly incremental?: RenderedModel };
 }

@@ -67,7 +67,7 @@ function runRefusal(manifest: Manifest, node: ModelNode, mode: BuildMode): Proje
 function refusedPlan(node: ModelNode, mode: Exclude<BuildMode, { kind: 'microbatch' }>, existing: RelationKind | null, refusal: ProjectError, input: PlanNodeInput): NodePlan {
   const incremental = rendersIncremental(mode);
   const rendered = (incremental ? input.renderings?.incremental : input.renderings?.full)
-    ?? renderModel(input.manifest, node, { db: input.facts?.db, existing, incremental, run: input.context, log: input.log, debug: input.debug, print: input.print });
+    ?? renderModel(input.manifest, node, { db: input.facts?.db, existing, incremental, run: input.context, log: input.log, debug: input.debug, print: input.print, graph: input.graph });
   return {
     uniqueId: node.uniqueId,
     name: node.name,
@@ -85,7 +85,7 @@ function refusedPlan(node: ModelNode, mode: Exclude<BuildMode, { kind: 'microbat
 function selectPlan(input: PlanNodeInput, mode: Exclude<BuildMode, { kind: 'microbatch' }>, existing: RelationKind | null): NodePlan {
   const { facts, manifest, node, context } = input;
   const incremental = rendersIncremental(mode);
-  const renderOptions = { db: facts?.db, existing, incremental, run: context, log: input.log, debug: input.debug, print: input.print };
+  const renderOptions = { db: facts?.db, existing, incremental, run: context, log: input.log, debug: input.debug, print: input.print, graph: input.graph };
   const ranges = mode.kind === 'backfill' && mode.guarded ? mode.range.ranges : undefined;
   const rendered = ranges && ranges.length > 1
     ? renderBackfillRanges(manifest, node, ranges, renderOptions)
