@@ -165,6 +165,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const db = options.warehouse ?? openProjectWarehouse(project, { busyTimeoutMs });
   const context: RunContext = {
     command,
+    selectedResources: order,
     invocationId: randomUUID(),
     startedAt: now(),
     fullRefresh: options.fullRefresh ?? false,

@@ -22,6 +22,26 @@ function guarded<T>(state: RenderState, fn: (...args: unknown[]) => T): (...args
 
 const METADATA_ENV_PREFIX = 'DBT_ENV_CUSTOM_ENV_';
 
+/**
+ * dbt's diff_of_two_dicts(dict_a, dict_b): for dicts of lists of names, what dict_a has that dict_b has
+ * not (keys and values compared ignoring case; a key missing from dict_b keeps all its values).
+ */
+function diffOfTwoDicts(a: unknown, b: unknown): Record<string, unknown[]> {
+  const dict = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Record<string, unknown> : {});
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+  const lowered = new Map(Object.entries(dict(b)).map(([k, v]) => [k.toLowerCase(), new Set(list(v).map((x) => String(x).toLowerCase()))]));
+  const out: Record<string, unknown[]> = {};
+  for (const [key, values] of Object.entries(dict(a))) {
+    const other = lowered.get(key.toLowerCase());
+    if (other === undefined) out[key] = list(values);
+    else {
+      const missing = list(values).filter((x) => !other.has(String(x).toLowerCase()));
+      if (missing.length > 0) out[key] = missing;
+    }
+  }
+  return out;
+}
+
 /** dbt_metadata_envs: the DBT_ENV_CUSTOM_ENV_* variables, without the prefix. */
 function metadataEnvs(): Record<string, string> {
   const out: Record<string, string> = {};
@@ -246,6 +266,13 @@ export function contextFunctions(state: RenderState): Record<string, unknown> {
     get graph() {
       return state.execute && state.graph ? state.graph() : { nodes: {}, sources: {}, exposures: {}, metrics: {}, groups: {}, semantic_models: {}, saved_queries: {} };
     },
+    // dbt's project_name: the root project's name.
+    project_name: state.projectName ?? '',
+    // dbt's selected_resources: the unique ids this invocation selected (empty outside a run, as in run-operation).
+    get selected_resources() {
+      return [...(state.run.selectedResources ?? [])];
+    },
+    diff_of_two_dicts: diffOfTwoDicts,
     // dbt's print(): the text as it is, on the run's renders (not while parsing, where mini-dbt renders some models twice).
     print: (message: unknown) => {
       if (state.execute) state.print?.(pythonStr(message));

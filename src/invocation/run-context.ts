@@ -33,6 +33,8 @@ export interface RunContext {
   readonly empty?: boolean;
   /** dbt's --fail-fast: after the first failure the nodes not yet started are skipped. */
   readonly failFast?: boolean;
+  /** The unique ids the invocation selected, in run order (dbt's `selected_resources`); absent: none (run-operation, parsing). */
+  readonly selectedResources?: readonly string[];
   /** The command (dbt's `flags.WHICH` and `invocation_args_dict.which`: run, build, test, seed, snapshot, compile, run-operation, show, ...); absent: run. */
   readonly command?: string;
 }

@@ -51,3 +51,21 @@ describe('flags.WHICH and invocation_args_dict', () => {
     expect(ops).toEqual(['run-operation/run-operation']);
   });
 });
+
+describe('project_name, selected_resources and diff_of_two_dicts', () => {
+  it('name the root project and the nodes the invocation selected; diff_of_two_dicts keeps what the first dict has that the second has not, ignoring case', async () => {
+    const { run } = await import('../../../src/api/run.js');
+    const dir = writeProject({
+      'project.yml': 'name: shop\ndatabase: warehouse.db\n',
+      'models/a.sql': 'select 1 as a\n',
+      'models/b.sql': "{{ log('ctx ' ~ project_name ~ ' ' ~ selected_resources, info=True) }}select 1 as b\n",
+      'macros/d.sql': "{% macro d() %}{{ log(diff_of_two_dicts({'Main': ['t1', 'T2', 't3'], 'other': ['x']}, {'main': ['t2'], 'third': ['y']}), info=True) }}{{ log(selected_resources, info=True) }}{% endmacro %}\n",
+    });
+    const logs: string[] = [];
+    await run({ projectDir: dir, select: ['a', 'b'], writeArtifacts: false, onEvent: (e) => { if (e.type === 'log') logs.push(e.message); } });
+    expect(logs).toContain("ctx shop ['model.shop.a', 'model.shop.b']");
+    const ops: string[] = [];
+    runOperation({ projectDir: dir, macro: 'd', log: (m) => ops.push(m) });
+    expect(ops).toEqual(["{'Main': ['t1', 't3'], 'other': ['x']}", '[]']);
+  });
+});
