@@ -35,6 +35,7 @@ export function lsCommand(flags: LsFlags): number {
     if (output === 'name') return n.name;
     // dbt's selector form: the fqn with its folders (brightcart.marts.daily_revenue); sources prefixed; unit tests as unit_test:<project>.<name>.
     if (n.resourceType === 'unit_test') return `unit_test:${n.fqn[0]}.${n.name}`;
+    if (n.resourceType === 'exposure') return `exposure:${n.packageName}.${n.name}`;
     return `${n.resourceType === 'source' ? 'source:' : ''}${n.fqn.join('.')}`;
   });
   const text = lines.length > 0 ? `${lines.join('\n')}\n` : '';

@@ -24,7 +24,7 @@ export function lsJsonLine(n: ListedNode, keys?: ReadonlySet<string>): string {
     ['unique_id', n.uniqueId],
     ['fqn', n.fqn],
     ...(source ? [['source_name', n.name.slice(0, Math.max(dot, 0))] as [string, unknown], ['tags', n.tags] as [string, unknown], ['config', n.config] as [string, unknown]]
-      : [...(n.resourceType === 'unit_test' ? [] : [['alias', alias] as [string, unknown]]), ['config', n.config] as [string, unknown], ['tags', n.tags] as [string, unknown], ['depends_on', { nodes: n.dependsOn }] as [string, unknown]]),
+      : [...(n.resourceType === 'unit_test' || n.resourceType === 'exposure' ? [] : [['alias', alias] as [string, unknown]]), ['config', n.config] as [string, unknown], ['tags', n.tags] as [string, unknown], ['depends_on', { nodes: n.dependsOn }] as [string, unknown]]),
   ];
   const wanted = keys ?? DEFAULT_KEYS;
   return JSON.stringify(Object.fromEntries(fields.filter(([k]) => wanted.has(k))));

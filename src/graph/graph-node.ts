@@ -1,8 +1,8 @@
 /** The kinds of node in the DAG. */
-export type ResourceType = 'model' | 'seed' | 'source' | 'snapshot' | 'test' | 'unit_test';
+export type ResourceType = 'model' | 'seed' | 'source' | 'snapshot' | 'test' | 'unit_test' | 'exposure';
 
 /** Every resource type, in the order used to break ties when ordering nodes. */
-export const RESOURCE_TYPES: readonly ResourceType[] = ['seed', 'source', 'snapshot', 'model', 'unit_test', 'test'];
+export const RESOURCE_TYPES: readonly ResourceType[] = ['seed', 'source', 'snapshot', 'model', 'unit_test', 'test', 'exposure'];
 
 /** One resource of the project, as the graph sees it. */
 export interface GraphNode {

@@ -51,6 +51,12 @@ function predicateFor(criterion: SelectorCriterion): NodePredicate {
       const pattern = globPredicate(value);
       return (node) => pattern(node.packageName);
     }
+    case 'exposure': {
+      // exposure:name, or exposure:<package>.name as ls prints it.
+      const name = globPredicate(value.includes('.') ? value.slice(value.lastIndexOf('.') + 1) : value);
+      const pkg = value.includes('.') ? globPredicate(value.slice(0, value.lastIndexOf('.'))) : () => true;
+      return (node) => node.resourceType === 'exposure' && name(node.name) && pkg(node.packageName);
+    }
     case 'state':
     case 'result':
       throw new Error(`the ${criterion.method}: method needs the state (statePredicate)`);

@@ -2,9 +2,9 @@ import { didYouMean } from '../errors/did-you-mean.js';
 import { ProjectError } from '../errors/project-error.js';
 import { RESOURCE_TYPES } from './graph-node.js';
 
-export type SelectorMethod = 'fqn' | 'tag' | 'path' | 'file' | 'resource_type' | 'source' | 'config' | 'package' | 'test_type' | 'test_name' | 'state' | 'result';
+export type SelectorMethod = 'fqn' | 'tag' | 'path' | 'file' | 'resource_type' | 'source' | 'config' | 'package' | 'test_type' | 'test_name' | 'state' | 'result' | 'exposure';
 
-const METHODS: readonly SelectorMethod[] = ['config', 'file', 'fqn', 'package', 'path', 'resource_type', 'result', 'source', 'state', 'tag', 'test_name', 'test_type'];
+const METHODS: readonly SelectorMethod[] = ['config', 'exposure', 'file', 'fqn', 'package', 'path', 'resource_type', 'result', 'source', 'state', 'tag', 'test_name', 'test_type'];
 
 /** dbt's state: values mini-dbt compares (src/api/selection-state.ts). */
 export const STATE_VALUES: readonly string[] = ['new', 'old', 'modified', 'modified.body', 'modified.configs', 'modified.relation', 'unmodified'];

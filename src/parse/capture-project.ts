@@ -1,4 +1,5 @@
 import { folderConfigLayers, nodeConfigLayer, packageConfigLayers } from '../config/folder-config.js';
+import { exposureNodes } from './exposure-nodes.js';
 import { mergeConfigs } from '../config/merge-configs.js';
 import { projectSourceConfigs } from '../config/source-project-config.js';
 import { parseModelSettings, parseSeedSettings, parseSourceSettings } from '../config/model-settings.js';
@@ -8,7 +9,7 @@ import type { GraphNode } from '../graph/graph-node.js';
 import type { Project } from '../project/project.js';
 import { findLine } from '../compile/find-line.js';
 import { JinjaEnvironment } from '../compile/jinja-environment.js';
-import type { Manifest, ManifestNode, ModelNode, SeedNode, SourceNode } from '../compile/manifest.js';
+import type { Manifest, ManifestNode, ModelNode, SeedNode, SnapshotNode, SourceNode } from '../compile/manifest.js';
 import { resolvePackageVars, resolveVars } from '../compile/resolve-vars.js';
 import { captureTests } from '../data-tests/capture-tests.js';
 import type { TestNode } from '../compile/test-node.js';
@@ -258,6 +259,11 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
   }
   for (const u of unitTests.values()) {
     graphNodes.push({ uniqueId: u.uniqueId, name: u.name, resourceType: 'unit_test', path: u.path, fqn: u.fqn, tags: u.tags, dependsOn: u.dependsOn, config: u.config, packageName: project.name, testType: 'unit', testName: u.name });
+  }
+  if ((project.exposures?.length ?? 0) > 0) {
+    const refable = new Map<string, ManifestNode | SnapshotNode>([...models, ...seeds]);
+    for (const snapshot of snapshots.values()) refable.set(snapshot.name, snapshot);
+    graphNodes.push(...exposureNodes(project.exposures!, project.name, refable, sources));
   }
   rememberYmlRendering(models, ymlRendering);
   return {

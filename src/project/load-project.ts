@@ -131,6 +131,7 @@ function loadProjectFiles(projectDir: string, options: LoadProjectOptions): Proj
     modelProperties: properties.models,
     seedProperties: properties.seeds,
     unitTests: properties.unitTests,
+    exposures: properties.exposures,
     unitTestFolderConfigs: config.unit_tests ?? {},
     fixtures: fixtureFiles(root, paths.tests),
   };

@@ -5,6 +5,7 @@ import { readYamlFile, type YamlFile } from './read-yaml-file.js';
 import { sourceFreshnessConfig } from './source-freshness-config.js';
 import { unitTestEntries } from './load-unit-tests.js';
 import type { UnitTestDefinition } from './unit-test-definition.js';
+import { exposureEntries, type ExposureDefinition } from './exposure-definition.js';
 
 export interface LoadedProperties {
   readonly models: Map<string, NodeProperties>;
@@ -12,6 +13,8 @@ export interface LoadedProperties {
   readonly sources: SourceTable[];
   /** `unit_tests:` entries (dbt 1.8), in file order. */
   readonly unitTests: UnitTestDefinition[];
+  /** `exposures:` entries, in file order. */
+  readonly exposures: ExposureDefinition[];
 }
 
 type Raw = Record<string, unknown>;
@@ -150,7 +153,7 @@ function sourceEntries(yaml: YamlFile, into: SourceTable[]): void {
 
 /** Read every property yml under the model and seed paths. */
 export function loadProperties(files: readonly ListedFile[]): LoadedProperties {
-  const out: LoadedProperties = { models: new Map(), seeds: new Map(), sources: [], unitTests: [] };
+  const out: LoadedProperties = { models: new Map(), seeds: new Map(), sources: [], unitTests: [], exposures: [] };
   for (const file of files) {
     const yaml = readYamlFile(file.absPath, file.path);
     if (yaml.value === null || yaml.value === undefined) continue;
@@ -161,6 +164,7 @@ export function loadProperties(files: readonly ListedFile[]): LoadedProperties {
     nodeEntries(yaml, 'seeds', out.seeds);
     sourceEntries(yaml, out.sources);
     out.unitTests.push(...unitTestEntries(yaml, file));
+    out.exposures.push(...exposureEntries(yaml));
   }
   return out;
 }

@@ -1,5 +1,6 @@
 /** The loaded project: every file and declaration, before any rendering. */
 import type { Target } from './target.js';
+import type { ExposureDefinition } from './exposure-definition.js';
 import type { SnapshotDefinition } from './snapshot-definition.js';
 import type { DocsBlock } from './docs-block.js';
 import type { FixtureFile, UnitTestDefinition } from './unit-test-definition.js';
@@ -155,6 +156,8 @@ export interface Project {
   readonly seedProperties: ReadonlyMap<string, NodeProperties>;
   /** dbt 1.8 unit tests from the properties files (resolved against the models by the parse step). */
   readonly unitTests?: readonly UnitTestDefinition[];
+  /** The root project's exposures (dashboards, applications) and what they read, from the properties files. */
+  readonly exposures?: readonly ExposureDefinition[];
   /** The project file's `unit_tests:` config tree (enabled, tags, meta by folder, model and test). */
   readonly unitTestFolderConfigs?: ConfigMap;
   /** Unit test fixture files under <test-path>/fixtures, by name. */

@@ -27,7 +27,7 @@ export function graphContext(manifest: Manifest, graph: Graph): GraphContext {
   const context: GraphContext = {
     nodes: json.nodes as Record<string, unknown>,
     sources: json.sources as Record<string, unknown>,
-    exposures: {}, metrics: {}, groups: {}, semantic_models: {}, saved_queries: {},
+    exposures: json.exposures as Record<string, unknown>, metrics: {}, groups: {}, semantic_models: {}, saved_queries: {},
   };
   built.set(manifest, { graph, context });
   return context;

@@ -107,6 +107,23 @@ function snapshotJson(node: SnapshotNode, manifest: Manifest): Record<string, un
   };
 }
 
+/** dbt's `exposures`: each enabled exposure with what it reads (its graph parents). */
+function exposuresJson(manifest: Manifest, graph: Graph): Record<string, unknown> {
+  const project = manifest.project.name;
+  const out: Record<string, unknown> = {};
+  for (const e of manifest.project.exposures ?? []) {
+    const uniqueId = `exposure.${project}.${e.name}`;
+    const node = graph.nodes.get(uniqueId);
+    if (!node) continue;
+    out[uniqueId] = {
+      name: e.name, resource_type: 'exposure', package_name: project, path: e.location.file.split('/').slice(1).join('/'), original_file_path: e.location.file,
+      unique_id: uniqueId, fqn: node.fqn, type: e.type, owner: e.owner, description: e.description, label: e.label ?? null, maturity: e.maturity ?? null,
+      meta: e.meta, tags: e.tags, config: node.config ?? {}, url: e.url ?? null, depends_on: { macros: [], nodes: node.dependsOn },
+    };
+  }
+  return out;
+}
+
 /** dbt's `docs`: each `{% docs %}` block as a doc.<project>.<name> resource. */
 function docsJson(manifest: Manifest): Record<string, unknown> {
   const project = manifest.project.name;
@@ -146,6 +163,7 @@ export function manifestJson(manifest: Manifest, graph: Graph, invocationId: str
     nodes,
     sources,
     docs: docsJson(manifest),
+    exposures: exposuresJson(manifest, graph),
     macros: Object.fromEntries(manifest.jinja.macroNames.map((m) => [`macro.${manifest.project.name}.${m}`, { name: m }])),
     unit_tests: Object.fromEntries([...(manifest.unitTests?.values() ?? [])].map((u) => [u.uniqueId, unitTestJson(u, manifest.project.name, manifest.models.get(u.model)?.schema ?? 'main')])),
     disabled: Object.fromEntries([...manifest.disabled.values()].map((n) => [n.uniqueId, [nodeJson(n, manifest)]])),
