@@ -39,20 +39,20 @@ export function exposureEntries(yaml: YamlFile): ExposureDefinition[] {
       throw new ProjectError(`exposure '${name}': 'type' must be one of ${TYPES.join(', ')}${type ? `, got '${type}'` : ''}`, { location: where([...path, 'type']) });
     }
     if (!isRecord(entry.owner)) throw new ProjectError(`exposure '${name}' needs an 'owner' (a mapping with a name or an email)`, { location: where(path) });
-    const config = isRecord(entry.config) ? entry.config : {};
+    const ownConfig = isRecord(entry.config) ? entry.config : {};
     const dependsOn = entry.depends_on === undefined || entry.depends_on === null ? [] : entry.depends_on;
     if (!Array.isArray(dependsOn) || !dependsOn.every((d) => typeof d === 'string')) {
       throw new ProjectError(`exposure '${name}': 'depends_on' must be a list of ref('...') or source('...', '...')`, { location: where([...path, 'depends_on']) });
     }
-    const tags = [entry.tags, config.tags].flatMap((t) => (Array.isArray(t) ? t.map(String) : typeof t === 'string' ? [t] : []));
+    const tags = [entry.tags, ownConfig.tags].flatMap((t) => (Array.isArray(t) ? t.map(String) : typeof t === 'string' ? [t] : []));
     return {
       name, type, description: text(entry.description) ?? '', owner: entry.owner,
       ...(text(entry.label) ? { label: text(entry.label)! } : {}),
       ...(text(entry.url) ? { url: text(entry.url)! } : {}),
       ...(text(entry.maturity) ? { maturity: text(entry.maturity)! } : {}),
       tags: [...new Set(tags)],
-      meta: { ...(isRecord(entry.meta) ? entry.meta : {}), ...(isRecord(config.meta) ? config.meta : {}) },
-      enabled: config.enabled !== false && entry.enabled !== false,
+      meta: { ...(isRecord(entry.meta) ? entry.meta : {}), ...(isRecord(ownConfig.meta) ? ownConfig.meta : {}) },
+      enabled: ownConfig.enabled !== false && entry.enabled !== false,
       dependsOn: dependsOn as string[],
       location: where(path),
     };
