@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { namedSelectionBase } from './named-selection.js';
 import { graphContext } from '../state/graph-context.js';
 import { selectionState } from './selection-state.js';
 import { withoutEmptyNodes } from './graph-members.js';
@@ -66,7 +67,8 @@ export function compileProject(options: CompileOptions = {}): CompiledProject {
   const session = loadSession(options);
   const { manifest, graph, project } = session;
   const state = options.state !== undefined ? { state: selectionState(options.state, manifest, graph) } : {};
-  const selected = withoutEmptyNodes(manifest, selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.snapshots === false ? ['model'] : ['model', 'snapshot'], ...state }));
+  const named = namedSelectionBase(options, project.root, graph, state.state);
+  const selected = withoutEmptyNodes(manifest, selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.snapshots === false ? ['model'] : ['model', 'snapshot'], ...state, ...(named.base ? { base: named.base } : {}) }));
   warnUnusedVars(session, options.vars, selected);
   // A server's database (PostgreSQL) has no file: it is there to read; a SQLite file may not be yet.
   const db: Warehouse | undefined = engine.isInMemory(project.databasePath) || existsSync(project.databasePath) ? openProjectWarehouse(project, { readonly: true }) : undefined;

@@ -1,6 +1,8 @@
 import type { ResourceType } from '../graph/graph-node.js';
+import { namedSelectionBase } from './named-selection.js';
+import { resolve } from 'node:path';
 import { selectionState } from './selection-state.js';
-import { readsState } from '../graph/selection-state.js';
+import { readsState, type SelectionState } from '../graph/selection-state.js';
 import { loadSession } from './session.js';
 import { selectWithTests, type IndirectSelection } from '../graph/select-with-tests.js';
 import { topologicalOrder } from '../graph/topological-order.js';
@@ -44,11 +46,14 @@ export function listNodesVouched(options: ListOptions = {}): { nodes: ListedNode
     ...(options.targetPath !== undefined ? { targetPath: options.targetPath } : {}),
   });
   // A state: or result: selector compares nodes with the --state manifest: that needs the whole manifest, not the cached graph.
-  const state = options.state !== undefined && (readsState(options.select) || readsState(options.exclude))
-    ? (() => { const session = loadSession(options); return { state: selectionState(options.state!, session.manifest, session.graph) }; })()
-    : {};
+  // (A named selector may use them too: with --state given and a --selector, the manifest is loaded as well.)
+  const stateSelection: SelectionState | undefined = options.state !== undefined && (readsState(options.select) || readsState(options.exclude) || options.selector !== undefined)
+    ? (() => { const session = loadSession(options); return selectionState(options.state!, session.manifest, session.graph); })()
+    : undefined;
+  const state = stateSelection ? { state: stateSelection } : {};
+  const named = namedSelectionBase(options, resolve(options.projectDir ?? process.cwd()), graph, stateSelection);
   // Data tests come along with what they test (dbt's indirect selection).
-  const selected = selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.resourceTypes, indirectSelection: options.indirectSelection, ...state });
+  const selected = selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.resourceTypes, indirectSelection: options.indirectSelection, ...state, ...(named.base ? { base: named.base } : {}) });
   const nodes = topologicalOrder(graph, selected).map((id): ListedNode => {
     const n = graph.nodes.get(id)!;
     return {

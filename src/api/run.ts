@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { namedSelectionBase } from './named-selection.js';
 import { selectionState } from './selection-state.js';
 import { readsState } from '../graph/selection-state.js';
 import { withoutEmptyNodes } from './graph-members.js';
@@ -142,9 +143,12 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const command = options.command ?? 'run';
   const types = options.resourceTypes ? RESOURCES[command].filter((t) => options.resourceTypes!.includes(t)) : RESOURCES[command];
   const state = options.state !== undefined ? { state: selectionState(options.state, manifest, graph) } : {};
+  const named = namedSelectionBase(options, project.root, graph, state.state);
+  if (named.defaultName !== undefined) options.onEvent?.({ type: 'log', message: `Using default selector ${named.defaultName}` });
+  const base = named.base ? { base: named.base } : {};
   const selected = withoutEmptyNodes(manifest, types.length === 0 ? new Set<string>() : RESOURCES[command].includes('test')
-    ? selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: types, indirectSelection: options.indirectSelection, ...state })
-    : selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: types, ...state }));
+    ? selectWithTests(graph, { select: options.select, exclude: options.exclude, resourceTypes: types, indirectSelection: options.indirectSelection, ...state, ...base })
+    : selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: types, ...state, ...base }));
   const byState = readsState(options.select) || readsState(options.exclude);
   if (selected.size === 0 && ((options.select?.length ?? 0) > 0 || (options.exclude?.length ?? 0) > 0)) {
     const flags = [...(options.select?.length ? [`--select ${options.select.join(' ')}`] : []), ...(options.exclude?.length ? [`--exclude ${options.exclude.join(' ')}`] : [])];

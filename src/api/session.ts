@@ -23,6 +23,8 @@ export interface SessionOptions {
   readonly partialParse?: boolean;
   /** dbt's --target-path: where artifacts, compiled SQL and the caches go, instead of the project file's target-path. */
   readonly targetPath?: string;
+  /** dbt's --selector: a named selector of selectors.yml, used instead of --select and --exclude. */
+  readonly selector?: string;
   /** dbt's --state: the target folder of an earlier invocation, which `state:` and `result:` selectors compare with (api/selection-state.ts). */
   readonly state?: string;
   /** Told when each phase starts: load, capture, parse-cache, graph (then render and plan, model by model, in compile); for timing them from outside (the bench). */

@@ -18,6 +18,8 @@ export interface CommonFlags {
   targetPath?: string;
   /** --state (else DBT_STATE), on the commands that select. */
   state?: string;
+  /** --selector: a named selector of selectors.yml. */
+  selector?: string;
 }
 
 /** --project-dir, --database, --vars, --busy-timeout and dbt's profile flags, accepted by every command. */
@@ -44,6 +46,7 @@ export function withSelection(command: Command, options: { modelsOnlyModels?: bo
     .option('-m, --models <selector...>', options.modelsOnlyModels ? "dbt's older --select, keeping only models (as dbt's ls --models)" : "dbt's older name of --select (also --model)")
     .addOption(new Option('--model <selector...>').hideHelp())
     .option('--exclude <selector...>', 'nodes to leave out (same grammar as --select)')
+    .option('--selector <name>', "a named selector of selectors.yml (--select and --exclude are then ignored, as in dbt)")
     .addOption(new Option('--state <dir>', 'the target folder of an earlier run (its manifest.json, run_results.json) that state:new, state:modified[.body|.configs|.relation], state:old, state:unmodified and result:<status> selectors compare with').env('DBT_STATE'))
     .hook('preAction', (cmd) => {
       const { select, models, model } = cmd.opts<{ select?: string[]; models?: string[]; model?: string[] }>();
@@ -95,5 +98,6 @@ export function sessionOptions(flags: CommonFlags): SessionOptions {
     profilesDir: flags.profilesDir, profile: flags.profile, target: flags.target,
     ...(flags.partialParse === false ? { partialParse: false } : {}),
     ...(flags.targetPath !== undefined && flags.targetPath.trim() !== '' ? { targetPath: flags.targetPath } : {}),
-    ...(flags.state !== undefined && flags.state.trim() !== '' ? { state: flags.state } : {}) };
+    ...(flags.state !== undefined && flags.state.trim() !== '' ? { state: flags.state } : {}),
+    ...(flags.selector !== undefined ? { selector: flags.selector } : {}) };
 }

@@ -14,6 +14,8 @@ export interface SelectionOptions {
   readonly resourceTypes?: readonly ResourceType[];
   /** What `state:` and `result:` compare against (dbt's --state); without it they are an error. */
   readonly state?: SelectionState;
+  /** The nodes a named selector (selectors.yml, --selector) chose: used instead of select and exclude, as dbt ignores those with --selector. */
+  readonly base?: ReadonlySet<string>;
 }
 
 /**
@@ -31,8 +33,8 @@ export function selectNodes(graph: Graph, options: SelectionOptions): Set<string
   const select = parseSelection(options.select ?? [], isNodeName);
   const exclude = parseSelection(options.exclude ?? [], isNodeName);
 
-  const selected = select.length === 0 ? new Set(graph.nodes.keys()) : evaluateUnion(graph, select, options.state);
-  if (exclude.length > 0) {
+  const selected = options.base ? new Set(options.base) : select.length === 0 ? new Set(graph.nodes.keys()) : evaluateUnion(graph, select, options.state);
+  if (!options.base && exclude.length > 0) {
     for (const id of evaluateUnion(graph, exclude, options.state)) selected.delete(id);
   }
   const types = options.resourceTypes;

@@ -27,8 +27,8 @@ export function indirectSelectionMode(value: string | undefined): IndirectSelect
  * resource-type filter applies.
  */
 export function selectWithTests(graph: Graph, options: SelectionOptions & { readonly indirectSelection?: IndirectSelection }): Set<string> {
-  const selected = selectNodes(graph, { select: options.select, exclude: options.exclude, ...(options.state ? { state: options.state } : {}) });
-  const excluded = options.exclude && options.exclude.some((e) => e.trim() !== '') ? selectNodes(graph, { select: options.exclude, ...(options.state ? { state: options.state } : {}) }) : new Set<string>();
+  const selected = selectNodes(graph, { select: options.select, exclude: options.exclude, ...(options.state ? { state: options.state } : {}), ...(options.base ? { base: options.base } : {}) });
+  const excluded = !options.base && options.exclude && options.exclude.some((e) => e.trim() !== '') ? selectNodes(graph, { select: options.exclude, ...(options.state ? { state: options.state } : {}) }) : new Set<string>();
   const mode = options.indirectSelection ?? 'eager';
   if (mode !== 'empty') {
     let upstream: Set<string> | undefined;
