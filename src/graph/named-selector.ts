@@ -27,8 +27,10 @@ export function namedSelection(graph: Graph, selectors: readonly SelectorEntry[]
     if (!isRecord(definition)) throw fail(`a definition is a selection string, a method and value, a union or an intersection, got ${JSON.stringify(definition)}`);
     if (Array.isArray(definition.union) || Array.isArray(definition.intersection)) {
       const items = (definition.union ?? definition.intersection) as unknown[];
-      const kept = items.filter((i) => !(isRecord(i) && 'exclude' in i));
-      const excluded = items.filter((i): i is Record<string, unknown> => isRecord(i) && 'exclude' in i).flatMap((i) => (Array.isArray(i.exclude) ? i.exclude : [i.exclude]));
+      // An item that is only `exclude:` subtracts; one with a method (and its own exclude) is a selection.
+      const excludeOnly = (i: unknown): i is Record<string, unknown> => isRecord(i) && 'exclude' in i && !('method' in i) && !('union' in i) && !('intersection' in i);
+      const kept = items.filter((i) => !excludeOnly(i));
+      const excluded = items.filter(excludeOnly).flatMap((i) => (Array.isArray(i.exclude) ? i.exclude : [i.exclude]));
       const sets = kept.map((i) => evaluate(i, path));
       let result: Set<string>;
       if (definition.union) result = new Set(sets.flatMap((s) => [...s]));
