@@ -25,6 +25,15 @@ describe('selectors.yml and --selector', () => {
       value: stg
       children: true
       children_depth: 1
+  - name: marts_but_other
+    definition:
+      union:
+        - method: path
+          value: models/marts
+          exclude:
+            - method: fqn
+              value: other
+        - stg
   - name: both
     definition:
       intersection:
@@ -54,6 +63,8 @@ describe('selectors.yml and --selector', () => {
     expect(ls(dir, '--selector', 'finance_not_big')).toEqual(['small']);
     expect(ls(dir, '--selector', 'stg_and_after')).toEqual(['big', 'stg']);
     expect(ls(dir, '--selector', 'both')).toEqual(['big', 'small']);
+    // A method item with its own exclude, inside a union, keeps its selection minus that exclude.
+    expect(ls(dir, '--selector', 'marts_but_other')).toEqual(['big', 'small', 'stg']);
   });
 
   it('--selector ignores --select, as dbt does; run builds what it selects', () => {
