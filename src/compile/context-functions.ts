@@ -211,6 +211,7 @@ export function contextFunctions(state: RenderState): Record<string, unknown> {
     target: state.target.postgres
       ? {
         name: state.target.name,
+        target_name: state.target.name,
         profile_name: state.target.profileName ?? null,
         type: engine.name,
         schema: state.target.schema,
@@ -223,6 +224,7 @@ export function contextFunctions(state: RenderState): Record<string, unknown> {
       }
       : {
         name: state.target.name,
+        target_name: state.target.name,
         profile_name: state.target.profileName ?? null,
         type: engine.name,
         schema: state.target.schema,

@@ -44,17 +44,23 @@ export function exposureNodes(
         throw new ProjectError(`exposure '${exposure.name}': depends_on entry "${entry}" is not ref('...') or source('...', '...')`, { location: exposure.location });
       }
     }
+    const pkg = exposure.package ?? projectName;
     out.push({
-      uniqueId: `exposure.${projectName}.${exposure.name}`,
+      uniqueId: exposureId(exposure, projectName),
       name: exposure.name,
       resourceType: 'exposure',
       path: exposure.location.file,
-      fqn: [projectName, ...exposure.location.file.split('/').slice(1, -1), exposure.name],
+      fqn: [pkg, ...exposure.location.file.split('/').slice(1, -1), exposure.name],
       tags: exposure.tags,
       dependsOn: [...new Set(dependsOn)],
       config: { enabled: true, tags: exposure.tags, meta: exposure.meta },
-      packageName: projectName,
+      packageName: pkg,
     });
   }
   return out;
+}
+
+/** exposure.<package>.<name>: the root project's, or the installed package's that declares it. */
+export function exposureId(exposure: ExposureDefinition, projectName: string): string {
+  return `exposure.${exposure.package ?? projectName}.${exposure.name}`;
 }

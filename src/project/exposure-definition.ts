@@ -16,6 +16,8 @@ export interface ExposureDefinition {
   /** Its depends_on entries as written: "ref('orders')", "source('raw', 'payments')". */
   readonly dependsOn: readonly string[];
   readonly location: { readonly file: string; readonly line: number | undefined };
+  /** The installed package that declares it; absent for the root project's own. */
+  readonly package?: string;
 }
 
 const TYPES = ['dashboard', 'notebook', 'analysis', 'ml', 'application'];

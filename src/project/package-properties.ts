@@ -31,7 +31,8 @@ export function withPackageProperties(root: LoadedProperties, packages: readonly
       sources.push(table);
     }
   }
-  return { ...root, models, seeds, sources };
+  const exposures = [...root.exposures, ...packages.flatMap((pkg) => pkg.properties.exposures.map((e) => ({ ...e, package: pkg.name })))];
+  return { ...root, models, seeds, sources, exposures };
 }
 
 function addAll(into: Map<string, NodeProperties>, from: ReadonlyMap<string, NodeProperties>, kind: string): void {

@@ -1,4 +1,5 @@
 import { engine } from '../engine/current-engine.js';
+import { exposureId } from '../parse/exposure-nodes.js';
 import { unitTestJson } from './unit-test-json.js';
 import { nowIso } from '../clock.js';
 import type { Manifest, ManifestNode, SnapshotNode } from '../compile/manifest.js';
@@ -112,11 +113,11 @@ function exposuresJson(manifest: Manifest, graph: Graph): Record<string, unknown
   const project = manifest.project.name;
   const out: Record<string, unknown> = {};
   for (const e of manifest.project.exposures ?? []) {
-    const uniqueId = `exposure.${project}.${e.name}`;
+    const uniqueId = exposureId(e, project);
     const node = graph.nodes.get(uniqueId);
     if (!node) continue;
     out[uniqueId] = {
-      name: e.name, resource_type: 'exposure', package_name: project, path: e.location.file.split('/').slice(1).join('/'), original_file_path: e.location.file,
+      name: e.name, resource_type: 'exposure', package_name: e.package ?? project, path: e.location.file.split('/').slice(1).join('/'), original_file_path: e.location.file,
       unique_id: uniqueId, fqn: node.fqn, type: e.type, owner: e.owner, description: e.description, label: e.label ?? null, maturity: e.maturity ?? null,
       meta: e.meta, tags: e.tags, config: node.config ?? {}, url: e.url ?? null, depends_on: { macros: [], nodes: node.dependsOn },
     };

@@ -55,6 +55,19 @@ exposures:
     expect(manifest.child_map['model.shop.big']).toContain('exposure.shop.weekly_dashboard');
   });
 
+  it("an installed package's exposures are its own (exposure.<package>.<name>), reading its models", () => {
+    const dir = writeProject({
+      'dbt_project.yml': "name: shop\nversion: '1.0'\n",
+      'models/root_model.sql': 'select 1 as id\n',
+      'dbt_packages/pkgx/dbt_project.yml': "name: pkgx\nversion: '1.0'\nconfig-version: 2\n",
+      'dbt_packages/pkgx/models/pkg_model.sql': 'select 2 as id\n',
+      'dbt_packages/pkgx/models/exposures.yml': "version: 2\nexposures:\n  - name: pkg_app\n    type: application\n    owner: {name: Someone}\n    depends_on: [\"ref('pkg_model')\"]\n",
+    });
+    const r = runCli(['ls', '-s', '+exposure:pkgx.pkg_app', '--project-dir', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n')).toEqual(['pkgx.pkg_model', 'exposure:pkgx.pkg_app']);
+  });
+
   it('an exposure reading a model that does not exist is refused, naming it and the closest name', () => {
     const dir = project(EXPOSURES.replace("ref('big')", "ref('bigg')"));
     const r = runCli(['ls', '--project-dir', dir]);
