@@ -15,8 +15,9 @@ import { topologicalOrder } from '../graph/topological-order.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import { planNode } from '../plan/plan-node.js';
 import { incrementalWindow, type IncrementalWindow } from '../analysis/incremental-window.js';
-import { writeNodeArtifacts } from '../state/write-artifacts.js';
-import { writeRunManifest } from '../state/run-manifest.js';
+import { writeNodeArtifacts, writeRunArtifacts } from '../state/write-artifacts.js';
+import { relationName } from '../execute/describe-node.js';
+import type { NodeResult } from '../state/node-result.js';
 import { randomUUID } from 'node:crypto';
 import { loadSession, type SessionOptions } from './session.js';
 import { warnUnusedVars } from './warn-unused-vars.js';
@@ -76,19 +77,29 @@ export function compileProject(options: CompileOptions = {}): CompiledProject {
   // compile runs nothing: no invocation id; microbatch batches end at the as_of var, else now.
   const context: RunContext = { ...PARSE_CONTEXT, command: 'compile', startedAt: now(), fullRefresh: options.fullRefresh ?? false, backfill: backfillOfVars(manifest.vars), vars: manifest.vars, ...(options.empty ? { empty: true } : {}) };
   const snapshots = new Map([...(manifest.snapshots?.values() ?? [])].map((s) => [s.uniqueId, s]));
+  const t0 = performance.now();
+  // dbt's compile writes run_results.json too: each compiled node a success with its compiled code.
+  const results: NodeResult[] = [];
+  const compiled = (node: { readonly uniqueId: string; readonly name: string; readonly alias: string; readonly schema: string }, resourceType: 'model' | 'snapshot', code: string, started: string): NodeResult => ({
+    uniqueId: node.uniqueId, name: node.name, resourceType, status: 'success', message: null, executionTime: 0, startedAt: started, completedAt: now().toISOString(),
+    adapterResponse: {}, compiledCode: code, relationName: relationName(node), rowsDeleted: 0, rowsInserted: 0, partitions: [], asOf: null, exitCode: 0,
+  });
   try {
     const out: CompiledModel[] = [];
     const compiledSnapshots: CompiledSnapshot[] = [];
     for (const id of topologicalOrder(graph, selected)) {
       const snapshot = snapshots.get(id);
       if (snapshot) {
-        const compiled = compileSnapshot(manifest, snapshot, facts?.db, context);
-        if (options.writeArtifacts !== false) writeSnapshotCompiled(project, compiled);
-        compiledSnapshots.push(compiled);
+        const started = now().toISOString();
+        const done = compileSnapshot(manifest, snapshot, facts?.db, context);
+        if (options.writeArtifacts !== false) writeSnapshotCompiled(project, done);
+        compiledSnapshots.push(done);
+        results.push(compiled(snapshot, 'snapshot', done.sql, started));
         continue;
       }
       const node = manifest.nodes.get(id);
       if (node?.resourceType !== 'model') continue;
+      const started = now().toISOString();
       const logs = { full: [] as string[], incremental: [] as string[] };
       options.onPhase?.('render');
       const render = (incremental: boolean) => renderModel(manifest, node, { db: facts?.db, incremental, run: context, log: (m) => logs[incremental ? 'incremental' : 'full'].push(m), graph: () => graphContext(manifest, graph) });
@@ -104,9 +115,16 @@ export function compileProject(options: CompileOptions = {}): CompiledProject {
       // The logs of the rendering the plan's mode uses, once, outside any microbatch batch (as dbt's compile renders).
       const used = incremental && (plan.mode === 'incremental' || plan.mode === 'backfill') ? logs.incremental : logs.full;
       out.push({ node, fullSql: full.sql, incrementalSql: incremental?.sql, plan, ...(window ? { window } : {}), logs: used });
+      results.push(compiled(node, 'model', incremental && (plan.mode === 'incremental' || plan.mode === 'backfill') ? incremental.sql : full.sql, started));
     }
-    // target/manifest.json too, as dbt's compile writes it (tools read the manifest after a compile).
-    if (options.writeArtifacts !== false) writeRunManifest(project, manifest, graph, randomUUID());
+    // target/manifest.json and run_results.json too, as dbt's compile writes them (tools read them after a compile;
+    // every result a success, so a `retry` after it has nothing to do, as dbt's).
+    if (options.writeArtifacts !== false) {
+      writeRunArtifacts(project, manifest, graph, {
+        invocationId: randomUUID(), command: 'compile', results, elapsedSeconds: (performance.now() - t0) / 1000, runStartedAt: context.startedAt,
+        options: { select: options.select, exclude: options.exclude, fullRefresh: options.fullRefresh },
+      });
+    }
     return { models: out, snapshots: compiledSnapshots };
   } finally {
     db?.close();
