@@ -1,4 +1,5 @@
 import { engine } from '../engine/current-engine.js';
+import { macrosJson } from './macros-json.js';
 import { exposureId } from '../parse/exposure-nodes.js';
 import { unitTestJson } from './unit-test-json.js';
 import { nowIso } from '../clock.js';
@@ -165,7 +166,7 @@ export function manifestJson(manifest: Manifest, graph: Graph, invocationId: str
     sources,
     docs: docsJson(manifest),
     exposures: exposuresJson(manifest, graph),
-    macros: Object.fromEntries(manifest.jinja.macroNames.map((m) => [`macro.${manifest.project.name}.${m}`, { name: m }])),
+    macros: macrosJson(manifest),
     unit_tests: Object.fromEntries([...(manifest.unitTests?.values() ?? [])].map((u) => [u.uniqueId, unitTestJson(u, manifest.project.name, manifest.models.get(u.model)?.schema ?? 'main')])),
     disabled: Object.fromEntries([...manifest.disabled.values()].map((n) => [n.uniqueId, [nodeJson(n, manifest)]])),
     parent_map: Object.fromEntries([...graph.parents].map(([k, v]) => [k, v])),
