@@ -30,6 +30,36 @@ function sameRelation(current: NodeJson, previous: NodeJson): boolean {
   return current.database === previous.database && current.schema === previous.schema && name(current) === name(previous);
 }
 
+/** A pattern matching any of these names as a whole word. */
+function namePattern(names: ReadonlySet<string>): RegExp {
+  return new RegExp(`\\b(?:${[...names].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\b`);
+}
+
+/**
+ * dbt's state:modified.macros: a node calls a macro whose text changed since the state (or is new).
+ * mini-dbt does not record which macros a render calls, so a call is a mention of the macro's name in
+ * the node's code (as every direct call is), followed through the macros that mention it; a name in
+ * a comment counts too, so it may flag a node dbt would not, rather than miss one.
+ */
+function changedMacroCalls(current: Record<string, NodeJson>, previous: Record<string, NodeJson>): (text: unknown) => boolean {
+  const changed = new Set<string>();
+  for (const [id, macro] of Object.entries(current)) if (previous[id]?.macro_sql !== macro.macro_sql) changed.add(String(macro.name));
+  // Macros that call a changed macro changed in effect too: to a fixpoint.
+  for (let grew = changed.size > 0; grew;) {
+    grew = false;
+    const pattern = namePattern(changed);
+    for (const macro of Object.values(current)) {
+      const name = String(macro.name);
+      if (!changed.has(name) && typeof macro.macro_sql === 'string' && pattern.test(macro.macro_sql)) {
+        changed.add(name);
+        grew = true;
+      }
+    }
+  }
+  const pattern = changed.size === 0 ? undefined : namePattern(changed);
+  return (text) => pattern !== undefined && typeof text === 'string' && pattern.test(text);
+}
+
 function readJson(path: string, what: string): Record<string, unknown> {
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
@@ -49,7 +79,7 @@ function readJson(path: string, what: string): Record<string, unknown> {
  */
 export function selectionState(dir: string, manifest: Manifest, graph: Graph): SelectionState {
   const folder = resolve(dir);
-  let compared: { current: Record<string, NodeJson>; previous: Record<string, NodeJson> } | undefined;
+  let compared: { current: Record<string, NodeJson>; previous: Record<string, NodeJson>; callsChanged: (text: unknown) => boolean } | undefined;
   let results: Map<string, string> | undefined;
   const flagsCache = new Map<string, ReadonlySet<string>>();
   const comparison = () => {
@@ -61,6 +91,7 @@ export function selectionState(dir: string, manifest: Manifest, graph: Graph): S
     compared = {
       current: { ...(now.nodes as Record<string, NodeJson>), ...(now.sources as Record<string, NodeJson>) },
       previous: { ...(previous.nodes as Record<string, NodeJson> | undefined ?? {}), ...(previous.sources as Record<string, NodeJson> | undefined ?? {}) },
+      callsChanged: changedMacroCalls(now.macros as Record<string, NodeJson>, (previous.macros ?? {}) as Record<string, NodeJson>),
     };
     return compared;
   };
@@ -78,6 +109,7 @@ export function selectionState(dir: string, manifest: Manifest, graph: Graph): S
         if (!sameBody(now, before)) flags.add('modified.body');
         if (stable(now.config ?? {}) !== stable(before.config ?? {})) flags.add('modified.configs');
         if (!sameRelation(now, before)) flags.add('modified.relation');
+        if (compared!.callsChanged(now.raw_code)) flags.add('modified.macros');
         flags.add(flags.size > 1 ? 'modified' : 'unmodified');
       }
       // dbt's state:modified takes new nodes too.

@@ -7,10 +7,10 @@ export type SelectorMethod = 'fqn' | 'tag' | 'path' | 'file' | 'resource_type' |
 const METHODS: readonly SelectorMethod[] = ['config', 'exposure', 'file', 'fqn', 'package', 'path', 'resource_type', 'result', 'source', 'state', 'tag', 'test_name', 'test_type'];
 
 /** dbt's state: values mini-dbt compares (src/api/selection-state.ts). */
-export const STATE_VALUES: readonly string[] = ['new', 'old', 'modified', 'modified.body', 'modified.configs', 'modified.relation', 'unmodified'];
+export const STATE_VALUES: readonly string[] = ['new', 'old', 'modified', 'modified.body', 'modified.configs', 'modified.relation', 'modified.macros', 'unmodified'];
 
-/** state: values of dbt's that need what mini-dbt does not record (which macros a node calls, persisted docs, contracts). */
-const STATE_UNSUPPORTED: readonly string[] = ['modified.macros', 'modified.persisted_descriptions', 'modified.contract'];
+/** state: values of dbt's that need what mini-dbt does not record (persisted docs, contracts). */
+const STATE_UNSUPPORTED: readonly string[] = ['modified.persisted_descriptions', 'modified.contract'];
 
 /** dbt's test_type: values (schema is the old name of generic). */
 export const TEST_TYPES: readonly string[] = ['generic', 'singular', 'unit', 'data', 'schema'];

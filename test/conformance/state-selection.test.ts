@@ -1,4 +1,4 @@
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeProject } from '../support/example-project.js';
@@ -56,6 +56,20 @@ describe('state: and result: selectors against --state', () => {
     expect(ls(dir, '--select', 'state:modified.relation')).toEqual(['stg']);
   });
 
+  it('state:modified.macros: the nodes that call a macro whose text changed, directly or through another macro', () => {
+    const dir = project();
+    mkdirSync(join(dir, 'macros'));
+    writeFileSync(join(dir, 'macros/m.sql'), '{% macro threshold() %}5{% endmacro %}\n{% macro cutoff() %}{{ threshold() }}{% endmacro %}\n');
+    writeFileSync(join(dir, 'models/big.sql'), "select * from {{ ref('stg') }} where amount > {{ cutoff() }}\n");
+    expect(runCli(['build', '--project-dir', dir]).code).toBe(0);
+    cpSync(join(dir, 'target'), join(dir, 'prod'), { recursive: true });
+    expect(ls(dir, '--select', 'state:modified.macros')).toEqual([]);
+    writeFileSync(join(dir, 'macros/m.sql'), '{% macro threshold() %}6{% endmacro %}\n{% macro cutoff() %}{{ threshold() }}{% endmacro %}\n');
+    expect(ls(dir, '--select', 'state:modified.macros', '--resource-type', 'model')).toEqual(['big']);
+    expect(ls(dir, '--select', 'state:modified', '--resource-type', 'model')).toEqual(['big']);
+    expect(ls(dir, '--select', 'state:modified.body', '--resource-type', 'model')).toEqual([]);
+  });
+
   it('state:modified+ builds what changed and what reads it, and the tests on them', () => {
     const dir = withState();
     writeFileSync(join(dir, 'models/stg.sql'), "select * from {{ ref('orders') }} where id > 0\n");
@@ -84,8 +98,8 @@ describe('state: and result: selectors against --state', () => {
     const empty = runCli(['ls', '--select', 'state:modified', '--state', join(dir, 'nowhere'), '--project-dir', dir]);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('no manifest.json there to compare with');
-    const macros = runCli(['ls', '--select', 'state:modified.macros', '--state', join(dir, 'nowhere'), '--project-dir', dir]);
-    expect(macros.code).toBe(2);
-    expect(macros.stderr).toContain('does not compare macros');
+    const contract = runCli(['ls', '--select', 'state:modified.contract', '--state', join(dir, 'nowhere'), '--project-dir', dir]);
+    expect(contract.code).toBe(2);
+    expect(contract.stderr).toContain('does not compare contract');
   });
 });
