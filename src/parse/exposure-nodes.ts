@@ -50,7 +50,7 @@ export function exposureNodes(
       name: exposure.name,
       resourceType: 'exposure',
       path: exposure.location.file,
-      fqn: [pkg, ...exposure.location.file.split('/').slice(1, -1), exposure.name],
+      fqn: [pkg, ...exposure.folders, exposure.name],
       tags: exposure.tags,
       dependsOn: [...new Set(dependsOn)],
       config: { enabled: true, tags: exposure.tags, meta: exposure.meta },

@@ -18,6 +18,8 @@ export interface ExposureDefinition {
   readonly location: { readonly file: string; readonly line: number | undefined };
   /** The installed package that declares it; absent for the root project's own. */
   readonly package?: string;
+  /** The folders of its properties file below the resource path (dbt's fqn between the package and the name). */
+  readonly folders: readonly string[];
 }
 
 const TYPES = ['dashboard', 'notebook', 'analysis', 'ml', 'application'];
@@ -57,6 +59,7 @@ export function exposureEntries(yaml: YamlFile): ExposureDefinition[] {
       enabled: ownConfig.enabled !== false && entry.enabled !== false,
       dependsOn: dependsOn as string[],
       location: where(path),
+      folders: yaml.displayPath.split('/').slice(1, -1),
     };
   });
 }

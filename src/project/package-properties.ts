@@ -31,7 +31,7 @@ export function withPackageProperties(root: LoadedProperties, packages: readonly
       sources.push(table);
     }
   }
-  const exposures = [...root.exposures, ...packages.flatMap((pkg) => pkg.properties.exposures.map((e) => ({ ...e, package: pkg.name })))];
+  const exposures = [...root.exposures, ...packages.flatMap((pkg) => pkg.properties.exposures.map((e) => ({ ...e, package: pkg.name, folders: e.location.file.slice(pkg.path.length + 1).split('/').slice(1, -1) })))];
   return { ...root, models, seeds, sources, exposures };
 }
 

@@ -66,6 +66,9 @@ exposures:
     const r = runCli(['ls', '-s', '+exposure:pkgx.pkg_app', '--project-dir', dir]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n')).toEqual(['pkgx.pkg_model', 'exposure:pkgx.pkg_app']);
+    // Its fqn is the package, the folders below the package's model path, and the name (not the install path).
+    const json = runCli(['ls', '--resource-type', 'exposure', '--output', 'json', '--output-keys', 'fqn', '--project-dir', dir]);
+    expect(JSON.parse(json.stdout)).toEqual({ fqn: ['pkgx', 'pkg_app'] });
   });
 
   it('an exposure reading a model that does not exist is refused, naming it and the closest name', () => {
