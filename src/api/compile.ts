@@ -80,10 +80,14 @@ export function compileProject(options: CompileOptions = {}): CompiledProject {
   const t0 = performance.now();
   // dbt's compile writes run_results.json too: each compiled node a success with its compiled code.
   const results: NodeResult[] = [];
-  const compiled = (node: { readonly uniqueId: string; readonly name: string; readonly alias: string; readonly schema: string }, resourceType: 'model' | 'snapshot', code: string, started: string): NodeResult => ({
-    uniqueId: node.uniqueId, name: node.name, resourceType, status: 'success', message: null, executionTime: 0, startedAt: started, completedAt: now().toISOString(),
-    adapterResponse: {}, compiledCode: code, relationName: relationName(node), rowsDeleted: 0, rowsInserted: 0, partitions: [], asOf: null, exitCode: 0,
-  });
+  const compiled = (node: { readonly uniqueId: string; readonly name: string; readonly alias: string; readonly schema: string }, resourceType: 'model' | 'snapshot', code: string, started: string): NodeResult => {
+    const completed = now();
+    return {
+      uniqueId: node.uniqueId, name: node.name, resourceType, status: 'success', message: null, executionTime: (completed.getTime() - Date.parse(started)) / 1000,
+      startedAt: started, completedAt: completed.toISOString(),
+      adapterResponse: {}, compiledCode: code, relationName: relationName(node), rowsDeleted: 0, rowsInserted: 0, partitions: [], asOf: null, exitCode: 0,
+    };
+  };
   try {
     const out: CompiledModel[] = [];
     const compiledSnapshots: CompiledSnapshot[] = [];
