@@ -44,3 +44,30 @@ export async function sideBySide<K extends string>(things: Record<K, Measured>, 
   const medians = Object.fromEntries(keys.map((k) => [k, median(samples[k])])) as Record<K, number>;
   return { samples, medians };
 }
+
+/**
+ * Like sideBySide, for things compared in pairs (an engine's run and its bare
+ * SQL): each group runs as a block, in its order in even rounds and reversed
+ * in odd ones (the parity shifts with the group's place), so each member of
+ * a pair is first, right after whatever came before, as often as it is
+ * second, right after its partner. A rotation of one long list puts one
+ * member after the other in almost every round, and whichever follows a
+ * large scan (a 1 s rebuild) pays for it. The rounds are rounded up to an
+ * even number for that balance.
+ */
+export async function pairedSideBySide<K extends string>(things: Record<K, Measured>, groups: readonly (readonly K[])[], repeats: number, warmup = 1): Promise<Interleaved<K>> {
+  const keys = groups.flat();
+  const missing = (Object.keys(things) as K[]).filter((k) => !keys.includes(k));
+  if (missing.length > 0) throw new Error(`pairedSideBySide: ${missing.join(', ')} in no group`);
+  for (let i = 0; i < warmup; i++) for (const k of keys) await things[k]();
+  const samples = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<K, number[]>;
+  const rounds = repeats + (repeats % 2);
+  for (let round = 0; round < rounds; round++) {
+    for (const [g, group] of groups.entries()) {
+      const ordered = (round + g) % 2 === 0 ? group : [...group].reverse();
+      for (const k of ordered) samples[k].push(await things[k]());
+    }
+  }
+  const medians = Object.fromEntries(keys.map((k) => [k, median(samples[k])])) as Record<K, number>;
+  return { samples, medians };
+}
