@@ -4,6 +4,7 @@ import { qualifiedName, quoteIdentifier } from '../engine/quote-identifier.js';
 import { dialect } from '../engine/current-engine.js';
 import { relationKind } from '../engine/relation-kind.js';
 import { daysBetween, isIsoDate } from '../feed/iso-date.js';
+import { wholeHourSpan } from '../feed/iso-hour.js';
 import type { Graph } from '../graph/graph-node.js';
 import { timeSourcesOf } from '../state/effective-as-of.js';
 import type { PartitionRange } from './minimal-ranges.js';
@@ -36,24 +37,28 @@ export function backfillCost(
   db: Warehouse, manifest: Manifest, graph: Graph, node: ModelNode, ranges: readonly PartitionRange[], asOf: string | null,
   raw: { readonly rawRows: number; readonly fullRebuildRawRows: number },
 ): BackfillCost {
-  const rangeDays = ranges.reduce((n, r) => n + (isIsoDate(r.start) && isIsoDate(r.end) ? daysBetween(r.start, r.end) + 1 : 1), 0);
+  // Hourly partitions: the ranges' hours, as days (a fraction) against the history's days.
+  const hours = ranges.every((r) => wholeHourSpan(r.start, r.end) !== undefined) ? ranges.reduce((n, r) => n + wholeHourSpan(r.start, r.end)!, 0) : undefined;
+  const rangeDays = hours !== undefined && ranges.length > 0 ? hours / 24 : ranges.reduce((n, r) => n + (isIsoDate(r.start) && isIsoDate(r.end) ? daysBetween(r.start, r.end) + 1 : 1), 0);
   const first = firstEventDay(db, manifest, graph, node);
   const historyEnd = asOf !== null && isIsoDate(asOf.slice(0, 10)) ? asOf.slice(0, 10) : null;
   const historyDays = first !== null && historyEnd !== null && first <= historyEnd ? daysBetween(first, historyEnd) + 1 : null;
   const percent = raw.fullRebuildRawRows > 0 ? (100 * raw.rawRows) / raw.fullRebuildRawRows : null;
-  return { ...raw, percent, rangeDays, historyStart: first, historyEnd, historyDays, reason: costReason(rangeDays, historyDays, percent, ranges.length) };
+  return { ...raw, percent, rangeDays, historyStart: first, historyEnd, historyDays, reason: costReason(rangeDays, historyDays, percent, ranges.length, hours) };
 }
 
 /** One line from the figures: the share of the history the range is, and what that makes the backfill. */
-export function costReason(rangeDays: number, historyDays: number | null, percent: number | null, ranges = 1): string {
+export function costReason(rangeDays: number, historyDays: number | null, percent: number | null, ranges = 1, hours?: number): string {
   const subject = ranges > 1 ? `the ${ranges} ranges are` : 'the range is';
-  if (historyDays === null || historyDays <= 0) return `${subject} ${rangeDays} day(s); the history's length is unknown (no dated raw rows upstream)`;
+  const size = hours !== undefined ? `${hours} hour(s)` : `${rangeDays} day(s)`;
+  if (historyDays === null || historyDays <= 0) return `${subject} ${size}; the history's length is unknown (no dated raw rows upstream)`;
   const share = (100 * rangeDays) / historyDays;
   const verdict = share >= 50
     ? `most of the history, so a backfill costs nearly a full rebuild`
     : share >= 20 ? `a large part of the history` : `a small part of the history, so a backfill costs a fraction of a full rebuild`;
   const rows = percent === null ? '' : `; it reads ${fmt(percent)}% of the raw rows`;
-  return `${subject} ${rangeDays} of the ${historyDays} day(s) of history (${fmt(share)}%): ${verdict}${rows}`;
+  const of = hours !== undefined ? `${hours} of the ${historyDays * 24} hour(s)` : `${rangeDays} of the ${historyDays} day(s)`;
+  return `${subject} ${of} of history (${fmt(share)}%): ${verdict}${rows}`;
 }
 
 /** The earliest event day of the model's dated raw inputs (an index seek when the column leads one). */

@@ -9,6 +9,7 @@ import type { Graph } from '../graph/graph-node.js';
 import { indexedLateRows } from './indexed-late-rows.js';
 import { greater, lesser } from './pairwise-extremes.js';
 import { timeColumns } from './time-columns.js';
+import { hasTimeOfDay } from '../feed/iso-hour.js';
 
 export interface FastStalePartition {
   readonly partition: string;
@@ -52,6 +53,14 @@ export function fastStale(db: Warehouse, manifest: Manifest, graph: Graph, node:
   const built = Number(db.value("select count(*) from _mini_dbt_node_runs where model = ? and status = 'success'", node.name));
   if (built === 0) {
     throw new ProjectError(`the run ledger has no successful run of '${node.name}'`, { hint: 'build it with mini-dbt run first, or drop --fast' });
+  }
+  // The fast mode maps each raw row to its event time's day; a model whose partitions are hours would be
+  // compared day against hour, and every day would read as never written.
+  const recorded = db.value('select partition from _mini_dbt_partitions where model = ? and partition is not null limit 1', node.name);
+  if (typeof recorded === 'string' && hasTimeOfDay(recorded)) {
+    throw new ProjectError(`model '${node.name}' writes partitions by time of day (${recorded}); the fast mode maps raw rows to days, so it cannot check them`, {
+      hint: 'drop --fast: the exact mode (or --candidates) compares the partitions themselves',
+    });
   }
   const byPartition = new Map<string, FastStalePartition>();
   const checked = new Set<string>((db.values('select distinct partition from _mini_dbt_partitions where model = ?', node.name) as unknown[]).map(String));

@@ -1,4 +1,5 @@
 import { addDays, isIsoDate } from '../feed/iso-date.js';
+import { nextWholeHour } from '../feed/iso-hour.js';
 
 export interface PartitionRange {
   readonly start: string;
@@ -7,15 +8,16 @@ export interface PartitionRange {
 
 /**
  * The fewest ranges that cover exactly these partitions: consecutive days
- * merge into one range. Partitions that are not ISO dates each get a range of
- * their own. The input need not be sorted or unique.
+ * merge into one range, and so do consecutive whole hours written alike
+ * (hourly partitions, `2026-03-02 06:00:00`). Any other partition gets a
+ * range of its own. The input need not be sorted or unique.
  */
 export function minimalRanges(partitions: readonly string[]): PartitionRange[] {
   const sorted = [...new Set(partitions)].sort();
   const ranges: { start: string; end: string }[] = [];
   for (const p of sorted) {
     const last = ranges[ranges.length - 1];
-    if (last && isIsoDate(p) && isIsoDate(last.end) && addDays(last.end, 1) === p) last.end = p;
+    if (last && (isIsoDate(p) && isIsoDate(last.end) ? addDays(last.end, 1) === p : nextWholeHour(last.end) === p)) last.end = p;
     else ranges.push({ start: p, end: p });
   }
   return ranges;

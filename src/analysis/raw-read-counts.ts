@@ -13,6 +13,7 @@ import { dialect } from '../engine/current-engine.js';
 import { relationKind } from '../engine/relation-kind.js';
 import { timeSourcesOf } from '../state/effective-as-of.js';
 import { addDays } from '../feed/iso-date.js';
+import { hasTimeOfDay, nextWholeHour } from '../feed/iso-hour.js';
 import type { Graph } from '../graph/graph-node.js';
 import type { PartitionRange } from './minimal-ranges.js';
 
@@ -52,6 +53,7 @@ export function rawReadCounts(db: Warehouse, manifest: Manifest, graph: Graph, n
  * seek (the range's edges, the gaps between years, non-text values).
  */
 export function rawRowsInRange(db: Warehouse, alias: string, eventTime: string, loadedAt: string, range: PartitionRange, asOf: string | null, schema = 'main'): number {
+  if (hasTimeOfDay(range.start) || hasTimeOfDay(range.end)) return rawRowsInTimeRange(db, alias, eventTime, loadedAt, range, asOf, schema);
   const table = qualifiedName(schema, alias);
   const event = quoteIdentifier(eventTime);
   const loaded = quoteIdentifier(loadedAt);
@@ -66,6 +68,20 @@ export function rawRowsInRange(db: Warehouse, alias: string, eventTime: string, 
   const blocks = ranges(1);
   const sql = blocks.length === 0 ? exact : `select (${exact}) + (select count(*) from ${table} where (${blocks.join(' or ')})${landed})`;
   return Number(db.value(sql, params));
+}
+
+/**
+ * Rows whose event time lies in a range of times of day (hourly partitions):
+ * from the range's first hour to the end of its last (the next whole hour,
+ * excluded; a last partition that is no whole hour counts up to itself),
+ * compared as ISO text, which the event column's index serves.
+ */
+function rawRowsInTimeRange(db: Warehouse, alias: string, eventTime: string, loadedAt: string, range: PartitionRange, asOf: string | null, schema: string): number {
+  const event = dialect.castText(quoteIdentifier(eventTime));
+  const after = nextWholeHour(range.end);
+  const landed = asOf === null ? '' : ` and cast(${quoteIdentifier(loadedAt)} as text) <= @asOf`;
+  const sql = `select count(*) from ${qualifiedName(schema, alias)} where ${event} >= @start and ${event} ${after === undefined ? '<=' : '<'} @end${landed}`;
+  return Number(db.value(sql, { start: range.start, end: after ?? range.end, ...(asOf === null ? {} : { asOf }) }));
 }
 
 /**

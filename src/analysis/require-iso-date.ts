@@ -22,6 +22,28 @@ export function requireIsoDate(value: unknown, what: string): string {
   return text;
 }
 
+const TIME_OF_DAY = /^(\d{4}-\d{2}-\d{2})[ T]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(\.\d{1,6})?)?$/;
+
+/**
+ * An as-of a user gives: a date (as requireIsoDate) or a date and a time of
+ * day, `YYYY-MM-DD HH:MM[:SS[.ffffff]]` (or with a T), for models whose
+ * partitions are hours: returned as given (the var the templates read), a
+ * date-time from YAML as `YYYY-MM-DD HH:MM:SS`. No time zone: an as-of is
+ * compared as text with the feed's own loaded-at values.
+ */
+export function requireIsoDateOrTime(value: unknown, what: string): string {
+  if (value instanceof Date && !Number.isNaN(value.getTime()) && value.getTime() % 86_400_000 !== 0) {
+    return requireIsoDateOrTime(value.toISOString().slice(0, 19).replace('T', ' '), what);
+  }
+  const m = typeof value === 'string' ? TIME_OF_DAY.exec(value) : null;
+  if (m) {
+    requireIsoDate(m[1], what);
+    return value as string;
+  }
+  if (value instanceof Date || isIsoDate(value)) return requireIsoDate(value, what);
+  throw new ProjectError(`${what} must be a real date written YYYY-MM-DD (or a date and a time, YYYY-MM-DD HH:MM:SS), got '${shownValue(value)}'`, { hint: 'for example 2026-09-01 or 2026-09-01 06:00:00' });
+}
+
 /** The error for a real date mini-dbt cannot work with (its arithmetic would leave four-digit years). */
 export function outsideWorkableDates(what: string, text: string): ProjectError {
   return new ProjectError(`${what} is ${text}, outside the dates mini-dbt works with (${EARLIEST_DATE} to ${LATEST_DATE})`);
@@ -31,6 +53,14 @@ export function outsideWorkableDates(what: string, text: string): ProjectError {
 export function requireDateRange(start: unknown, end: unknown, names: readonly [string, string] = ['--start', '--end']): { start: string; end: string } {
   const s = requireIsoDate(start, names[0]);
   const e = requireIsoDate(end, names[1]);
+  if (s > e) throw new ProjectError(`${names[0]} ${s} is after ${names[1]} ${e}`);
+  return { start: s, end: e };
+}
+
+/** Both ends of a backfill's range: dates, or dates and times of day (hourly partitions), with start <= end. */
+export function requireDateOrTimeRange(start: unknown, end: unknown, names: readonly [string, string] = ['--start', '--end']): { start: string; end: string } {
+  const s = requireIsoDateOrTime(start, names[0]);
+  const e = requireIsoDateOrTime(end, names[1]);
   if (s > e) throw new ProjectError(`${names[0]} ${s} is after ${names[1]} ${e}`);
   return { start: s, end: e };
 }

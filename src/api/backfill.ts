@@ -19,9 +19,11 @@ import { exactStale } from '../analysis/exact-stale.js';
 import { findModel } from '../analysis/find-node.js';
 import { minimalRanges, type PartitionRange } from '../analysis/minimal-ranges.js';
 import { partitionTotals, type Totals } from '../analysis/range-totals.js';
-import { requireDateRange } from '../analysis/require-iso-date.js';
+import { requireDateOrTimeRange } from '../analysis/require-iso-date.js';
 import { dateRange, isIsoDate } from '../feed/iso-date.js';
 import type { BackfillRange as GuardedBackfill } from '../invocation/run-context.js';
+import { shellWord } from '../invocation/shell-word.js';
+import { hasTimeOfDay } from '../feed/iso-hour.js';
 import { run, type RunResult } from './run.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
 import { stale } from './stale.js';
@@ -156,12 +158,12 @@ async function backfillOn(db: Warehouse, options: BackfillOptions, base: Session
     keys = keyPartitions(db, manifest, graph, node, options.keyColumn, given, asOf);
     ranges = minimalRanges(keys.keys.flatMap((k) => keySpan(k.partitions)));
   } else if (options.partitions !== undefined) {
-    ranges = minimalRanges(options.partitions.map((p) => requireDateRange(p, p).start));
+    ranges = minimalRanges(options.partitions.map((p) => requireDateOrTimeRange(p, p).start));
   } else {
     if (options.start === undefined || options.end === undefined) {
       throw new ProjectError('a backfill needs --start and --end (or --stale, or --keys)', { hint: `e.g. mini-dbt backfill ${node.name} --start 2026-09-03 --end 2026-10-26 --reason "..."` });
     }
-    ranges = [requireDateRange(options.start, options.end)];
+    ranges = [requireDateOrTimeRange(options.start, options.end)];
   }
   const guard = guardedBackfill(node, ranges);
   const columns = relationColumns(db, node.alias, { schema: node.schema }).map((c) => c.name);
@@ -181,7 +183,8 @@ async function backfillOn(db: Warehouse, options: BackfillOptions, base: Session
     const rawRows = previews.reduce((n, r) => n + r.rawRows, 0);
     cost = backfillCost(db, manifest, graph, node, ranges, asOf, { rawRows, fullRebuildRawRows: previews[0]?.fullReloadRawRows ?? 0 });
   }
-  const equivalentCommands = ranges.map((r) => `mini-dbt run --select ${node.name} --vars '{start: ${r.start}, end: ${r.end}}' --reason "..."`);
+  const varValue = (v: string) => (hasTimeOfDay(v) ? `"${v}"` : v);
+  const equivalentCommands = ranges.map((r) => `mini-dbt run --select ${node.name} --vars '{start: ${varValue(r.start)}, end: ${varValue(r.end)}}' --reason "..."`);
   const rebuilt = new Set(select.filter((id) => id !== node.uniqueId));
   const checkNames = guard ? backfillChecks(node, guard) : [];
   const result = { model: node.name, reason: options.reason ?? null, asOf, partitionColumn: part, equivalentCommands, cost, oneTransaction: true as const, ...(keys ? { keys } : {}) };
@@ -205,7 +208,7 @@ async function backfillOn(db: Warehouse, options: BackfillOptions, base: Session
     vars: { ...(options.vars ?? {}), start: guard.start, end: guard.end },
     reason: options.reason,
     backfill: guard,
-    commandLine: options.commandLine ?? `mini-dbt backfill ${node.name} --start ${guard.start} --end ${guard.end}`,
+    commandLine: options.commandLine ?? `mini-dbt backfill ${node.name} --start ${shellWord(guard.start)} --end ${shellWord(guard.end)}`,
     onEvent: (event) => {
       if (event.type === 'log' && event.message.startsWith(`${node.name}: audit `)) auditWarnings.push(event.message.slice(node.name.length + 2));
       options.onEvent?.(event);
@@ -258,7 +261,11 @@ function keySpan(partitions: readonly string[]): string[] {
   return first !== undefined && last !== undefined && isIsoDate(first) && isIsoDate(last) ? dateRange(first, last) : [...partitions];
 }
 
-const inRange = (p: string, r: PartitionRange) => p.slice(0, 10) >= r.start && p.slice(0, 10) <= r.end;
+/** A partition in a range of dates counts by its date; in a range of times of day (hourly partitions), as it is written. */
+const inRange = (p: string, r: PartitionRange) => {
+  const key = hasTimeOfDay(r.start) || hasTimeOfDay(r.end) ? p : p.slice(0, 10);
+  return key >= r.start && key <= r.end;
+};
 
 function checkBackfillable(node: ModelNode): string {
   if (node.settings.materialized !== 'incremental') {

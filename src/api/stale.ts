@@ -11,7 +11,8 @@ import { findModel } from '../analysis/find-node.js';
 import { minimalRanges, type PartitionRange } from '../analysis/minimal-ranges.js';
 import type { PartitionDiff } from '../analysis/diff-partitions.js';
 import type { Totals } from '../analysis/range-totals.js';
-import { requireIsoDate } from '../analysis/require-iso-date.js';
+import { requireIsoDateOrTime } from '../analysis/require-iso-date.js';
+import { wholeHourSpan } from '../feed/iso-hour.js';
 import { notFinal, type NotFinal } from '../analysis/not-final.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
@@ -79,7 +80,7 @@ export function stale(options: StaleOptions): StaleReport {
   warnUnusedVars(session, options.vars, [node.uniqueId]);
   const declared = manifest.vars.as_of;
   if (declared !== undefined && declared !== null && declared !== '') {
-    const asOf = requireIsoDate(declared, "var 'as_of'");
+    const asOf = requireIsoDateOrTime(declared, "var 'as_of'");
     if (asOf !== declared) session = withVars(session, { ...(options.vars ?? {}), as_of: asOf });
   }
   if (!options.db && !warehouseExists(project.databasePath)) {
@@ -108,7 +109,7 @@ export function stale(options: StaleOptions): StaleReport {
     const first = report.stale[0];
     const last = report.stale[report.stale.length - 1];
     const covering = first !== undefined && last !== undefined && report.partition_column
-      ? { start: first, end: last, partitions: isIsoDate(first) && isIsoDate(last) ? dateRange(first, last).length : report.stale.length }
+      ? { start: first, end: last, partitions: isIsoDate(first) && isIsoDate(last) ? dateRange(first, last).length : wholeHourSpan(first, last) ?? report.stale.length }
       : null;
     let command: string | null = null;
     if (report.stale.length > 0) {

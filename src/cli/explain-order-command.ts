@@ -1,3 +1,4 @@
+import { shellWord } from '../invocation/shell-word.js';
 import { explainOrder, type ExplainOrderResult, type OrderRun, type OrderVersion } from '../api/explain-order.js';
 import { previewValue } from '../errors/value-preview.js';
 import { sessionOptions, type CommonFlags } from './common-options.js';
@@ -52,7 +53,7 @@ export function renderExplainOrder(r: ExplainOrderResult): string[] {
   out.push(`a full rebuild ${f.as_of ? `as of ${previewValue(f.as_of)} ` : ''}would count ${describe(r, f.version)}`);
   if (r.stale) {
     out.push(colors.red(`so ${r.partition} is stale: the table still counts an older version of ${r.id_column} ${id}`));
-    out.push(`fix: mini-dbt backfill ${r.model} --start ${r.partition} --end ${r.partition} --reason "<why>"`);
+    out.push(`fix: mini-dbt backfill ${r.model} --start ${shellWord(r.partition)} --end ${shellWord(r.partition)} --reason "<why>"`);
   } else if (t.run !== null) {
     out.push(colors.green(`the table agrees with a full rebuild for ${r.id_column} ${id}`));
   }

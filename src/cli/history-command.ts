@@ -34,18 +34,27 @@ export function historyCommand(model: string, flags: HistoryFlags): number {
   }
   if (result.entries.length > 0) {
     out.push('');
-    out.push(colors.dim(`${'started (UTC)'.padEnd(24)} ${'command'.padEnd(9)} ${'mode'.padEnd(11)} ${'as of'.padEnd(10)} ${'window'.padEnd(22)} ${'parts'.padStart(5)} ${'del'.padStart(5)} ${'ins'.padStart(5)}  status   reason`));
-    for (const e of result.entries) out.push(entryLine(e));
+    // As-ofs and windows are dates, or dates and times for hourly partitions: the columns fit the longest.
+    const widths = {
+      asOf: Math.max(10, ...result.entries.map((e) => asOfCell(e).length)),
+      window: Math.max(22, ...result.entries.map((e) => windowCell(e).length)),
+    };
+    out.push(colors.dim(`${'started (UTC)'.padEnd(24)} ${'command'.padEnd(9)} ${'mode'.padEnd(11)} ${'as of'.padEnd(widths.asOf)} ${'window'.padEnd(widths.window)} ${'parts'.padStart(5)} ${'del'.padStart(5)} ${'ins'.padStart(5)}  status   reason`));
+    for (const e of result.entries) out.push(entryLine(e, widths));
   }
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;
 }
 
-function entryLine(e: HistoryEntry): string {
-  const window = e.window_start ? (e.window_start === e.window_end ? previewValue(e.window_start) : `${previewValue(e.window_start)}..${previewValue(e.window_end)}`) : (e.vars.start != null ? `${previewValue(e.vars.start)}..${previewValue(e.vars.end)}` : '-');
+const windowCell = (e: HistoryEntry): string =>
+  e.window_start ? (e.window_start === e.window_end ? previewValue(e.window_start) : `${previewValue(e.window_start)}..${previewValue(e.window_end)}`) : (e.vars.start != null ? `${previewValue(e.vars.start)}..${previewValue(e.vars.end)}` : '-');
+
+const asOfCell = (e: HistoryEntry): string => (e.as_of === null ? '-' : previewValue(e.as_of));
+
+function entryLine(e: HistoryEntry, widths: { readonly asOf: number; readonly window: number }): string {
   const status = e.status === 'success' ? colors.green('success') : colors.red(e.status.padEnd(7));
   const cells = [
-    e.started_at.padEnd(24), e.command.padEnd(9), e.mode.padEnd(11), (e.as_of === null ? '-' : previewValue(e.as_of)).padEnd(10), window.padEnd(22),
+    e.started_at.padEnd(24), e.command.padEnd(9), e.mode.padEnd(11), asOfCell(e).padEnd(widths.asOf), windowCell(e).padEnd(widths.window),
     String(e.partitions_written).padStart(5), String(e.rows_deleted).padStart(5), String(e.rows_inserted).padStart(5),
   ];
   const message = e.status !== 'success' && e.message ? colors.red(` ${e.message.split('\n')[0]}`) : '';

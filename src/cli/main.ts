@@ -104,8 +104,8 @@ withCommonOptions(program.command('stale').argument('<model>').description('part
   .action((model, flags) => act(async () => (await import('./stale-command.js')).staleCommand(model, flags)));
 
 withCommonOptions(program.command('backfill').argument('<model>').description('rewrite a range of partitions with everything landed so far: staged, checked, published in one transaction'))
-  .option('--start <date>', 'first partition to rewrite (YYYY-MM-DD)')
-  .option('--end <date>', 'last partition to rewrite (YYYY-MM-DD)')
+  .option('--start <date>', 'first partition to rewrite (YYYY-MM-DD; hourly partitions: "YYYY-MM-DD HH:00:00")')
+  .option('--end <date>', 'last partition to rewrite (YYYY-MM-DD; hourly partitions: "YYYY-MM-DD HH:00:00")')
   .option('--stale', 'rewrite the ranges `stale` reports')
   .option('--fast', 'with --stale: find them from the ledger instead of a rebuild')
   .option('--keys <keys>', 'rewrite the partitions these entity keys touch in the raw input (comma-separated, e.g. 50044,50071)')

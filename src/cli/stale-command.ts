@@ -1,3 +1,4 @@
+import { shellWord } from '../invocation/shell-word.js';
 import { stale, type StaleReport } from '../api/stale.js';
 import type { PartitionDiff } from '../analysis/diff-partitions.js';
 import type { FastStalePartition } from '../analysis/fast-stale.js';
@@ -66,7 +67,7 @@ export function renderStale(report: StaleReport): string[] {
   if (report.backfill_command) {
     out.push(colors.bold(`fix: ${previewValue(report.backfill_command, 200)}`));
     const c = report.covering_range;
-    if (c && report.ranges.length > 1) out.push(`  or one range (${c.partitions} partitions): mini-dbt backfill ${report.model} --start ${previewValue(c.start)} --end ${previewValue(c.end)} --reason "<why>"`);
+    if (c && report.ranges.length > 1) out.push(`  or one range (${c.partitions} partitions): mini-dbt backfill ${report.model} --start ${shellWord(previewValue(c.start))} --end ${shellWord(previewValue(c.end))} --reason "<why>"`);
   }
   return [...out, ...renderNotFinal(report)];
 }

@@ -19,6 +19,16 @@ describe('minimalRanges', () => {
     ]);
   });
 
+  it('merges consecutive whole hours written alike (hourly partitions), across midnight', () => {
+    expect(minimalRanges(['2026-03-02 23:00:00', '2026-03-02 22:00:00', '2026-03-03 00:00:00', '2026-03-03 02:00:00'])).toEqual([
+      { start: '2026-03-02 22:00:00', end: '2026-03-03 00:00:00' },
+      { start: '2026-03-03 02:00:00', end: '2026-03-03 02:00:00' },
+    ]);
+    // Not whole hours, or written differently: each its own range.
+    expect(minimalRanges(['2026-03-02 06:30:00', '2026-03-02 07:30:00'])).toHaveLength(2);
+    expect(minimalRanges(['2026-03-02 06:00:00', '2026-03-02T07:00:00'])).toHaveLength(2);
+  });
+
   it('formats one-day ranges as the day', () => {
     expect(formatRange({ start: '2026-09-03', end: '2026-09-03' })).toBe('2026-09-03');
     expect(formatRange({ start: '2026-09-03', end: '2026-09-05' })).toBe('2026-09-03..2026-09-05');

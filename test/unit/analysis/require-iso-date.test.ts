@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requireDateRange, requireIsoDate } from '../../../src/analysis/require-iso-date.js';
+import { requireDateOrTimeRange, requireDateRange, requireIsoDate, requireIsoDateOrTime } from '../../../src/analysis/require-iso-date.js';
 import { ProjectError } from '../../../src/errors/project-error.js';
 
 describe('requireIsoDate', () => {
@@ -49,5 +49,24 @@ describe('requireIsoDate', () => {
   it('requires start <= end in a range', () => {
     expect(requireDateRange('2026-09-01', '2026-09-01')).toEqual({ start: '2026-09-01', end: '2026-09-01' });
     expect(() => requireDateRange('2026-09-02', '2026-09-01')).toThrow(/--start 2026-09-02 is after --end 2026-09-01/);
+  });
+});
+
+describe('requireIsoDateOrTime and requireDateOrTimeRange (an as-of, a backfill range: hourly partitions)', () => {
+  it('accepts a date, or a date and a time of day, as given', () => {
+    expect(requireIsoDateOrTime('2026-03-02', 'as_of')).toBe('2026-03-02');
+    expect(requireIsoDateOrTime('2026-03-02 18:00:00', 'as_of')).toBe('2026-03-02 18:00:00');
+    expect(requireIsoDateOrTime('2026-03-02T18:05', 'as_of')).toBe('2026-03-02T18:05');
+    expect(requireIsoDateOrTime(new Date(Date.UTC(2026, 2, 2, 18)), 'as_of')).toBe('2026-03-02 18:00:00');
+    expect(requireIsoDateOrTime(new Date(Date.UTC(2026, 2, 2)), 'as_of')).toBe('2026-03-02');
+  });
+
+  it.each(['2026-03-02 24:00:00', '2026-03-02 18:60', '2026-02-30 06:00:00', '2026-03-02 6:00', '2026-03-02 18:00:00Z', 'tonight'])('refuses %j, naming both forms', (bad) => {
+    expect(() => requireIsoDateOrTime(bad, 'as_of')).toThrow(ProjectError);
+  });
+
+  it('orders the ends of a range', () => {
+    expect(requireDateOrTimeRange('2026-03-02 06:00:00', '2026-03-02 09:00:00')).toEqual({ start: '2026-03-02 06:00:00', end: '2026-03-02 09:00:00' });
+    expect(() => requireDateOrTimeRange('2026-03-02 09:00:00', '2026-03-02 06:00:00')).toThrow('--start 2026-03-02 09:00:00 is after --end 2026-03-02 06:00:00');
   });
 });
