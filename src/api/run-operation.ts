@@ -3,6 +3,8 @@ import { graphContext } from '../state/graph-context.js';
 import { now } from '../clock.js';
 import { operationRenderState } from '../compile/operation-render-state.js';
 import { openProjectWarehouse } from '../engine/open-warehouse.js';
+import { setQueryComment, withQueryComments } from '../engine/query-comment-connection.js';
+import { renderQueryComment } from '../compile/render-query-comment.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import { isProjectError, ProjectError } from '../errors/project-error.js';
 import { backfillOfVars, PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
@@ -53,7 +55,10 @@ export function runOperation(options: RunOperationOptions): RunOperationResult {
   }
   const qualified = owner === project.name ? name : `${owner}.${name}`;
   const path = project.macros.find((m) => (m.package ?? project.name) === owner && new RegExp(`\\{%-?\\s*macro\\s+${name}\\s*\\(`).test(m.source))?.path ?? 'macros';
-  const db = openProjectWarehouse(project, { busyTimeoutMs: options.busyTimeoutMs });
+  // dbt's query-comment on the operation's statements (its connection is named macro_<name>, as dbt names it).
+  const comment = renderQueryComment(manifest, undefined, `macro_${name}`);
+  const db = withQueryComments(openProjectWarehouse(project, { busyTimeoutMs: options.busyTimeoutMs }));
+  setQueryComment(db, comment);
   const run: RunContext = { ...PARSE_CONTEXT, command: 'run-operation', invocationId: randomUUID(), startedAt: now(), backfill: backfillOfVars(manifest.vars), vars: manifest.vars };
   const t0 = performance.now();
   const record = (status: 'success' | 'error', message: string | null) => writeOperationResults(project, {

@@ -24,6 +24,8 @@ import { afterPublish } from '../state/artifact-write-error.js';
 import { finishRun, startRun } from '../state/ledger.js';
 import { isBusyError, warehouseLocked } from '../state/warehouse-locked.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
+import { setQueryComment, withQueryComments } from '../engine/query-comment-connection.js';
+import { renderQueryComment } from '../compile/render-query-comment.js';
 import { ensureSchema, isTargetOwnSchema } from '../engine/target-schemas.js';
 import { isConnectionLost } from '../engine/connection-lost.js';
 import { ledgerIsCurrent, migrateLedger } from '../state/migrate-ledger.js';
@@ -166,7 +168,10 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   if (asOf !== undefined && asOf !== null && asOf !== '') parseTime(asOf, "var 'as_of'");
   if (options.fullRefresh) checkProtectedModels(order.map((id) => manifest.nodes.get(id)).filter((n): n is ModelNode => n?.resourceType === 'model'), options.refuseIgnoredFullRefresh);
   const busyTimeoutMs = options.busyTimeoutMs ?? project.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-  const db = options.warehouse ?? openProjectWarehouse(project, { busyTimeoutMs });
+  // dbt's query-comment, on every statement of the run: the run's own ('master', as dbt names that connection) until a node's.
+  const masterComment = renderQueryComment(manifest, undefined, 'master');
+  const db = withQueryComments(options.warehouse ?? openProjectWarehouse(project, { busyTimeoutMs }));
+  setQueryComment(db, masterComment);
   const context: RunContext = {
     command,
     selectedResources: order,

@@ -12,6 +12,8 @@ import type { Manifest } from '../compile/manifest.js';
 import type { Graph } from '../graph/graph-node.js';
 import { engine } from '../engine/current-engine.js';
 import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
+import { setQueryComment, withQueryComments } from '../engine/query-comment-connection.js';
+import { renderQueryComment } from '../compile/render-query-comment.js';
 import { runnableNodes } from './runnable-nodes.js';
 import { runNode, type NodeRunState } from './run-node.js';
 import type { NodePoolData, SessionReload, ToPool, ToWorker } from './node-pool-messages.js';
@@ -47,7 +49,8 @@ function startNodePoolWorker(data: NodePoolData): void {
     if (databasePath !== data.expect.databasePath || target.schema !== data.expect.schema) {
       throw new Error(`the command's session works on ${data.expect.databasePath} (schema ${data.expect.schema}); loaded again it is ${databasePath} (schema ${target.schema})`);
     }
-    db = openProjectWarehouse(session.project, { busyTimeoutMs: data.busyTimeoutMs });
+    db = withQueryComments(openProjectWarehouse(session.project, { busyTimeoutMs: data.busyTimeoutMs }));
+    setQueryComment(db, renderQueryComment(session.manifest, undefined, 'master'));
     engine.relationLocks?.tagSession(db, data.context.invocationId);
     nodes = new Map(runnableNodes(session.manifest, data.order).map((n) => [n.uniqueId, n]));
   } catch (err) {

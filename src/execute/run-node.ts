@@ -15,6 +15,8 @@ import { windowAfterLanded } from './window-after-landed.js';
 import { lateRowsNotApplied, previousAsOf } from './late-rows-not-applied.js';
 import type { BatchResults, NodeResult, RunEvent } from '../state/node-result.js';
 import { crashPoint } from '../test-hooks.js';
+import { setQueryComment } from '../engine/query-comment-connection.js';
+import { renderQueryComment } from '../compile/render-query-comment.js';
 import type { StatementOutcome } from './run-statements.js';
 import { planNode } from '../plan/plan-node.js';
 import type { RunContext } from '../invocation/run-context.js';
@@ -64,6 +66,16 @@ export function describeRunnable(node: RunnableNode): string {
  * (another process holds it) is thrown, to stop the whole command.
  */
 export async function runNode(node: RunnableNode, index: number, total: number, state: NodeRunState, options: RunNodeOptions): Promise<NodeResult> {
+  // dbt's query-comment: the node's own on its statements (dbt sets it as the node's connection opens), the run's again after.
+  const previous = setQueryComment(options.db, renderQueryComment(options.manifest, node, node.uniqueId, options.context));
+  try {
+    return await runNodeCommented(node, index, total, state, options);
+  } finally {
+    setQueryComment(options.db, previous);
+  }
+}
+
+async function runNodeCommented(node: RunnableNode, index: number, total: number, state: NodeRunState, options: RunNodeOptions): Promise<NodeResult> {
   const { db, manifest, graph, emit } = options;
   const { failed, blocked, blockedModels } = state;
   if (node.resourceType === 'snapshot') {

@@ -10,6 +10,7 @@ import { defaultDocsPaths, loadDocsBlocks } from './load-docs-blocks.js';
 import { loadPackages, packagesInstallPath } from './load-packages.js';
 import { checkRequiredDbtVersion } from './require-dbt-version.js';
 import { withPackageProperties } from './package-properties.js';
+import { queryCommentSetting } from './query-comment-setting.js';
 import type { MacroFile, ModelFile, Project, SeedFile, SingularTestFile } from './project.js';
 import type { FixtureFile } from './unit-test-definition.js';
 
@@ -118,6 +119,7 @@ function loadProjectFiles(projectDir: string, options: LoadProjectOptions): Proj
     testFolderConfigs: config.data_tests ?? config.tests ?? {},
     onRunStart: hookList(config['on-run-start']),
     onRunEnd: hookList(config['on-run-end']),
+    queryComment: queryCommentSetting(config['query-comment'], file, lineOf(['query-comment'])),
     models,
     seeds,
     macros,

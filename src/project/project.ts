@@ -5,6 +5,7 @@ import type { SnapshotDefinition } from './snapshot-definition.js';
 import type { DocsBlock } from './docs-block.js';
 import type { FixtureFile, UnitTestDefinition } from './unit-test-definition.js';
 import type { PackageProject } from './load-packages.js';
+import type { QueryCommentSetting } from './query-comment-setting.js';
 
 /** One entry of the root project's `dispatch:` (where adapter.dispatch looks for a namespace's macros). */
 export interface DispatchOrder {
@@ -136,6 +137,8 @@ export interface Project {
   /** The project file's `on-run-start` / `on-run-end` hooks (templates, rendered when they run). */
   readonly onRunStart?: readonly string[];
   readonly onRunEnd?: readonly string[];
+  /** dbt's `query-comment`: the comment on every statement sent to the warehouse (absent: none). */
+  readonly queryComment?: QueryCommentSetting;
   readonly models: readonly ModelFile[];
   readonly seeds: readonly SeedFile[];
   /** The root project's macros, then every installed package's (each with its `package`). */

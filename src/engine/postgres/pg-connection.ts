@@ -1,4 +1,5 @@
 import { CopyRowError, MultipleStatementsError, type StatementBatch, type BindParameters, type BulkLoad, type BulkLoadOptions, type Connection, type PreparedStatement, type RunResult } from '../connection.js';
+import { outerComments } from '../outer-comments.js';
 import { numberPlaceholders } from './pg-placeholders.js';
 import { holdsSeveralStatements } from './pg-statement-count.js';
 import { PgError, PgSyncClient, type PgResult } from './pg-sync-client.js';
@@ -61,8 +62,11 @@ export class PostgresConnection implements Connection {
 
   /** Inside withViewsUntouched, a DROP TABLE or VIEW takes the views on it along (they are put back after). */
   private cascaded(sql: string): string {
-    if (!this.dropsCascade || !/^\s*drop\s+(table|view)\b/i.test(sql)) return sql;
-    return /\bcascade\s*;?\s*$/i.test(sql) ? sql : `${sql.replace(/;?\s*$/, '')} cascade`;
+    if (!this.dropsCascade) return sql;
+    // Read without a query comment before or after it (query-comment-connection.ts), which stays where it was.
+    const { lead, core, trail } = outerComments(sql);
+    if (!/^drop\s+(table|view)\b/i.test(core)) return sql;
+    return /\bcascade\s*;?\s*$/i.test(core) ? sql : `${lead}${core.replace(/;?\s*$/, '')} cascade${trail}`;
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { BindParameters, PreparedStatement, RunResult } from '../connection.js';
+import { outerComments } from '../outer-comments.js';
 import type { PgResult } from './pg-sync-client.js';
 
 /** What a prepared statement needs of its connection. */
@@ -40,7 +41,7 @@ export class PgStatement<Row> implements PreparedStatement<Row> {
 
   run(...params: BindParameters): RunResult {
     // Nothing is read from dropping a scratch table (no rows change, no other session sees it): posted, no round trip of its own.
-    if (params.length === 0 && SCRATCH_DROP.test(this.sql)) {
+    if (params.length === 0 && SCRATCH_DROP.test(outerComments(this.sql).core)) {
       this.connection.post(this.sql);
       return { changes: 0, lastInsertRowid: 0 };
     }
