@@ -3,8 +3,9 @@ import type { Warehouse } from '../engine/open-warehouse.js';
 import { qualifiedName, quoteIdentifier } from '../engine/quote-identifier.js';
 import { dialect } from '../engine/current-engine.js';
 import { relationKind } from '../engine/relation-kind.js';
-import { daysBetween, isIsoDate } from '../feed/iso-date.js';
+import { addDays, daysBetween, isIsoDate } from '../feed/iso-date.js';
 import { wholeHourSpan } from '../feed/iso-hour.js';
+import { isIsoMonth, nextIsoMonth } from '../feed/iso-month.js';
 import type { Graph } from '../graph/graph-node.js';
 import { timeSourcesOf } from '../state/effective-as-of.js';
 import type { PartitionRange } from './minimal-ranges.js';
@@ -39,12 +40,23 @@ export function backfillCost(
 ): BackfillCost {
   // Hourly partitions: the ranges' hours, as days (a fraction) against the history's days.
   const hours = ranges.every((r) => wholeHourSpan(r.start, r.end) !== undefined) ? ranges.reduce((n, r) => n + wholeHourSpan(r.start, r.end)!, 0) : undefined;
-  const rangeDays = hours !== undefined && ranges.length > 0 ? hours / 24 : ranges.reduce((n, r) => n + (isIsoDate(r.start) && isIsoDate(r.end) ? daysBetween(r.start, r.end) + 1 : 1), 0);
   const first = firstEventDay(db, manifest, graph, node);
   const historyEnd = asOf !== null && isIsoDate(asOf.slice(0, 10)) ? asOf.slice(0, 10) : null;
+  const rangeDays = hours !== undefined && ranges.length > 0 ? hours / 24 : ranges.reduce((n, r) => n + daysOf(r, first, historyEnd), 0);
   const historyDays = first !== null && historyEnd !== null && first <= historyEnd ? daysBetween(first, historyEnd) + 1 : null;
   const percent = raw.fullRebuildRawRows > 0 ? (100 * raw.rawRows) / raw.fullRebuildRawRows : null;
   return { ...raw, percent, rangeDays, historyStart: first, historyEnd, historyDays, reason: costReason(rangeDays, historyDays, percent, ranges.length, hours) };
+}
+
+/** The days a range covers: its dates, or the days of its months that lie in the history (when known); 1 for a partition that is neither. */
+function daysOf(r: PartitionRange, historyStart: string | null, historyEnd: string | null): number {
+  if (isIsoDate(r.start) && isIsoDate(r.end)) return daysBetween(r.start, r.end) + 1;
+  if (!isIsoMonth(r.start) || !isIsoMonth(r.end)) return 1;
+  let from = `${r.start}-01`;
+  let to = addDays(`${nextIsoMonth(r.end)!}-01`, -1);
+  if (historyStart !== null && historyStart > from) from = historyStart;
+  if (historyEnd !== null && historyEnd < to) to = historyEnd;
+  return from <= to ? daysBetween(from, to) + 1 : 0;
 }
 
 /** One line from the figures: the share of the history the range is, and what that makes the backfill. */

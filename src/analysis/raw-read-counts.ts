@@ -12,7 +12,8 @@ import { qualifiedName, quoteIdentifier } from '../engine/quote-identifier.js';
 import { dialect } from '../engine/current-engine.js';
 import { relationKind } from '../engine/relation-kind.js';
 import { timeSourcesOf } from '../state/effective-as-of.js';
-import { addDays } from '../feed/iso-date.js';
+import { addDays, isIsoDate } from '../feed/iso-date.js';
+import { isIsoMonth, nextIsoMonth } from '../feed/iso-month.js';
 import { hasTimeOfDay, nextWholeHour } from '../feed/iso-hour.js';
 import type { Graph } from '../graph/graph-node.js';
 import type { PartitionRange } from './minimal-ranges.js';
@@ -25,6 +26,9 @@ export interface RawReadCounts {
 }
 
 export function rawReadCounts(db: Warehouse, manifest: Manifest, graph: Graph, node: ModelNode, range: PartitionRange, asOf: string | null): RawReadCounts {
+  // Partitions that are no dates, hours or months (a store id, a region): which raw rows they read is the model's own
+  // business, so nothing is counted (the report then reads like one with no dated raw input).
+  if (!countable(range.start) || !countable(range.end)) return { rawRows: 0, fullReloadRawRows: 0 };
   let rawRows = 0;
   let fullReloadRawRows = 0;
   for (const source of timeSourcesOf(manifest, graph, node.uniqueId)) {
@@ -35,6 +39,8 @@ export function rawReadCounts(db: Warehouse, manifest: Manifest, graph: Graph, n
   }
   return { rawRows, fullReloadRawRows };
 }
+
+const countable = (bound: string): boolean => isIsoDate(bound) || isIsoMonth(bound) || hasTimeOfDay(bound);
 
 /**
  * Rows whose event date (a timestamp counts by its date) is in the range.
@@ -54,6 +60,10 @@ export function rawReadCounts(db: Warehouse, manifest: Manifest, graph: Graph, n
  */
 export function rawRowsInRange(db: Warehouse, alias: string, eventTime: string, loadedAt: string, range: PartitionRange, asOf: string | null, schema = 'main'): number {
   if (hasTimeOfDay(range.start) || hasTimeOfDay(range.end)) return rawRowsInTimeRange(db, alias, eventTime, loadedAt, range, asOf, schema);
+  if (isIsoMonth(range.start) && isIsoMonth(range.end)) {
+    // A range of months reads their days: from the first month's first day to the day before the month after the last.
+    return rawRowsInTimeRange(db, alias, eventTime, loadedAt, { start: `${range.start}-01`, end: `${nextIsoMonth(range.end)!}-01` }, asOf, schema, { endExcluded: true });
+  }
   const table = qualifiedName(schema, alias);
   const event = quoteIdentifier(eventTime);
   const loaded = quoteIdentifier(loadedAt);
@@ -76,9 +86,9 @@ export function rawRowsInRange(db: Warehouse, alias: string, eventTime: string, 
  * excluded; a last partition that is no whole hour counts up to itself),
  * compared as ISO text, which the event column's index serves.
  */
-function rawRowsInTimeRange(db: Warehouse, alias: string, eventTime: string, loadedAt: string, range: PartitionRange, asOf: string | null, schema: string): number {
+function rawRowsInTimeRange(db: Warehouse, alias: string, eventTime: string, loadedAt: string, range: PartitionRange, asOf: string | null, schema: string, options: { readonly endExcluded?: boolean } = {}): number {
   const event = dialect.castText(quoteIdentifier(eventTime));
-  const after = nextWholeHour(range.end);
+  const after = options.endExcluded ? range.end : nextWholeHour(range.end);
   const landed = asOf === null ? '' : ` and cast(${quoteIdentifier(loadedAt)} as text) <= @asOf`;
   const sql = `select count(*) from ${qualifiedName(schema, alias)} where ${event} >= @start and ${event} ${after === undefined ? '<=' : '<'} @end${landed}`;
   return Number(db.value(sql, { start: range.start, end: after ?? range.end, ...(asOf === null ? {} : { asOf }) }));

@@ -1,5 +1,6 @@
 import { ProjectError } from '../errors/project-error.js';
 import { EARLIEST_DATE, isIsoDate, LATEST_DATE } from '../feed/iso-date.js';
+import { isIsoMonth } from '../feed/iso-month.js';
 
 /** At most this many characters of a bad value are echoed back. */
 const SHOWN = 60;
@@ -57,10 +58,10 @@ export function requireDateRange(start: unknown, end: unknown, names: readonly [
   return { start: s, end: e };
 }
 
-/** Both ends of a backfill's range: dates, or dates and times of day (hourly partitions), with start <= end. */
+/** Both ends of a backfill's range: dates, months (`YYYY-MM`, monthly partitions) or dates and times of day (hourly ones), with start <= end. */
 export function requireDateOrTimeRange(start: unknown, end: unknown, names: readonly [string, string] = ['--start', '--end']): { start: string; end: string } {
-  const s = requireIsoDateOrTime(start, names[0]);
-  const e = requireIsoDateOrTime(end, names[1]);
+  const s = isIsoMonth(start) ? start : requireIsoDateOrTime(start, names[0]);
+  const e = isIsoMonth(end) ? end : requireIsoDateOrTime(end, names[1]);
   if (s > e) throw new ProjectError(`${names[0]} ${s} is after ${names[1]} ${e}`);
   return { start: s, end: e };
 }

@@ -261,9 +261,9 @@ function keySpan(partitions: readonly string[]): string[] {
   return first !== undefined && last !== undefined && isIsoDate(first) && isIsoDate(last) ? dateRange(first, last) : [...partitions];
 }
 
-/** A partition in a range of dates counts by its date; in a range of times of day (hourly partitions), as it is written. */
+/** A partition in a range of dates counts by its date; in any other range (hours, months), as it is written. */
 const inRange = (p: string, r: PartitionRange) => {
-  const key = hasTimeOfDay(r.start) || hasTimeOfDay(r.end) ? p : p.slice(0, 10);
+  const key = isIsoDate(r.start) && isIsoDate(r.end) ? p.slice(0, 10) : p;
   return key >= r.start && key <= r.end;
 };
 

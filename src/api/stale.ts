@@ -13,6 +13,7 @@ import type { PartitionDiff } from '../analysis/diff-partitions.js';
 import type { Totals } from '../analysis/range-totals.js';
 import { requireIsoDateOrTime } from '../analysis/require-iso-date.js';
 import { wholeHourSpan } from '../feed/iso-hour.js';
+import { isoMonthSpan } from '../feed/iso-month.js';
 import { notFinal, type NotFinal } from '../analysis/not-final.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
@@ -109,7 +110,7 @@ export function stale(options: StaleOptions): StaleReport {
     const first = report.stale[0];
     const last = report.stale[report.stale.length - 1];
     const covering = first !== undefined && last !== undefined && report.partition_column
-      ? { start: first, end: last, partitions: isIsoDate(first) && isIsoDate(last) ? dateRange(first, last).length : wholeHourSpan(first, last) ?? report.stale.length }
+      ? { start: first, end: last, partitions: isIsoDate(first) && isIsoDate(last) ? dateRange(first, last).length : wholeHourSpan(first, last) ?? isoMonthSpan(first, last) ?? report.stale.length }
       : null;
     let command: string | null = null;
     if (report.stale.length > 0) {

@@ -1,7 +1,7 @@
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { dialect } from '../engine/current-engine.js';
 import type { AssertNoneStatement } from './planned-statement.js';
-import { hasTimeOfDay } from '../feed/iso-hour.js';
+import { isIsoDate } from '../feed/iso-date.js';
 
 export interface GuardedRange {
   readonly start: string;
@@ -14,8 +14,8 @@ export interface GuardedRange {
  * The backfill command's promise, checked on the staged rows inside the
  * publish: every partition written lies in start..end (or, for a backfill of
  * several ranges, in one of them; a NULL partition does not; against a range
- * of dates a timestamp counts by its date, against a range of times of day
- * (hourly partitions) it is compared as it is written). A model whose incremental branch ignores the
+ * of dates a timestamp counts by its date, against any other range (hours,
+ * months) a partition is compared as it is written). A model whose incremental branch ignores the
  * start/end vars would otherwise rewrite partitions nobody asked for.
  */
 export function rangeGuard(model: string, newRows: string, partitionColumn: string, range: GuardedRange): AssertNoneStatement {
@@ -40,12 +40,12 @@ export function rangeGuardCheckNames(uniqueKey: readonly string[], partitionColu
   ];
 }
 
-/** SQL: the (quoted) partition column's day (or, for a range of times of day, its text) lies in one of the guarded ranges. */
+/** SQL: the (quoted) partition column's day (or, for a range that is not of dates, its text) lies in one of the guarded ranges. */
 export function inGuardedRange(column: string, range: GuardedRange): string {
   const day = dialect.dayOrText(column);
   const text = dialect.castText(column);
   return guardedRanges(range)
-    .map((r) => `${hasTimeOfDay(r.start) || hasTimeOfDay(r.end) ? text : day} between ${sqlText(r.start)} and ${sqlText(r.end)}`)
+    .map((r) => `${isIsoDate(r.start) && isIsoDate(r.end) ? day : text} between ${sqlText(r.start)} and ${sqlText(r.end)}`)
     .join(' or ');
 }
 

@@ -4,9 +4,12 @@
  * backfill of a range of hours must work on hours (consecutive hours merge
  * into one range; the range guard compares times of day, not their dates),
  * and the fast mode, which maps raw rows to days, must refuse rather than
- * answer day against hour. Every expectation is computed here from the
+ * answer day against hour. Monthly partitions (`YYYY-MM`) the same way:
+ * consecutive months merge, a backfill takes months. Every expectation is computed here from the
  * generated rows, independently of mini-dbt.
  */
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeProject } from '../support/example-project.js';
 import { runCli } from '../support/run-cli.js';
@@ -124,5 +127,56 @@ describe('hourly partitions: stale, its ranges, and backfills of hours', () => {
     expect(differing(live(dir), oracle(rows))).toEqual([]);
     const again = JSON.parse(cli('stale', 'hourly', '--json').stdout) as { stale: string[] };
     expect(again.stale).toEqual([]);
+  });
+});
+
+const MONTHLY = `{{ config(materialized='incremental', unique_key='month', incremental_strategy='delete+insert', partition_by='month') }}
+select strftime('%Y-%m', event_ts) as month, count(*) as n, sum(value) as total
+from {{ ref('events') }}
+{% if is_incremental() %}
+  {% if var('start', none) is not none %}
+  where strftime('%Y-%m', event_ts) between '{{ var("start") }}' and '{{ var("end") }}'
+  {% else %}
+  where event_ts > (select max(month) from {{ this }})
+  {% endif %}
+{% endif %}
+group by 1
+`;
+
+describe('monthly partitions: stale ranges of months and backfills of months', () => {
+  // Two months of events: February's last 24 hours and March's first 48.
+  const rows = events().map((e) => (e.ts < '2026-03-02' ? { ...e, ts: e.ts.replace('2026-03-01', '2026-02-28'), loaded: e.loaded.replace('2026-03-01', '2026-02-28') } : e));
+  let dir: string;
+  const cli = (...args: string[]) => runCli(args, { cwd: dir });
+  const months = () => new Map(tableRows(dir, 'monthly').map((r) => [String(r.month), Number(r.n)]));
+
+  beforeAll(() => {
+    dir = writeProject({
+      'dbt_project.yml': 'name: monthly_feed\nprofile: monthly_feed\n',
+      'seeds/events.csv': ['event_id,event_ts,loaded_at,value', ...rows.map((e) => `${e.id},${e.ts},${e.loaded},${e.value}`)].join('\n') + '\n',
+      'seeds/events.yml': 'version: 2\nseeds:\n  - name: events\n    config:\n      event_time: event_ts\n      loaded_at: loaded_at\n',
+      'models/monthly.sql': MONTHLY,
+    });
+    expect(cli('seed').code).toBe(0);
+    expect(cli('run').code).toBe(0);
+  });
+
+  it('reports two damaged consecutive months as one range and backfills them', () => {
+    const right = months();
+    expect([...right.keys()]).toEqual(['2026-02', '2026-03']);
+    const db = new Database(join(dir, 'warehouse.db'));
+    db.exec('update monthly set n = n - 1');
+    db.close();
+    const report = JSON.parse(cli('stale', 'monthly', '--json').stdout) as { stale: string[]; ranges: unknown[]; covering_range: { partitions: number } };
+    expect(report.stale).toEqual(['2026-02', '2026-03']);
+    expect(report.ranges).toEqual([{ start: '2026-02', end: '2026-03' }]);
+    expect(report.covering_range.partitions).toBe(2);
+    const dry = cli('backfill', 'monthly', '--start', '2026-03', '--end', '2026-03', '--reason', 'x', '--dry-run');
+    expect(dry.code, dry.stdout + dry.stderr).toBe(0);
+    // March's days in the history only (the history ends on the 4th, when the last rows landed), never more days than it has.
+    expect(dry.stdout).toMatch(/the range is 4 of the 5 day\(s\) of history/);
+    const fixed = cli('backfill', 'monthly', '--stale', '--reason', 'damaged');
+    expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
+    expect(months()).toEqual(right);
   });
 });

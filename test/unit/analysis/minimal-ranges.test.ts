@@ -29,6 +29,13 @@ describe('minimalRanges', () => {
     expect(minimalRanges(['2026-03-02 06:00:00', '2026-03-02T07:00:00'])).toHaveLength(2);
   });
 
+  it('merges consecutive months (monthly partitions), across a year end', () => {
+    expect(minimalRanges(['2026-01', '2025-12', '2025-11', '2026-03'])).toEqual([
+      { start: '2025-11', end: '2026-01' },
+      { start: '2026-03', end: '2026-03' },
+    ]);
+  });
+
   it('formats one-day ranges as the day', () => {
     expect(formatRange({ start: '2026-09-03', end: '2026-09-03' })).toBe('2026-09-03');
     expect(formatRange({ start: '2026-09-03', end: '2026-09-05' })).toBe('2026-09-03..2026-09-05');
