@@ -1,7 +1,7 @@
 import type { ConfigMap } from '../project/project.js';
 
 const ADDITIVE = new Set(['tags', 'pre_hook', 'post_hook']);
-const DICT_MERGED = new Set(['meta', 'column_types', 'docs', 'quoting']);
+const DICT_MERGED = new Set(['meta', 'column_types', 'docs', 'quoting', 'contract']);
 
 /** `pre-hook` and `post-hook` are spelled with underscores internally. */
 export function normalizeConfigKey(key: string): string {
@@ -16,7 +16,7 @@ function asList(value: unknown): unknown[] {
 
 /**
  * Merge config layers, lowest precedence first, with dbt's rules: tags and
- * hooks add up, meta/column_types merge as dictionaries, the rest is replaced.
+ * hooks add up, meta/column_types/docs/quoting/contract merge as dictionaries, the rest is replaced.
  */
 export function mergeConfigs(...layers: readonly ConfigMap[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -5,6 +5,7 @@ import type { PlannedStatement } from './planned-statement.js';
 import { hookStatements } from './hook-statements.js';
 import { indexStatements } from './model-indexes.js';
 import { stagedTableName } from './staging-names.js';
+import { contractTableStatements, type ContractSpec } from './contract-table.js';
 
 export interface TableBuildOptions {
   readonly alias: string;
@@ -16,6 +17,8 @@ export interface TableBuildOptions {
   /** Extra checks on the staged table before it is swapped in. */
   readonly checks?: (staged: string) => PlannedStatement[];
   readonly partitionColumn?: string;
+  /** An enforced contract: the table is created with its declared columns and constraints, then filled. */
+  readonly contract?: { readonly spec: ContractSpec; readonly body: string };
 }
 
 /**
@@ -31,7 +34,9 @@ export function tableStatements(options: TableBuildOptions): PlannedStatement[] 
   const statements: PlannedStatement[] = [
     { kind: 'exec', role: 'drop', sql: dialect.dropRelation('table', q, { ifExists: true }) },
     ...hookStatements(settings, 'pre_hook'),
-    { kind: 'exec', role: 'stage', sql: dialect.createTableAs(q, options.sql) },
+    ...(options.contract
+      ? contractTableStatements(q, options.sql, options.contract.spec, options.contract.body)
+      : [{ kind: 'exec', role: 'stage', sql: dialect.createTableAs(q, options.sql) } as const]),
     ...(options.checks?.(q) ?? []),
     { kind: 'count-rows', sql: `select count(*) from ${q}` },
   ];

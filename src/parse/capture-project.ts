@@ -15,6 +15,7 @@ import { captureTests } from '../data-tests/capture-tests.js';
 import type { TestNode } from '../compile/test-node.js';
 import { captureUnitTests } from '../unit-tests/capture-unit-tests.js';
 import type { UnitTestNode } from '../compile/unit-test-node.js';
+import { constraintDependencies, contractProblem } from './validate-contract.js';
 import { customStrategyNames, validateModelConfig } from './validate-model-config.js';
 import { RenderFailureErrors, skipsOfRenderFailures } from '../compile/render-failure-skips.js';
 import { relationNameProblems } from '../compile/check-relation-names.js';
@@ -171,7 +172,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
   for (const c of captured) {
     const config: Record<string, unknown> = { materialized: 'view', ...mergeConfigs(baseConfigs.get(c.file.name)!, c.config) };
     // Settings parsed once, here, for fresh and parse-cached captures alike (the cache stores captures, not nodes).
-    const node: ModelNode = {
+    let node: ModelNode = {
       resourceType: 'model',
       uniqueId: `model.${packageOf(c.file)}.${c.file.name}`,
       name: c.file.name,
@@ -186,8 +187,13 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
       sources: c.sources,
       dependsOn: [],
     };
-    const problem = validateModelConfig(node, strategyMacros);
+    const problem = validateModelConfig(node, strategyMacros) ?? contractProblem(node);
     if (problem) errors.push(problem);
+    // A foreign_key constraint's `to: ref(...)` is a dependency, as in dbt (the parent is built first).
+    const fk = constraintDependencies(node.properties);
+    if (fk.refs.length > 0 || fk.sources.length > 0) {
+      node = { ...node, refs: [...new Set([...node.refs, ...fk.refs])], sources: [...node.sources, ...fk.sources.filter(([a, b]) => !node.sources.some(([x, y]) => x === a && y === b))] };
+    }
     if (config.enabled === false) disabled.set(node.name, node);
     else models.set(node.name, node);
   }

@@ -11,6 +11,9 @@ import { strategyRules } from '../materialize/incremental/strategy-registry.js';
 import type { BuildMode } from './build-mode.js';
 import { keylessAppendNote } from './keyless-append-note.js';
 import type { NodePlan } from './node-plan.js';
+import { rowidKeyChecksOfNewRows, type ContractSpec } from '../materialize/contract-table.js';
+import type { PlannedStatement } from '../materialize/planned-statement.js';
+import { newRowsTable } from '../materialize/staging-names.js';
 
 export interface PlanModelInput {
   readonly node: ModelNode;
@@ -33,6 +36,8 @@ export interface PlanModelInput {
    * checks and index, with a note; the next incremental run fails on them.
    */
   readonly keyNotProduced?: readonly string[];
+  /** An enforced contract that passed its preflight: a full build creates the table with its DDL; an incremental run checks its new rows. */
+  readonly contract?: { readonly spec: ContractSpec; readonly body: string };
 }
 
 /** Pure: the statements of a model's build in the mode decided for it. */
@@ -70,6 +75,7 @@ export function planModel(input: PlanModelInput): NodePlan {
           sql,
           settings: ignoreKey ? { ...settings, uniqueKeyColumns: [] } : settings,
           partitionColumn: base.partitionColumn,
+          ...(input.contract ? { contract: input.contract } : {}),
           checks: incremental ? (staged) => keyChecks(node.name, staged, settings, { unique: strategyNeedsUniqueKey(strategy, settings.uniqueKeyColumns), refuseNulls: input.backfill }) : undefined,
         }),
       };
@@ -98,7 +104,7 @@ export function planModel(input: PlanModelInput): NodePlan {
         strategy: settings.strategy,
         mode: mode.kind,
         reason: mode.reason,
-        statements: incremental.statements,
+        statements: input.contract ? withRowidKeyChecks(incremental.statements, node, input.contract.spec) : incremental.statements,
         ...(incremental.schemaChange ? { schemaChange: incremental.schemaChange } : {}),
       };
     }
@@ -123,4 +129,12 @@ function withKeyAsWritten<S extends ModelNode['settings']>(settings: S): S {
 /** Whether a strategy's table carries a unique index on the key (merge's upsert): a full build refuses a duplicate key then. */
 function strategyNeedsUniqueKey(strategy: string | undefined, key: readonly string[]): boolean {
   return strategy !== undefined && key.length > 0 && strategyRules(strategy).indexes(key).some((i) => i.unique);
+}
+
+/** An incremental run of a contracted model: its new rows checked (after the statement that stages them) for what SQLite's rowid key would not refuse. */
+function withRowidKeyChecks(statements: readonly PlannedStatement[], node: ModelNode, spec: ContractSpec): PlannedStatement[] {
+  const checks = rowidKeyChecksOfNewRows(qualifiedName(node.schema, node.alias), newRowsTable(node.alias), spec);
+  const staged = statements.findIndex((s) => s.kind === 'exec' && s.role === 'stage');
+  if (checks.length === 0 || staged < 0) return [...statements];
+  return [...statements.slice(0, staged + 1), ...checks, ...statements.slice(staged + 1)];
 }

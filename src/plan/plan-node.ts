@@ -14,6 +14,8 @@ import { microbatchNodePlan } from './microbatch-node-plan.js';
 import type { NodePlan } from './node-plan.js';
 import { schemaOf, withRenderedHooks, type PlanNodeInput } from './plan-inputs.js';
 import { planModel } from './plan-model.js';
+import { contractPlan } from './contract-preflight.js';
+import { warnUser } from '../errors/user-warning.js';
 import { renderBackfillRanges } from './render-backfill-ranges.js';
 import { customStrategyNames, strategyConfigProblem, unknownMaterializationProblem, unknownStrategyProblem, writtenMaterialization } from '../parse/validate-model-config.js';
 
@@ -97,7 +99,9 @@ function selectPlan(input: PlanNodeInput, mode: Exclude<BuildMode, { kind: 'micr
   // dbt applies unique_key only on incremental runs: a full build of a model whose output lacks a key column succeeds.
   const produced = mode.kind === 'full' && strategy !== undefined && key.length > 0 && facts ? facts.selectColumns(rendered.sql)?.map((c) => c.name) : undefined;
   const keyNotProduced = produced ? keyColumns(key).filter((k) => !produced.some((c) => c.toLowerCase() === k.toLowerCase())) : undefined;
-  return planModel({
+  const contract = mode.kind === 'ephemeral' ? undefined : contractPlan(manifest, node, rendered.sql, facts);
+  for (const warning of contract?.warnings ?? []) warnUser(`${node.file.path}: ${warning.message}`, warning.event);
+  const plan = planModel({
     node: withRenderedHooks(node, rendered.hooks),
     sql: rendered.sql,
     mode,
@@ -107,7 +111,12 @@ function selectPlan(input: PlanNodeInput, mode: Exclude<BuildMode, { kind: 'micr
     schema: incremental && facts ? schemaOf(facts, node, rendered.sql) : undefined,
     renderCustom: custom ? (args) => renderStrategyMacro(manifest, node, macro!, args, renderOptions) : undefined,
     ...(keyNotProduced && keyNotProduced.length > 0 ? { keyNotProduced } : {}),
+    ...(contract?.table ? { contract: contract.table } : {}),
   });
+  // A contract that failed its checks stops the run before anything is written, as dbt's preflight does.
+  if (!contract?.failure) return plan;
+  const { schemaChange: _unused, ...refused } = plan;
+  return { ...refused, statements: [{ kind: 'fail', message: contract.failure }] };
 }
 
 /** The plan with its audits run last inside the publish transaction (each batch's, for microbatch plans). */

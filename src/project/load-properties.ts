@@ -6,6 +6,7 @@ import { sourceFreshnessConfig } from './source-freshness-config.js';
 import { unitTestEntries } from './load-unit-tests.js';
 import type { UnitTestDefinition } from './unit-test-definition.js';
 import { exposureEntries, type ExposureDefinition } from './exposure-definition.js';
+import { constraintEntries } from './constraint-definition.js';
 
 export interface LoadedProperties {
   readonly models: Map<string, NodeProperties>;
@@ -53,6 +54,8 @@ function columnsOf(yaml: YamlFile, entry: Raw, path: (string | number)[]): Colum
       name: c.name,
       description: typeof c.description === 'string' ? c.description : undefined,
       dataType: typeof c.data_type === 'string' ? c.data_type : undefined,
+      ...(c.quote === true ? { quote: true } : {}),
+      ...(c.constraints !== undefined ? { constraints: constraintEntries(c.constraints, () => ({ file: yaml.displayPath, line: yaml.lineOf([...path, 'columns', i, 'constraints']) })) } : {}),
       tests: testsOf(yaml, c, [...path, 'columns', i]),
     };
   });
@@ -104,6 +107,7 @@ function nodeEntries(yaml: YamlFile, key: 'models' | 'seeds', into: Map<string, 
       name: entry.name,
       description: typeof entry.description === 'string' ? entry.description : undefined,
       columns: columnsOf(yaml, entry, path),
+      ...(key === 'models' && entry.constraints !== undefined ? { constraints: constraintEntries(entry.constraints, () => ({ file: yaml.displayPath, line: yaml.lineOf([...path, 'constraints']) })) } : {}),
       config: key === 'seeds' ? withTimeKeys(entry, configOf(yaml, entry, path)) : configOf(yaml, entry, path),
       tests: testsOf(yaml, entry, path),
       location: locationOf(yaml, path),

@@ -5,6 +5,7 @@ import type { SnapshotDefinition } from './snapshot-definition.js';
 import type { DocsBlock } from './docs-block.js';
 import type { FixtureFile, UnitTestDefinition } from './unit-test-definition.js';
 import type { PackageProject } from './load-packages.js';
+import type { ConstraintDefinition } from './constraint-definition.js';
 import type { QueryCommentSetting } from './query-comment-setting.js';
 
 /** One entry of the root project's `dispatch:` (where adapter.dispatch looks for a namespace's macros). */
@@ -26,6 +27,10 @@ export interface ColumnProperties {
   readonly name: string;
   readonly description?: string;
   readonly dataType?: string;
+  /** `quote: true`: the name is quoted in a contracted table's DDL. */
+  readonly quote?: boolean;
+  /** The column's `constraints:` (applied when the model's contract is enforced). */
+  readonly constraints?: readonly ConstraintDefinition[];
   readonly tests: readonly unknown[];
 }
 
@@ -34,6 +39,8 @@ export interface NodeProperties {
   readonly name: string;
   readonly description?: string;
   readonly columns: readonly ColumnProperties[];
+  /** Model-level `constraints:` (each with its `columns:`). */
+  readonly constraints?: readonly ConstraintDefinition[];
   readonly config: ConfigMap;
   readonly tests: readonly unknown[];
   readonly location: SourceLocation;

@@ -1,0 +1,493 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
+import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
+
+/**
+ * Conformance with dbt's model contracts and constraints, modelled on
+ * dbt-tests-adapter's constraints/test_constraints.py (with the models and yml
+ * of constraints/fixtures.py) and dbt-core's configs/test_contract_configs.py
+ * and contracts/test_contract_enforcement.py: the preflight (names, number and
+ * types of the columns), the DDL a contracted table is built with, a row that
+ * breaks a constraint rolling the build back, incremental models, model-level
+ * constraints and a quoted column; then the load-time rules.
+ */
+
+const table = (body: string) => `{{ config(materialized = "table") }}\n${body}`;
+const view = (body: string) => `{{ config(materialized = "view") }}\n${body}`;
+const incremental = (body: string) => `{{ config(materialized = "incremental", on_schema_change='append_new_columns') }}\n${body}`;
+
+const BASE = `select\n  1 as id,\n  'blue' as color,\n  '2019-01-01' as date_day\n`;
+const WRONG_ORDER = `select\n  'blue' as color,\n  1 as id,\n  '2019-01-01' as date_day\n`;
+const WRONG_NAME = `select\n  'blue' as color,\n  1 as error,\n  '2019-01-01' as date_day\n`;
+const WITH_NULLS = `select\n  -- null value for 'id'\n  cast(null as {{ dbt.type_int() }}) as id,\n  -- change the color as well (to test rollback)\n  'red' as color,\n  '2019-01-01' as date_day\n`;
+const DEPENDS_ON_FK = `-- depends_on: {{ ref('foreign_key_model') }}\n${WRONG_ORDER}`;
+
+const contractedColumns = `    columns:
+      - name: id
+        data_type: integer
+        description: hello
+        constraints:
+          - type: not_null
+          - type: primary_key
+          - type: check
+            expression: (id > 0)
+        data_tests:
+          - unique
+      - name: color
+        data_type: text
+      - name: date_day
+        data_type: text`;
+
+/** fixtures.model_schema_yml: the four contracted models. */
+const MODEL_SCHEMA_YML = `version: 2
+models:
+${['my_model', 'my_model_wrong_order', 'my_model_wrong_name'].map((name) => `  - name: ${name}
+    config:
+      contract:
+        enforced: true
+${contractedColumns}`).join('\n')}
+`;
+
+/** fixtures.model_fk_constraint_schema_yml (my_model and foreign_key_model). */
+const FK_SCHEMA_YML = `version: 2
+models:
+  - name: my_model
+    config:
+      contract:
+        enforced: true
+    columns:
+      - name: id
+        data_type: integer
+        description: hello
+        constraints:
+          - type: not_null
+          - type: primary_key
+          - type: check
+            expression: (id > 0)
+          - type: check
+            expression: id >= 1
+          - type: foreign_key
+            to: ref('foreign_key_model')
+            to_columns: ["id"]
+          - type: unique
+        data_tests:
+          - unique
+      - name: color
+        data_type: text
+      - name: date_day
+        data_type: text
+  - name: foreign_key_model
+    config:
+      contract:
+        enforced: true
+    columns:
+      - name: id
+        data_type: integer
+        constraints:
+          - type: unique
+          - type: primary_key
+`;
+
+/** fixtures.constrained_model_schema_yml: model-level constraints (the foreign key in its expression form). */
+const MODEL_LEVEL_SCHEMA_YML = (fkParent: string) => `version: 2
+models:
+  - name: my_model
+    config:
+      contract:
+        enforced: true
+    constraints:
+      - type: check
+        expression: (id > 0)
+      - type: check
+        expression: id >= 1
+      - type: primary_key
+        columns: [ id ]
+      - type: unique
+        columns: [ color, date_day ]
+        name: strange_uniqueness_requirement
+      - type: foreign_key
+        columns: [ id ]
+        expression: ${fkParent} (id)
+    columns:
+      - name: id
+        data_type: integer
+        description: hello
+        constraints:
+          - type: not_null
+        data_tests:
+          - unique
+      - name: color
+        data_type: text
+      - name: date_day
+        data_type: text
+  - name: foreign_key_model
+    config:
+      contract:
+        enforced: true
+    columns:
+      - name: id
+        data_type: integer
+        constraints:
+          - type: unique
+          - type: primary_key
+`;
+
+/** fixtures.model_quoted_column_schema_yml. */
+const QUOTED_SCHEMA_YML = `version: 2
+models:
+  - name: my_model
+    config:
+      contract:
+        enforced: true
+      materialized: table
+    constraints:
+      - type: check
+        # this one is the on the user
+        expression: ("from" = 'blue')
+        columns: [ '"from"' ]
+    columns:
+      - name: id
+        data_type: integer
+        description: hello
+        constraints:
+          - type: not_null
+        data_tests:
+          - unique
+      - name: from  # reserved word
+        quote: true
+        data_type: text
+        constraints:
+          - type: not_null
+      - name: date_day
+        data_type: text
+`;
+
+const dataTypeYml = (dataType: string) => `version: 2
+models:
+  - name: my_model_data_type
+    config:
+      contract:
+        enforced: true
+    columns:
+      - name: wrong_data_type_column_name
+        data_type: ${dataType}
+`;
+
+/** dbt's _normalize_whitespace. */
+function normalized(sql: string): string {
+  return sql.replace(/\s+/g, ' ').replace(/\s?([(),])\s?/g, '$1').toLowerCase().trim();
+}
+
+/** dbt's _find_and_replace: every token holding `find` becomes `replace`. */
+function replaced(sql: string, find: string, replace: string): string {
+  return sql.split(/\s+/).filter((t) => t !== '').map((t) => (t.includes(find) ? replace : t)).join(' ');
+}
+
+/** The CREATE TABLE and INSERT the run wrote to target/run for the model, with the relations replaced as dbt's test does. */
+function builtDdl(p: ConformanceProject, model: string): string {
+  const script = readFileSync(join(p.dir, 'target', 'run', projectName(p), 'models', `${model}.sql`), 'utf8');
+  // The script's `-- stage` statements: the CREATE TABLE and the INSERT (the checks between them left out).
+  const ddl = script.split(/\n\n(?=-- )/).filter((block) => block.startsWith('-- stage\n')).map((block) => block.slice('-- stage\n'.length)).join('\n');
+  return normalized(replaced(replaced(ddl, 'my_model', '<model_identifier>'), 'foreign_key_model', '<foreign_key_model_identifier>'));
+}
+
+const projectName = (p: ConformanceProject) => /^name:\s*(\S+)/m.exec(readFileSync(join(p.dir, 'dbt_project.yml'), 'utf8'))![1]!;
+
+function failure(p: ConformanceProject, args: readonly string[]): string {
+  const run = p.dbt(args);
+  expect(run.code, run.stdout + run.stderr).toBe(1);
+  return run.stdout + run.stderr;
+}
+
+function ok(p: ConformanceProject, args: readonly string[]): string {
+  const run = p.dbt(args);
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  return run.stdout + run.stderr;
+}
+
+/** The data types test cases: [the SELECT's value, its contract type, what the mismatch table calls it]. */
+function dataTypes(engine: EngineName): [string, string, string][] {
+  if (engine === 'postgres') {
+    return [
+      ['1', 'integer', 'integer'],
+      ["'1'", 'text', 'text'],
+      ['true', 'bool', 'boolean'],
+      ["'2013-11-03 00:00:00-07'::timestamptz", 'timestamptz', 'timestamp with time zone'],
+      ["'2013-11-03 00:00:00-07'::timestamp", 'timestamp', 'timestamp without time zone'],
+      ["ARRAY['a','b','c']", 'text[]', 'text[]'],
+      ['ARRAY[1,2,3]', 'int[]', 'integer[]'],
+      ["'1'::numeric", 'numeric', 'numeric'],
+      ['\'{"bar": "baz", "balance": 7.77, "active": false}\'::json', 'json', 'json'],
+    ];
+  }
+  // SQLite types a column by its affinity when the expression has one (a cast or a column): see typesMatch.
+  return [
+    ['cast(1 as integer)', 'integer', 'INT'],
+    ["cast('1' as text)", 'text', 'TEXT'],
+    ['cast(1.5 as real)', 'real', 'REAL'],
+    ['cast(7.77 as numeric)', 'numeric', 'NUM'],
+  ];
+}
+
+describeEachEngine('contracts: the preflight compares names, number and types of columns (BaseConstraintsColumnsEqual)', (engine) => {
+  for (const [kind, wrap] of [['table', table], ['view', view], ['incremental', incremental]] as const) {
+    it(`${kind}: the wrong column order passes and the table takes the yml order; a wrong name fails with the mismatch table`, () => {
+      const p = conformanceProject({
+        'models/my_model_wrong_order.sql': wrap(WRONG_ORDER),
+        'models/my_model_wrong_name.sql': wrap(WRONG_NAME),
+        'models/constraints_schema.yml': MODEL_SCHEMA_YML,
+      }, 'test', { engine });
+      ok(p, ['run', '-s', 'my_model_wrong_order']);
+      expect(p.rows('my_model_wrong_order')).toEqual([{ id: 1, color: 'blue', date_day: '2019-01-01' }]);
+      if (kind !== 'view') expect(p.columns('my_model_wrong_order')).toEqual(['id', 'color', 'date_day']);
+      const out = failure(p, ['run', '-s', 'my_model_wrong_name']);
+      for (const expected of ['This model has an enforced contract that failed.', 'missing in definition', 'missing in contract']) expect(out).toContain(expected);
+      expect(out).toMatch(/\| error +\|[^\n]*\| missing in contract +\|/);
+      expect(out).toMatch(/\| id +\| +\| integer +\| missing in definition \|/);
+      expect(p.relationType('my_model_wrong_name')).toBeUndefined();
+    });
+  }
+
+  it('a column of another type fails with "data type mismatch", naming both types; the same type passes (test__constraints_*_column_data_types)', () => {
+    const p = conformanceProject({ 'models/my_model_data_type.sql': table('select 1 as x'), 'models/constraints_schema.yml': dataTypeYml('integer') }, 'test', { engine });
+    for (const [value, schemaType, shown] of dataTypes(engine)) {
+      p.write('models/my_model_data_type.sql', table(`select\n  ${value} as wrong_data_type_column_name`));
+      const wrong = schemaType === 'integer' ? 'text' : 'integer';
+      p.write('models/constraints_schema.yml', dataTypeYml(wrong));
+      const out = failure(p, ['run', '-s', 'my_model_data_type']);
+      expect(out).toContain('data type mismatch');
+      expect(out).toMatch(new RegExp(`\\| wrong_data_type_column_name \\| ${shown.replace(/[[\]]/g, '\\$&')} +\\| ${wrong}`, 'i'));
+      p.write('models/constraints_schema.yml', dataTypeYml(schemaType));
+      ok(p, ['run', '-s', 'my_model_data_type']);
+    }
+  });
+});
+
+describeEachEngine('contracts: the DDL of a contracted table (BaseConstraintsRuntimeDdlEnforcement)', (engine) => {
+  for (const [kind, wrap] of [['table', table], ['incremental', incremental]] as const) {
+    it(`${kind}: created with the declared types and column constraints, then filled with insert ... select`, () => {
+      const p = conformanceProject({
+        'models/my_model.sql': wrap(DEPENDS_ON_FK),
+        'models/foreign_key_model.sql': table('select 1 as id'),
+        'models/constraints_schema.yml': FK_SCHEMA_YML,
+      }, 'test', { engine });
+      const out = ok(p, ['run', '-s', '+my_model']);
+      expect(p.rows('my_model')).toEqual([{ id: 1, color: 'blue', date_day: '2019-01-01' }]);
+      expect(builtDdl(p, 'my_model')).toBe(normalized(`
+create table <model_identifier> (
+    id integer not null primary key check ((id > 0)) check (id >= 1) references <foreign_key_model_identifier> (id) unique,
+    color text,
+    date_day text
+);
+insert into <model_identifier> (id, color, date_day)
+select id, color, date_day
+from (
+    -- depends_on: <foreign_key_model_identifier>
+    select
+        'blue' as color,
+        1 as id,
+        '2019-01-01' as date_day
+) as model_subq;`));
+      // SQLite parses a foreign key and, with foreign_keys off, does not check it: dbt's warning says so.
+      if (engine === 'sqlite') expect(out).toContain('The constraint type foreign_key is not enforced by sqlite.');
+      else expect(out).not.toContain('is not enforced by');
+    });
+  }
+
+  it('model-level constraints: check, primary key, a named unique and a foreign key by expression (BaseModelConstraintsRuntimeEnforcement)', () => {
+    const p = conformanceProject({
+      'models/my_model.sql': table(DEPENDS_ON_FK),
+      'models/foreign_key_model.sql': table('select 1 as id'),
+      'models/constraints_schema.yml': MODEL_LEVEL_SCHEMA_YML(engine === 'sqlite' ? 'foreign_key_model' : 'public.foreign_key_model'),
+    }, 'test', { engine });
+    ok(p, ['run', '-s', '+my_model']);
+    expect(builtDdl(p, 'my_model')).toBe(normalized(`
+create table <model_identifier> (
+    id integer not null,
+    color text,
+    date_day text,
+    check ((id > 0)),
+    check (id >= 1),
+    primary key (id),
+    constraint strange_uniqueness_requirement unique (color, date_day),
+    foreign key (id) references <foreign_key_model_identifier> (id)
+);
+insert into <model_identifier> (id, color, date_day)
+select id, color, date_day
+from (
+    -- depends_on: <foreign_key_model_identifier>
+    select 'blue' as color, 1 as id, '2019-01-01' as date_day
+) as model_subq;`));
+    // The named unique constraint is enforced: a second row with the same color and day fails, the table is kept.
+    p.write('models/my_model.sql', table(`-- depends_on: {{ ref('foreign_key_model') }}\nselect 'blue' as color, 1 as id, '2019-01-01' as date_day union all select 'blue', 2, '2019-01-01'`));
+    const out = failure(p, ['run', '-s', 'my_model']);
+    expect(out.toLowerCase()).toMatch(/unique|duplicate key/);
+    expect(p.rows('my_model')).toEqual([{ id: 1, color: 'blue', date_day: '2019-01-01' }]);
+  });
+
+  it('a quoted reserved word as a column, with a model-level check on it (BaseConstraintQuotedColumn)', () => {
+    const p = conformanceProject({
+      'models/my_model.sql': `select\n  'blue' as {{ adapter.quote('from') }},\n  1 as id,\n  '2019-01-01' as date_day\n`,
+      'models/constraints_schema.yml': QUOTED_SCHEMA_YML,
+    }, 'test', { engine });
+    ok(p, ['run', '-s', 'my_model']);
+    expect(builtDdl(p, 'my_model')).toBe(normalized(`
+create table <model_identifier> (
+    id integer not null,
+    "from" text not null,
+    date_day text,
+    check (("from" = 'blue'))
+);
+insert into <model_identifier> (id, "from", date_day)
+select id, "from", date_day
+from (
+    select
+      'blue' as "from",
+      1 as id,
+      '2019-01-01' as date_day
+) as model_subq;`));
+    expect(p.rows('my_model')).toEqual([{ id: 1, from: 'blue', date_day: '2019-01-01' }]);
+  });
+
+  it('compile shows the DDL a run would run, without building anything', () => {
+    const p = conformanceProject({ 'models/my_model.sql': table(BASE), 'models/constraints_schema.yml': MODEL_SCHEMA_YML }, 'test', { engine });
+    const out = ok(p, ['compile', '-s', 'my_model']);
+    expect(p.relationType('my_model')).toBeUndefined();
+    expect(out).toMatch(/create table \S*my_model\S* \(\n {4}id integer not null primary key check \(\(id > 0\)\),\n {4}color text,\n {4}date_day text\n\)/);
+    expect(out).toMatch(/insert into \S*my_model\S* \(id, color, date_day\)\nselect id, color, date_day\nfrom \(/);
+    // A contract a run would fail: compile says so, in the place of the statements.
+    p.write('models/my_model.sql', table(WRONG_NAME));
+    expect(ok(p, ['compile', '-s', 'my_model'])).toContain('-- the run stops here, before anything is written:\n--   Compilation Error in model my_model (models/my_model.sql)\n--     This model has an enforced contract that failed.');
+  });
+});
+
+describeEachEngine('contracts: a row that breaks a constraint fails the model and leaves the previous table (BaseConstraintsRollback)', (engine) => {
+  for (const [kind, wrap] of [['table', table], ['incremental', incremental]] as const) {
+    it(`${kind}: a NULL id fails on not null, and the table still holds the blue row`, () => {
+      const p = conformanceProject({ 'models/my_model.sql': wrap(BASE), 'models/constraints_schema.yml': MODEL_SCHEMA_YML }, 'test', { engine });
+      ok(p, ['run', '-s', 'my_model']);
+      p.write('models/my_model.sql', wrap(WITH_NULLS));
+      const out = failure(p, ['run', '-s', 'my_model']);
+      expect(out).toMatch(engine === 'postgres' ? /null value in column "id"[\s\S]*violates not-null constraint/ : /NOT NULL constraint failed: [^\n]*\.?id/);
+      expect(p.rows('my_model')).toEqual([{ id: 1, color: 'blue', date_day: '2019-01-01' }]);
+      expect(p.dbt(['run', '-s', 'my_model']).results[0]!.status).toBe('error');
+    });
+  }
+
+  it('incremental: every run checks the contract; a later run whose column changed type fails it (TestIncrementalModelContractEnforcement)', () => {
+    const yml = `models:\n  - name: my_model\n    config:\n      materialized: incremental\n      on_schema_change: append_new_columns\n      contract: {enforced: true}\n    columns:\n      - name: string_column\n        data_type: text\n`;
+    const p = conformanceProject({ 'models/my_model.sql': "select cast('some string' as text) as string_column", 'models/schema.yml': yml }, 'test', { engine });
+    ok(p, ['run']);
+    p.write('models/my_model.sql', 'select cast(123 as integer) as int_column');
+    expect(failure(p, ['run'])).toContain('This model has an enforced contract that failed.');
+    p.write('models/my_model.sql', "select cast('again' as text) as string_column");
+    ok(p, ['run']);
+    expect(p.rows('my_model', 'string_column')).toEqual([{ string_column: 'again' }, { string_column: 'some string' }]);
+  });
+
+  it('an incremental model with a foreign key to a contracted table runs twice (BaseIncrementalForeignKeyConstraint)', () => {
+    const yml = `version: 2
+models:
+  - name: raw_numbers
+    config:
+      contract:
+        enforced: true
+      materialized: table
+    columns:
+        - name: n
+          data_type: integer
+          constraints:
+            - type: primary_key
+            - type: not_null
+  - name: stg_numbers
+    config:
+      contract:
+        enforced: true
+      materialized: incremental
+      on_schema_change: append_new_columns
+      unique_key: n
+    columns:
+      - name: n
+        data_type: integer
+        constraints:
+          - type: foreign_key
+            to: ref('raw_numbers')
+            to_columns: [n]
+`;
+    const p = conformanceProject({ 'models/schema.yml': yml, 'models/raw_numbers.sql': 'select 1 as n', 'models/stg_numbers.sql': "select * from {{ ref('raw_numbers') }}" }, 'test', { engine });
+    ok(p, ['run', '--select', 'raw_numbers']);
+    ok(p, ['run', '--select', 'stg_numbers']);
+    ok(p, ['run', '--select', 'stg_numbers']);
+    expect(p.rows('stg_numbers')).toEqual([{ n: 1 }]);
+  });
+});
+
+describeEachEngine('contracts: what fails before the build (test_contract_configs.py)', (engine) => {
+  it("a contract set in config() with no yml columns fails the run: its 'columns' specification is missing", () => {
+    const p = conformanceProject({ 'models/my_model.sql': `{{ config(materialized='table', contract={'enforced': true}) }}\n${BASE}` }, 'test', { engine });
+    expect(failure(p, ['run'])).toContain("This model has an enforced contract, and its 'columns' specification is missing");
+    expect(p.relationType('my_model')).toBeUndefined();
+  });
+
+  it('a column without data_type fails the run with dbt\'s column_type_missing wording', () => {
+    const yml = `models:\n  - name: my_model\n    config:\n      contract: {enforced: true}\n    columns:\n      - name: id\n        data_type: integer\n      - name: color\n      - name: date_day\n        data_type: text\n`;
+    const p = conformanceProject({ 'models/my_model.sql': table(BASE), 'models/schema.yml': yml }, 'test', { engine });
+    expect(failure(p, ['run'])).toContain("Please ensure that the column name and data_type are defined within the YAML configuration for the ['color'] column(s).");
+  });
+
+  it('contract is dict-merged: enforced in dbt_project.yml, alias_types in yml, the contract still enforced', () => {
+    const p = conformanceProject({
+      'dbt_project.yml': "name: test\nversion: '1.0'\nprofile: default\nmodels:\n  test:\n    +contract:\n      enforced: true\n",
+      'models/my_model.sql': table(WRONG_NAME),
+      'models/schema.yml': `models:\n  - name: my_model\n    config:\n      contract: {alias_types: false}\n    columns:\n      - name: id\n        data_type: integer\n      - name: color\n        data_type: text\n      - name: date_day\n        data_type: text\n`,
+    }, 'test', { engine });
+    expect(failure(p, ['run'])).toContain('missing in contract');
+  });
+
+  it('load-time errors, exit 2: an incremental contract without append_new_columns or fail; yml without columns; primary keys twice', () => {
+    const cases: [string, string, string][] = [
+      ['{{ config(materialized="incremental") }}\nselect 1 as id', 'models:\n  - name: my_model\n    config:\n      contract: {enforced: true}\n    columns:\n      - name: id\n        data_type: integer\n',
+        "Invalid value for on_schema_change: ignore. Models materialized as incremental with contracts enabled must set on_schema_change to 'append_new_columns' or 'fail'"],
+      [table('select 1 as id'), 'models:\n  - name: my_model\n    config:\n      contract: {enforced: true}\n', 'Constraints must be defined in a `yml` schema configuration file like `schema.yml`.'],
+      [table('select 1 as id'), 'models:\n  - name: my_model\n    constraints:\n      - type: primary_key\n        columns: [id]\n    columns:\n      - name: id\n        data_type: integer\n        constraints: [{type: primary_key}]\n',
+        'Primary key constraints defined at the model level and the columns level.'],
+      [table('select 1 as id'), 'models:\n  - name: my_model\n    config:\n      contract: {enforced: true}\n    columns:\n      - name: id\n        data_type: integer\n        constraints: [{type: nonsense}]\n', 'Invalid constraint type on model my_model'],
+    ];
+    for (const [sql, yml, message] of cases) {
+      const p = conformanceProject({ 'models/my_model.sql': sql, 'models/schema.yml': yml }, 'test', { engine });
+      const run = p.dbt(['run']);
+      expect(run.code, run.stdout + run.stderr).toBe(2);
+      expect(run.stdout + run.stderr).toContain(message);
+    }
+  });
+
+  it('a view with constraints: warned that they are ignored; an ephemeral model is never checked', () => {
+    const yml = `models:\n  - name: v\n    config:\n      contract: {enforced: true}\n    columns:\n      - name: id\n        data_type: integer\n        constraints: [{type: not_null}]\n  - name: e\n    config:\n      contract: {enforced: true}\n    columns:\n      - name: other\n        data_type: integer\n`;
+    const p = conformanceProject({ 'models/v.sql': view('select 1 as id'), 'models/e.sql': "{{ config(materialized='ephemeral') }}\nselect 1 as id", 'models/t.sql': table("select * from {{ ref('e') }}"), 'models/schema.yml': yml }, 'test', { engine });
+    const out = ok(p, ['run']);
+    expect(out).toContain("Constraint types are not supported for view materializations and will be ignored.  Set 'warn_unsupported: false' on this constraint to ignore this warning.");
+    expect(p.rows('t')).toEqual([{ id: 1 }]);
+  });
+});
+
+describeEachEngine('contracts on SQLite: values the declared type cannot hold', (engine) => {
+  it('text that is not a number in an integer column fails the build, the previous table kept', () => {
+    // SQLite stores a date as text (a date data_type accepts it); PostgreSQL's date would not take the text literal.
+    const yml = `models:\n  - name: my_model\n    config:\n      contract: {enforced: true}\n    columns:\n      - name: id\n        data_type: integer\n      - name: color\n        data_type: text\n      - name: date_day\n        data_type: ${engine === 'sqlite' ? 'date' : 'text'}\n`;
+    const p = conformanceProject({ 'models/my_model.sql': table(BASE), 'models/schema.yml': yml }, 'test', { engine });
+    ok(p, ['run']);
+    // '7' is stored as 7 by the integer column (SQLite's affinity), as PostgreSQL would cast a literal; 'seven' cannot be.
+    p.write('models/my_model.sql', table("select '7' as id, 'red' as color, '2019-01-02' as date_day"));
+    if (engine === 'postgres') {
+      expect(failure(p, ['run'])).toContain('data type mismatch');
+      return;
+    }
+    ok(p, ['run']);
+    expect(p.rows('my_model')).toEqual([{ id: 7, color: 'red', date_day: '2019-01-02' }]);
+    p.write('models/my_model.sql', table("select 'seven' as id, 'green' as color, '2019-01-03' as date_day"));
+    expect(failure(p, ['run'])).toContain("contract data type mismatch: column 'id' (data_type integer) holds values SQLite could not store as integer");
+    expect(p.rows('my_model')).toEqual([{ id: 7, color: 'red', date_day: '2019-01-02' }]);
+  });
+});
