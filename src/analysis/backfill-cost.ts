@@ -45,8 +45,15 @@ export function backfillCost(
   const rangeDays = hours !== undefined && ranges.length > 0 ? hours / 24 : ranges.reduce((n, r) => n + daysOf(r, first, historyEnd), 0);
   const historyDays = first !== null && historyEnd !== null && first <= historyEnd ? daysBetween(first, historyEnd) + 1 : null;
   const percent = raw.fullRebuildRawRows > 0 ? (100 * raw.rawRows) / raw.fullRebuildRawRows : null;
-  return { ...raw, percent, rangeDays, historyStart: first, historyEnd, historyDays, reason: costReason(rangeDays, historyDays, percent, ranges.length, hours) };
+  const byTime = ranges.every((r) => isTimeBound(r.start) && isTimeBound(r.end));
+  const reason = byTime
+    ? costReason(rangeDays, historyDays, percent, ranges.length, hours)
+    : `${ranges.length > 1 ? `the ${ranges.length} ranges are` : 'the range is'} partitions by value, not by time (${node.settings.partitionColumn ?? 'partition_by'}): which raw rows they read, and so the cost against a full rebuild, depends on the model`;
+  return { ...raw, percent, rangeDays, historyStart: first, historyEnd, historyDays, reason };
 }
+
+/** A partition bound that is a date, a whole hour or a month: a range of those has a length in time. */
+const isTimeBound = (bound: string): boolean => isIsoDate(bound) || isIsoMonth(bound) || wholeHourSpan(bound, bound) !== undefined;
 
 /** The days a range covers: its dates, or the days of its months that lie in the history (when known); 1 for a partition that is neither. */
 function daysOf(r: PartitionRange, historyStart: string | null, historyEnd: string | null): number {

@@ -1,4 +1,7 @@
 import { shellWord } from '../invocation/shell-word.js';
+import { isIsoDate } from '../feed/iso-date.js';
+import { hasTimeOfDay } from '../feed/iso-hour.js';
+import { isIsoMonth } from '../feed/iso-month.js';
 import { stale, type StaleReport } from '../api/stale.js';
 import type { PartitionDiff } from '../analysis/diff-partitions.js';
 import type { FastStalePartition } from '../analysis/fast-stale.js';
@@ -67,7 +70,8 @@ export function renderStale(report: StaleReport): string[] {
   if (report.backfill_command) {
     out.push(colors.bold(`fix: ${previewValue(report.backfill_command, 200)}`));
     const c = report.covering_range;
-    if (c && report.ranges.length > 1) out.push(`  or one range (${c.partitions} partitions): mini-dbt backfill ${report.model} --start ${shellWord(previewValue(c.start))} --end ${shellWord(previewValue(c.end))} --reason "<why>"`);
+    // --start/--end take dates, hours and months; other partitions (a store id) go through --stale only.
+    if (c && report.ranges.length > 1 && [c.start, c.end].every((b) => isIsoDate(b) || isIsoMonth(b) || hasTimeOfDay(b))) out.push(`  or one range (${c.partitions} partitions): mini-dbt backfill ${report.model} --start ${shellWord(previewValue(c.start))} --end ${shellWord(previewValue(c.end))} --reason "<why>"`);
   }
   return [...out, ...renderNotFinal(report)];
 }

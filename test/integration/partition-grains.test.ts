@@ -1,5 +1,5 @@
 /**
- * A feed unlike the example's: events partitioned by hour, not by day. The
+ * Feeds unlike the example's: partitioned by hour, by month or by a value, not by day. The
  * exact stale check, the ranges it proposes, `backfill --stale` and a
  * backfill of a range of hours must work on hours (consecutive hours merge
  * into one range; the range guard compares times of day, not their dates),
@@ -178,5 +178,44 @@ describe('monthly partitions: stale ranges of months and backfills of months', (
     const fixed = cli('backfill', 'monthly', '--stale', '--reason', 'damaged');
     expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
     expect(months()).toEqual(right);
+  });
+});
+
+describe('partitions by value (a user id): stale and backfill --stale, no time arithmetic', () => {
+  const rows = events();
+  let dir: string;
+  const cli = (...args: string[]) => runCli(args, { cwd: dir });
+  const users = () => new Map(tableRows(dir, 'by_user').map((r) => [Number(r.user_id), Number(r.n)]));
+
+  beforeAll(() => {
+    dir = writeProject({
+      'dbt_project.yml': 'name: by_user_feed\nprofile: by_user_feed\n',
+      'seeds/events.csv': ['event_id,event_ts,loaded_at,value,user_id', ...rows.map((e) => `${e.id},${e.ts},${e.loaded},${e.value},${1 + (e.id % 5)}`)].join('\n') + '\n',
+      'seeds/events.yml': 'version: 2\nseeds:\n  - name: events\n    config:\n      event_time: event_ts\n      loaded_at: loaded_at\n',
+      'models/by_user.sql': `{{ config(materialized='incremental', unique_key='user_id', incremental_strategy='delete+insert', partition_by='user_id') }}
+select user_id, count(*) as n from {{ ref('events') }}
+{% if is_incremental() %}
+  {% if var('start', none) is not none %} where user_id between {{ var('start') }} and {{ var('end') }} {% else %} where 1 = 0 {% endif %}
+{% endif %}
+group by 1
+`,
+    });
+    expect(cli('seed').code).toBe(0);
+    expect(cli('run').code).toBe(0);
+  });
+
+  it('lists each damaged user as its own range and rewrites exactly those', () => {
+    const right = users();
+    const db = new Database(join(dir, 'warehouse.db'));
+    db.exec('update by_user set n = n - 1 where user_id in (2, 4)');
+    db.close();
+    const text = cli('stale', 'by_user');
+    expect(text.stdout).toContain('ranges covering them (2): 2, 4');
+    // --start/--end take dates, hours and months only: no "one range" command is offered for user ids.
+    expect(text.stdout).not.toContain('or one range');
+    const fixed = cli('backfill', 'by_user', '--stale', '--reason', 'damaged');
+    expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
+    expect(fixed.stdout).toContain('partitions by value, not by time (user_id)');
+    expect(users()).toEqual(right);
   });
 });
