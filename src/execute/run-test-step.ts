@@ -86,7 +86,8 @@ export function runTestStep(test: TestNode, context: TestStepContext): NodeResul
   return testStep(
     test, `test ${test.name}`, test.dependsOn.find((p) => context.failed.has(p)), context,
     () => {
-      const run = runTest(context.db, context.manifest, test, { db: context.db, run: context.run });
+      // log(..., info=True) in the test's SQL prints as a model's does (dbt-tests-adapter's is_type test logs its bad columns).
+      const run = runTest(context.db, context.manifest, test, { db: context.db, run: context.run, log: (message) => context.emit({ type: 'log', message }) });
       return { status: run.status, message: run.message, exitCode: run.status === 'fail' ? 1 : 0, failures: run.failures, compiledCode: run.sql, storedFailures: run.storedFailures };
     },
     (error) => (error instanceof ProjectError ? error.format() : `Database Error in test ${test.name} (${test.path})\n  ${error.message}`),
