@@ -1,3 +1,4 @@
+import type { VersionValue } from '../project/model-version.js';
 import type { ResourceType } from '../graph/graph-node.js';
 import { namedSelectionBase } from './named-selection.js';
 import { resolve } from 'node:path';
@@ -32,6 +33,9 @@ export interface ListedNode {
   readonly dependsOn: readonly string[];
   /** The package (project) that defines it. */
   readonly packageName: string;
+  /** A versioned model's version and its model's latest (its name is then `<model>.v<v>`, dbt's search name). */
+  readonly version?: VersionValue;
+  readonly latestVersion?: VersionValue;
 }
 
 /** `ls`: the selected nodes in build order (an unchanged project's graph comes from the graph cache, parse/graph-cache.ts). */
@@ -68,6 +72,7 @@ export function listNodesVouched(options: ListOptions = {}): { nodes: ListedNode
       tags: n.tags,
       dependsOn: n.dependsOn,
       packageName: n.packageName,
+      ...(n.version !== undefined ? { version: n.version, latestVersion: n.latestVersion } : {}),
     };
   });
   return vouched ? { nodes, vouched } : { nodes };

@@ -33,8 +33,9 @@ export function lsCommand(flags: LsFlags): number {
     if (output === 'json') return lsJsonLine(n, keys);
     if (output === 'path') return n.path;
     if (output === 'name') return n.name;
-    // dbt's selector form: the fqn with its folders (brightcart.marts.daily_revenue); sources prefixed; unit tests as unit_test:<project>.<name>.
-    if (n.resourceType === 'unit_test') return `unit_test:${n.fqn[0]}.${n.name}`;
+    // dbt's selector form: the fqn with its folders (brightcart.marts.daily_revenue); sources prefixed; unit tests as unit_test:<project>.<name>
+    // (a versioned model's: <name>_v<v>, dbt's versioned_name, the last part of its fqn).
+    if (n.resourceType === 'unit_test') return `unit_test:${n.fqn[0]}.${n.fqn[n.fqn.length - 1] ?? n.name}`;
     if (n.resourceType === 'exposure') return `exposure:${n.packageName}.${n.name}`;
     return `${n.resourceType === 'source' ? 'source:' : ''}${n.fqn.join('.')}`;
   });

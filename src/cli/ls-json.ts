@@ -1,3 +1,4 @@
+import { versionAlias } from '../project/model-version.js';
 import type { ListedNode } from '../api/list-nodes.js';
 
 /** dbt's `ls --output json` keys when --output-keys is not given (its ListTask.ALLOWED_KEYS). */
@@ -15,9 +16,11 @@ const DEFAULT_KEYS = new Set(['alias', 'name', 'package_name', 'depends_on', 'ta
 export function lsJsonLine(n: ListedNode, keys?: ReadonlySet<string>): string {
   const source = n.resourceType === 'source';
   const dot = n.name.indexOf('.');
-  const alias = typeof n.config.alias === 'string' && n.config.alias !== '' ? n.config.alias : n.name;
+  // A versioned model: named after its model (fqn <project>...<name>.v<v>), its default alias <name>_v<v>.
+  const model = n.version !== undefined ? n.fqn[n.fqn.length - 2] ?? n.name : undefined;
+  const alias = typeof n.config.alias === 'string' && n.config.alias !== '' ? n.config.alias : model !== undefined ? versionAlias({ modelName: model, v: n.version! }) : n.name;
   const fields: [string, unknown][] = [
-    ['name', source && dot >= 0 ? n.name.slice(dot + 1) : n.name],
+    ['name', source && dot >= 0 ? n.name.slice(dot + 1) : model ?? n.name],
     ['resource_type', n.resourceType],
     ['package_name', n.packageName],
     ['original_file_path', n.path],
@@ -25,6 +28,7 @@ export function lsJsonLine(n: ListedNode, keys?: ReadonlySet<string>): string {
     ['fqn', n.fqn],
     ...(source ? [['source_name', n.name.slice(0, Math.max(dot, 0))] as [string, unknown], ['tags', n.tags] as [string, unknown], ['config', n.config] as [string, unknown]]
       : [...(n.resourceType === 'unit_test' || n.resourceType === 'exposure' ? [] : [['alias', alias] as [string, unknown]]), ['config', n.config] as [string, unknown], ['tags', n.tags] as [string, unknown], ['depends_on', { nodes: n.dependsOn }] as [string, unknown]]),
+    ...(n.resourceType === 'model' ? [['version', n.version ?? null] as [string, unknown], ['latest_version', n.latestVersion ?? null] as [string, unknown]] : []),
   ];
   const wanted = keys ?? DEFAULT_KEYS;
   return JSON.stringify(Object.fromEntries(fields.filter(([k]) => wanted.has(k))));

@@ -1,3 +1,4 @@
+import { versionKey } from '../project/model-version.js';
 import { engine } from '../engine/current-engine.js';
 import { ProjectError } from '../errors/project-error.js';
 import { batchId } from '../config/microbatch-time.js';
@@ -172,12 +173,15 @@ function makeEnvVar(state: RenderState) {
 /** The dbt Jinja context for one render, as a name -> value map. */
 export function contextFunctions(state: RenderState): Record<string, unknown> {
   const ref = guarded(state, (...args: unknown[]) => {
-    const { positional } = splitKeywordArgs(args);
+    const { positional, keywords } = splitKeywordArgs(args);
     if (positional.length === 0) throw Object.assign(new ProjectError('ref() takes at least one argument (0 given)'), { needle: 'ref(' });
     if (positional.length > 2) throw new ProjectError(`ref() takes at most two arguments (${positional.length} given)`);
     const [name, pkg] = positional.length === 2 ? [positional[1], positional[0]] : [positional[0], undefined];
     if (typeof name !== 'string' && !(name instanceof internals.runtime.SafeString)) throw Object.assign(new ProjectError(`The name argument to ref() must be a string, got ${pythonTypeName(name)}`), { needle: 'ref(' });
-    return pkg === undefined ? state.ref(String(name)) : state.ref(String(name), String(pkg));
+    // dbt's ref('m', v=1) / version=1: the version's key, `m.v1` (versioned-ref.ts resolves it).
+    const version = keywords.v ?? keywords.version;
+    const key = version === undefined || version === null ? String(name) : versionKey(String(name), String(version));
+    return pkg === undefined ? state.ref(key) : state.ref(key, String(pkg));
   });
   const source = guarded(state, (...args: unknown[]) => {
     const { positional } = splitKeywordArgs(args);
@@ -235,7 +239,9 @@ export function contextFunctions(state: RenderState): Record<string, unknown> {
         schema_directory: state.target.schemaDirectory ?? null,
       },
     model: {
-      name: state.modelName,
+      name: state.modelVersion?.modelName ?? state.modelName,
+      version: state.modelVersion?.v ?? null,
+      latest_version: state.modelVersion?.latest ?? null,
       // The node's package (dbt_utils' messages say `{{ model.package_name }}.{{ model.name }}`).
       package_name: state.packageName ?? state.projectName ?? null,
       original_file_path: state.modelPath,

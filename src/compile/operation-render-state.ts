@@ -1,3 +1,4 @@
+import { refModelKey } from './versioned-ref.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import { ProjectError } from '../errors/project-error.js';
@@ -47,7 +48,7 @@ export function operationRenderState(manifest: Manifest, options: OperationRende
       if (pkg !== undefined && pkg !== manifest.project.name) {
         throw new ProjectError(`ref('${pkg}', '${name}'): package '${pkg}' is not installed (only '${manifest.project.name}')`);
       }
-      const target = manifest.models.get(name) ?? manifest.seeds.get(name) ?? manifest.snapshots?.get(name);
+      const target = manifest.models.get(refModelKey(manifest.models, name)) ?? manifest.seeds.get(name) ?? manifest.snapshots?.get(name);
       if (!target) {
         throw new ProjectError(`${options.name} depends on a node named '${name}' which was not found.${didYouMeanSuffix(name, [...manifest.models.keys(), ...manifest.seeds.keys()])}`);
       }

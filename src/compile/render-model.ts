@@ -1,3 +1,4 @@
+import { refModelKey } from './versioned-ref.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { relationKind, type RelationKind } from '../engine/relation-kind.js';
 import type { Hook } from '../config/hook-config.js';
@@ -53,12 +54,13 @@ export function modelRenderState(
   return {
     modelName: node.name,
     modelPath: node.file.path,
+    ...(node.file.version ? { modelVersion: node.file.version } : {}),
     packageName: node.file.package,
     execute: true,
     vars: (name) => ({ found: Object.prototype.hasOwnProperty.call(vars, name) && vars[name] !== undefined, value: vars[name] }),
     varNames: () => Object.keys(vars),
     ref: (name, pkg) => {
-      const target = manifest.models.get(name) ?? manifest.seeds.get(name) ?? manifest.snapshots?.get(name);
+      const target = manifest.models.get(refModelKey(manifest.models, name)) ?? manifest.seeds.get(name) ?? manifest.snapshots?.get(name);
       if (pkg !== undefined && (!target || (target.fqn[0] ?? manifest.project.name) !== pkg)) {
         const installed = [manifest.project.name, ...(manifest.project.packages ?? []).map((p) => p.name)];
         throw new ProjectError(installed.includes(pkg)

@@ -1,3 +1,4 @@
+import type { ModelVersion } from '../project/model-version.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import type { RunContext } from '../invocation/run-context.js';
 import type { EventTimeBatch } from './event-time-filter.js';
@@ -20,6 +21,8 @@ export interface Captured {
 export interface RenderState {
   readonly modelName: string;
   readonly modelPath: string;
+  /** A versioned model's version: `model.name` is then its model's name, `model.version` the version (modelName stays its key, `<name>.v<v>`). */
+  readonly modelVersion?: ModelVersion;
   /** The package of the node rendered (its macros come first unqualified); absent: the root project. */
   readonly packageName?: string;
   /** false in the capture pass (no warehouse), true at run time. */

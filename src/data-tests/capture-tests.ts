@@ -1,3 +1,4 @@
+import { refModelKey } from '../compile/versioned-ref.js';
 import type { JinjaEnvironment } from '../compile/jinja-environment.js';
 import type { ModelNode, SeedNode, SourceNode } from '../compile/manifest.js';
 import { folderConfigLayers, packageConfigLayers } from '../config/folder-config.js';
@@ -64,7 +65,7 @@ export function captureTests(input: CaptureTestsInput, errors: ProjectError[]): 
   const resolveDeps = (test: Omit<TestNode, 'dependsOn'>, own: string | undefined, location: SourceLocation): string[] | undefined => {
     const deps = own ? [own] : [];
     for (const ref of test.refs) {
-      const target = models.get(ref) ?? seeds.get(ref);
+      const target = models.get(refModelKey(models, ref)) ?? seeds.get(ref);
       if (!target) {
         errors.push(new ProjectError(`test '${test.name}' depends on a node named '${ref}' which was not found.${didYouMeanSuffix(ref, [...models.keys(), ...seeds.keys()])}`, { location }));
         return undefined;
@@ -170,7 +171,8 @@ export function captureTests(input: CaptureTestsInput, errors: ProjectError[]): 
 
   for (const model of models.values()) {
     if (!model.properties) continue;
-    addTargetTests({ node: model, testTarget: model.name, isSource: false, tests: model.properties.tests, columns: model.properties.columns, location: model.properties.location });
+    // A version's tests are named after `<name>_v<v>`, as dbt's are.
+    addTargetTests({ node: model, testTarget: model.file.version ? `${model.file.version.modelName}_v${String(model.file.version.v)}` : model.name, isSource: false, tests: model.properties.tests, columns: model.properties.columns, location: model.properties.location });
   }
   for (const seed of seeds.values()) {
     if (!seed.properties) continue;

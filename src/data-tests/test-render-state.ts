@@ -1,3 +1,4 @@
+import { refModelKey } from '../compile/versioned-ref.js';
 import type { Manifest } from '../compile/manifest.js';
 import { Relation, type RelationType } from '../compile/relation.js';
 import { emptySubquery } from '../compile/event-time-filter.js';
@@ -93,7 +94,7 @@ export function runtimeTestState(manifest: Manifest, test: TestNode, options: Te
     name: test.name, path: test.path, config: { ...test.config }, vars: manifest.packageVars?.get(test.fqn[0] ?? '') ?? manifest.vars, databasePath: manifest.project.databasePath, target: manifest.project.target, execute: true, options, projectFlags: manifest.project.flags, projectName: manifest.project.name,
     packageName: test.fqn[0] !== undefined && test.fqn[0] !== manifest.project.name ? test.fqn[0] : undefined,
     ref: (name, pkg) => {
-      const target = manifest.models.get(name) ?? manifest.seeds.get(name);
+      const target = manifest.models.get(refModelKey(manifest.models, name)) ?? manifest.seeds.get(name);
       if (pkg !== undefined && (target?.fqn[0] ?? manifest.project.name) !== pkg) throw new ProjectError(`ref('${pkg}', '${name}'): package '${pkg}' has no node named '${name}'`);
       if (!target) throw new ProjectError(`test '${test.name}' depends on a node named '${name}' which was not found`);
       // An ephemeral model is inlined as a CTE, as it is into a model (dbt does the same for tests).

@@ -1,3 +1,5 @@
+import type { VersionValue } from '../project/model-version.js';
+
 /** The kinds of node in the DAG. */
 export type ResourceType = 'model' | 'seed' | 'source' | 'snapshot' | 'test' | 'unit_test' | 'exposure';
 
@@ -24,6 +26,9 @@ export interface GraphNode {
   /** Tests only: generic, singular or unit (the `test_type:` method), and the generic test's name or the unit test's (`test_name:`). */
   readonly testType?: 'generic' | 'singular' | 'unit';
   readonly testName?: string;
+  /** A versioned model's version and its model's latest version (dbt's model versions; the `version:` method). */
+  readonly version?: VersionValue;
+  readonly latestVersion?: VersionValue;
 }
 
 /**

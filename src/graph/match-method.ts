@@ -1,3 +1,4 @@
+import { versionStanding } from '../project/model-version.js';
 import { globToRegExp, hasGlobChars } from './glob-to-regexp.js';
 import type { Graph, GraphNode } from './graph-node.js';
 import type { SelectorCriterion } from './parse-selector.js';
@@ -57,6 +58,8 @@ function predicateFor(criterion: SelectorCriterion): NodePredicate {
       const pkg = value.includes('.') ? globPredicate(value.slice(0, value.lastIndexOf('.'))) : () => true;
       return (node) => node.resourceType === 'exposure' && name(node.name) && pkg(node.packageName);
     }
+    case 'version':
+      return versionPredicate(value);
     case 'state':
     case 'result':
       throw new Error(`the ${criterion.method}: method needs the state (statePredicate)`);
@@ -72,6 +75,15 @@ function statePredicate(criterion: SelectorCriterion, state: SelectionState | un
   }
   if (criterion.method === 'result') return (node) => state.result(node.uniqueId) === criterion.value;
   return (node) => state.flags(node.uniqueId).has(criterion.value);
+}
+
+/**
+ * dbt's `version:` method: latest (a version that is its model's latest),
+ * prerelease (above it), old (below it), none (a model without versions).
+ */
+function versionPredicate(value: string): NodePredicate {
+  if (value === 'none') return (node) => node.resourceType === 'model' && node.version === undefined;
+  return (node) => node.version !== undefined && node.latestVersion !== undefined && versionStanding({ v: node.version, latest: node.latestVersion }) === value;
 }
 
 /** Exact comparison, or shell-style wildcards when the pattern has any. */
@@ -98,18 +110,23 @@ function fqnPredicate(value: string): NodePredicate {
     for (let i = 0; i < exactParts; i++) if (flat[i] !== parts[i]) return false;
     return slurp === undefined || slurp.test(flat.slice(slurpFrom).join('.'));
   };
+  // dbt's rule for a versioned model: its model's name selects every version; `name.v1` or `name_v1` one of them.
+  const versioned = (node: GraphNode): boolean =>
+    node.version !== undefined && node.fqn.length >= 2 &&
+    (node.fqn[node.fqn.length - 2] === value || node.fqn.slice(-2).join('_') === parts.slice(-2).join('_'));
   if (parts.length === 1 && slurp === undefined) {
     // a plain name: the leaf, or the first part of the fqn with or without the project
     return (node) =>
       node.resourceType !== 'source' &&
-      (node.name === value ||
-        node.fqn[node.fqn.length - 1] === value ||
+      (versioned(node) ||
+        (node.version === undefined && (node.name === value || node.fqn[node.fqn.length - 1] === value)) ||
         firstPart(node.fqn[0]) === value ||
         firstPart(node.fqn[1]) === value);
   }
   const name = globPredicate(value);
   return (node) => {
     if (node.resourceType === 'source') return false;
+    if (versioned(node)) return true;
     if (node.name === value || (parts.length === 1 && slurp && name(node.name))) return true;
     if (node.fqn[node.fqn.length - 1] === value) return true;
     const flat = node.fqn.flatMap((segment) => segment.split('.'));

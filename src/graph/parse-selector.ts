@@ -2,15 +2,18 @@ import { didYouMean } from '../errors/did-you-mean.js';
 import { ProjectError } from '../errors/project-error.js';
 import { RESOURCE_TYPES } from './graph-node.js';
 
-export type SelectorMethod = 'fqn' | 'tag' | 'path' | 'file' | 'resource_type' | 'source' | 'config' | 'package' | 'test_type' | 'test_name' | 'state' | 'result' | 'exposure';
+export type SelectorMethod = 'fqn' | 'tag' | 'path' | 'file' | 'resource_type' | 'source' | 'config' | 'package' | 'test_type' | 'test_name' | 'state' | 'result' | 'exposure' | 'version';
 
-const METHODS: readonly SelectorMethod[] = ['config', 'exposure', 'file', 'fqn', 'package', 'path', 'resource_type', 'result', 'source', 'state', 'tag', 'test_name', 'test_type'];
+const METHODS: readonly SelectorMethod[] = ['config', 'exposure', 'file', 'fqn', 'package', 'path', 'resource_type', 'result', 'source', 'state', 'tag', 'test_name', 'test_type', 'version'];
+
+/** dbt's version: values (model versions: the latest one, those above it, those below it, unversioned models). */
+export const VERSION_VALUES: readonly string[] = ['latest', 'prerelease', 'old', 'none'];
 
 /** dbt's state: values mini-dbt compares (src/api/selection-state.ts). */
-export const STATE_VALUES: readonly string[] = ['new', 'old', 'modified', 'modified.body', 'modified.configs', 'modified.relation', 'modified.macros', 'unmodified'];
+export const STATE_VALUES: readonly string[] = ['new', 'old', 'modified', 'modified.body', 'modified.configs', 'modified.relation', 'modified.macros', 'modified.contract', 'unmodified'];
 
-/** state: values of dbt's that need what mini-dbt does not record (persisted docs, contracts). */
-const STATE_UNSUPPORTED: readonly string[] = ['modified.persisted_descriptions', 'modified.contract'];
+/** state: values of dbt's that need what mini-dbt does not record (persisted docs). */
+const STATE_UNSUPPORTED: readonly string[] = ['modified.persisted_descriptions'];
 
 /** dbt's test_type: values (schema is the old name of generic). */
 export const TEST_TYPES: readonly string[] = ['generic', 'singular', 'unit', 'data', 'schema'];
@@ -149,6 +152,9 @@ function checkValue(raw: string, method: SelectorMethod, value: string): void {
     }
     const best = didYouMean(value, STATE_VALUES);
     throw new ProjectError(`unknown state selector '${value}' in '${raw}'`, { hint: `${best ? `did you mean '${best}'? ` : ''}valid: ${STATE_VALUES.join(', ')}` });
+  }
+  if (method === 'version' && !VERSION_VALUES.includes(value)) {
+    throw new ProjectError(`Invalid version type selector ${value}: expected one of: "latest", "prerelease", "old", or "none"`, { hint: `in '${raw}'.${didYouMean(value, VERSION_VALUES) ? ` Did you mean '${didYouMean(value, VERSION_VALUES)}'?` : ''}` });
   }
   if (method === 'resource_type' && !RESOURCE_TYPES.includes(value as never)) {
     const best = didYouMean(value, RESOURCE_TYPES);

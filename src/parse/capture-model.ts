@@ -6,6 +6,7 @@ import type { RenderState } from '../compile/render-state.js';
 import { PARSE_CONTEXT } from '../invocation/run-context.js';
 import type { ModelFile, Project } from '../project/project.js';
 import type { Target } from '../project/target.js';
+import { versionAlias } from '../project/model-version.js';
 
 /** What pass 1 captures from one model: refs and sources in call order, and its config() calls merged. */
 export interface ModelCapture {
@@ -36,7 +37,7 @@ export interface CaptureContext {
 export function baseModelConfig(project: Project, file: ModelFile, folders: Map<string, Record<string, unknown>>): Record<string, unknown> {
   if (file.package !== undefined) {
     const pkg = project.packages?.find((p) => p.name === file.package);
-    const layers = packageConfigLayers(pkg?.modelFolderConfigs ?? {}, project.modelFolderConfigs, file.package, file.folders, file.name);
+    const layers = packageConfigLayers(pkg?.modelFolderConfigs ?? {}, project.modelFolderConfigs, file.package, file.folders, file.version?.modelName ?? file.name);
     return mergeConfigs(...layers, project.modelProperties.get(file.name)?.config ?? {});
   }
   const folderKey = file.folders.join('/');
@@ -45,8 +46,10 @@ export function baseModelConfig(project: Project, file: ModelFile, folders: Map<
     folder = mergeConfigs(...folderConfigLayers(project.modelFolderConfigs, project.name, file.folders));
     folders.set(folderKey, folder);
   }
-  const own = nodeConfigLayer(project.modelFolderConfigs, project.name, file.folders, file.name);
-  return mergeConfigs(folder, own ?? {}, project.modelProperties.get(file.name)?.config ?? {});
+  // A version's project-file config is its model's (fqn <project>.<folders>.<name>.v<v>, as in dbt), then its own under v<v>.
+  const own = nodeConfigLayer(project.modelFolderConfigs, project.name, file.folders, file.version?.modelName ?? file.name);
+  const ownVersion = file.version ? nodeConfigLayer(project.modelFolderConfigs, project.name, [...file.folders, file.version.modelName], `v${String(file.version.v)}`) : undefined;
+  return mergeConfigs(folder, own ?? {}, ownVersion ?? {}, project.modelProperties.get(file.name)?.config ?? {});
 }
 
 /**
@@ -92,7 +95,7 @@ function recorder(file: ModelFile, context: CaptureContext) {
 }
 
 /** The model's own relation (`this`) in pass 1. */
-const selfOf = (file: ModelFile, base: Readonly<Record<string, unknown>>) => new Relation(typeof base.alias === 'string' ? base.alias : file.name);
+const selfOf = (file: ModelFile, base: Readonly<Record<string, unknown>>) => new Relation(typeof base.alias === 'string' ? base.alias : file.version ? versionAlias(file.version) : file.name);
 
 /**
  * Pass 1 without rendering, for a template the environment can capture
@@ -117,6 +120,7 @@ function renderedCapture(file: ModelFile, base: Readonly<Record<string, unknown>
     const state: RenderState = {
       modelName: file.name,
       modelPath: file.path,
+      ...(file.version ? { modelVersion: file.version } : {}),
       packageName: file.package,
       execute: false,
       vars: readVar,

@@ -25,6 +25,8 @@ import { schemaNamer } from './node-schema.js';
 import { checkMicrobatchInputs } from './microbatch-inputs.js';
 import { captureSnapshots } from './capture-snapshots.js';
 import { warnUser } from '../errors/user-warning.js';
+import { defaultModelAlias, modelFqnTail } from '../project/model-version.js';
+import { refModelKey, unknownVersionError } from '../compile/versioned-ref.js';
 
 export interface CaptureOptions {
   readonly vars?: Readonly<Record<string, unknown>>;
@@ -176,10 +178,10 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
       resourceType: 'model',
       uniqueId: `model.${packageOf(c.file)}.${c.file.name}`,
       name: c.file.name,
-      alias: typeof config.alias === 'string' ? config.alias : c.file.name,
-      schema: schemaOf({ name: c.file.name, resourceType: 'model', path: c.file.path, fqn: [packageOf(c.file), ...c.file.folders, c.file.name], config }),
+      alias: typeof config.alias === 'string' ? config.alias : defaultModelAlias(c.file),
+      schema: schemaOf({ name: c.file.name, resourceType: 'model', path: c.file.path, fqn: [packageOf(c.file), ...c.file.folders, ...modelFqnTail(c.file)], config }),
       file: c.file,
-      fqn: [packageOf(c.file), ...c.file.folders, c.file.name],
+      fqn: [packageOf(c.file), ...c.file.folders, ...modelFqnTail(c.file)],
       config,
       settings: parseModelSettings(config),
       properties: project.modelProperties.get(c.file.name),
@@ -212,9 +214,10 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
         errors.push(new ProjectError(`model '${name}' refers to itself with ref('${ref}')`, { location, hint: 'use {{ this }} to refer to the model\'s own table' }));
         continue;
       }
-      const target = models.get(ref) ?? seeds.get(ref) ?? snapshots.get(ref);
+      const target = models.get(refModelKey(models, ref)) ?? seeds.get(ref) ?? snapshots.get(ref);
       if (target) dependsOn.push(target.uniqueId);
       else if (renderFailed.has(ref)) continue; // reported once, from the failing model; this one is skipped
+      else if (unknownVersionError(models, ref, `model '${name}'`)) errors.push(unknownVersionError(models, ref, `model '${name}'`, { file: node.file.path, line: findLine(node.file.rawSql, ref.slice(0, ref.lastIndexOf('.v'))) })!);
       else if (disabled.has(ref) || disabledSeeds.has(ref)) errors.push(new ProjectError(`model '${name}' depends on a node named '${ref}' which is disabled`, { location: located() }));
       else errors.push(new ProjectError(`model '${name}' depends on a node named '${ref}' which was not found.${didYouMeanSuffix(ref, refNames)}`, { location: located() }));
     }
@@ -253,6 +256,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     dependsOn: n.resourceType === 'model' ? n.dependsOn : [],
     config: n.config,
     packageName: n.fqn[0] ?? project.name,
+    ...(n.resourceType === 'model' && n.file.version ? { version: n.file.version.v, latestVersion: n.file.version.latest } : {}),
   }));
   for (const n of snapshots.values()) {
     graphNodes.push({ uniqueId: n.uniqueId, name: n.name, resourceType: 'snapshot', path: n.file.path, fqn: n.fqn, tags: stringList(n.config.tags), dependsOn: n.dependsOn, config: n.config, packageName: project.name });

@@ -8,8 +8,8 @@
  */
 import type { GraphNode, ResourceType } from '../graph/graph-node.js';
 
-/** uniqueId, name, resourceType, path, fqn, tags, dependsOn (a stored node's row number, or a unique id), config (row in `configs`, or -1), packageName, materialization (models), testType, testName. */
-export type StoredNode = readonly [string, string, ResourceType, string, readonly string[], readonly string[], readonly (number | string)[], number, string, string | null, string | null, string | null];
+/** uniqueId, name, resourceType, path, fqn, tags, dependsOn (a stored node's row number, or a unique id), config (row in `configs`, or -1), packageName, materialization (models), testType, testName, then a versioned model's version and latest version. */
+export type StoredNode = readonly [string, string, ResourceType, string, readonly string[], readonly string[], readonly (number | string)[], number, string, string | null, string | null, string | null, ...([] | [string | number, string | number])];
 
 export interface StoredGraph {
   readonly configs: readonly Readonly<Record<string, unknown>>[];
@@ -27,7 +27,8 @@ export function encodeGraph(nodes: readonly GraphNode[], materialized: ReadonlyM
       config = configRow.get(text) ?? configs.push(n.config) - 1;
       configRow.set(text, config);
     }
-    return [n.uniqueId, n.name, n.resourceType, n.path, n.fqn, n.tags, n.dependsOn.map((id) => row.get(id) ?? id), config, n.packageName, materialized.get(n.uniqueId) ?? null, n.testType ?? null, n.testName ?? null];
+    const fields = [n.uniqueId, n.name, n.resourceType, n.path, n.fqn, n.tags, n.dependsOn.map((id) => row.get(id) ?? id), config, n.packageName, materialized.get(n.uniqueId) ?? null, n.testType ?? null, n.testName ?? null] as const;
+    return n.version !== undefined && n.latestVersion !== undefined ? [...fields, n.version, n.latestVersion] : fields;
   });
   return { configs, nodes: stored };
 }
@@ -41,8 +42,8 @@ export function decodeGraph(graph: unknown): { nodes: GraphNode[]; materialized:
   const nodes: GraphNode[] = [];
   const materialized = new Map<string, string>();
   for (const row of rows) {
-    if (!Array.isArray(row) || row.length !== 12) return undefined;
-    const [uniqueId, name, resourceType, path, fqn, tags, dependsOn, config, packageName, materialization, testType, testName] = row as unknown[];
+    if (!Array.isArray(row) || (row.length !== 12 && row.length !== 14)) return undefined;
+    const [uniqueId, name, resourceType, path, fqn, tags, dependsOn, config, packageName, materialization, testType, testName, version, latestVersion] = row as unknown[];
     if (typeof uniqueId !== 'string' || typeof name !== 'string' || typeof resourceType !== 'string' || typeof path !== 'string' || typeof packageName !== 'string') return undefined;
     if (!isStringList(fqn) || !isStringList(tags) || !Array.isArray(dependsOn) || typeof config !== 'number' || (config !== -1 && configs[config] === undefined)) return undefined;
     const parents: string[] = [];
@@ -57,6 +58,10 @@ export function decodeGraph(graph: unknown): { nodes: GraphNode[]; materialized:
     if (config !== -1) node.config = configs[config] as Record<string, unknown>;
     if (typeof testType === 'string') node.testType = testType as GraphNode['testType'];
     if (typeof testName === 'string') node.testName = testName;
+    if ((typeof version === 'string' || typeof version === 'number') && (typeof latestVersion === 'string' || typeof latestVersion === 'number')) {
+      node.version = version;
+      node.latestVersion = latestVersion;
+    }
     nodes.push(node);
   }
   return { nodes, materialized };

@@ -10,6 +10,7 @@ import { defaultDocsPaths, loadDocsBlocks } from './load-docs-blocks.js';
 import { loadPackages, packagesInstallPath } from './load-packages.js';
 import { checkRequiredDbtVersion } from './require-dbt-version.js';
 import { withPackageProperties } from './package-properties.js';
+import { withVersionedModelFiles } from './versioned-model-files.js';
 import { queryCommentSetting } from './query-comment-setting.js';
 import type { MacroFile, ModelFile, Project, SeedFile, SingularTestFile } from './project.js';
 import type { FixtureFile } from './unit-test-definition.js';
@@ -120,7 +121,7 @@ function loadProjectFiles(projectDir: string, options: LoadProjectOptions): Proj
     onRunStart: hookList(config['on-run-start']),
     onRunEnd: hookList(config['on-run-end']),
     queryComment: queryCommentSetting(config['query-comment'], file, lineOf(['query-comment'])),
-    models,
+    models: withVersionedModelFiles(models, properties.models),
     seeds,
     macros,
     packages,

@@ -4,6 +4,7 @@ import type { ListedFile } from './list-files.js';
 import { readYamlFile, type YamlFile } from './read-yaml-file.js';
 import { sourceFreshnessConfig } from './source-freshness-config.js';
 import { unitTestEntries } from './load-unit-tests.js';
+import { versionedProperties } from './versioned-properties.js';
 import type { UnitTestDefinition } from './unit-test-definition.js';
 import { exposureEntries, type ExposureDefinition } from './exposure-definition.js';
 import { constraintEntries } from './constraint-definition.js';
@@ -113,6 +114,12 @@ function nodeEntries(yaml: YamlFile, key: 'models' | 'seeds', into: Map<string, 
       location: locationOf(yaml, path),
       lineOf: (below) => yaml.lineOf([...path, ...below]),
     });
+    // dbt's model versions: one entry per version (`<name>.v<v>`) in place of the model's.
+    if (key === 'models' && entry.versions !== undefined && entry.versions !== null) {
+      const base = into.get(entry.name)!;
+      into.delete(entry.name);
+      for (const version of versionedProperties(yaml, entry, path, base)) into.set(version.name, version);
+    }
   });
 }
 

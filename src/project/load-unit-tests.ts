@@ -1,3 +1,4 @@
+import type { VersionValue } from './model-version.js';
 import { ProjectError } from '../errors/project-error.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import type { ListedFile } from './list-files.js';
@@ -55,7 +56,9 @@ export function unitTestEntries(yaml: YamlFile, file: ListedFile): UnitTestDefin
     const config = entry.config === undefined || entry.config === null ? {} : entry.config;
     if (!isRecord(config)) return fail(`${what}: 'config' must be a mapping (tags, meta, enabled)`, [...at, 'config']);
     if (entry.description !== undefined && entry.description !== null && typeof entry.description !== 'string') fail(`${what}: 'description' must be text`, [...at, 'description']);
+    const versions = versionsOf(entry.versions, (message) => fail(`${what}: ${message}`, [...at, 'versions']));
     return {
+      ...(versions ? { versions } : {}),
       name,
       model: entry.model.trim(),
       ...(typeof entry.description === 'string' ? { description: entry.description } : {}),
@@ -71,6 +74,20 @@ export function unitTestEntries(yaml: YamlFile, file: ListedFile): UnitTestDefin
       folders: file.folders,
     };
   });
+}
+
+/** A unit test's `versions:` ({include: [1, 2]} or {exclude: [1]}); versions are numbers or strings. */
+function versionsOf(value: unknown, fail: (message: string) => never): UnitTestDefinition['versions'] {
+  if (value === undefined || value === null) return undefined;
+  if (!isRecord(value)) return fail("'versions' must be a mapping with include or exclude (a list of versions)");
+  const out: { include?: VersionValue[]; exclude?: VersionValue[] } = {};
+  for (const [key, list] of Object.entries(value)) {
+    if (key !== 'include' && key !== 'exclude') return fail(`unknown versions key '${key}': it takes include or exclude`);
+    if (list === null) continue;
+    if (!Array.isArray(list) || !list.every((v) => typeof v === 'number' || typeof v === 'string')) return fail(`'versions.${key}' must be a list of versions (numbers or strings)`);
+    out[key] = list as VersionValue[];
+  }
+  return out;
 }
 
 function rowsBlock(value: unknown, at: Path, what: string, isGiven: boolean, fail: (message: string, path: Path, hint?: string) => never, yaml: YamlFile): UnitTestRows {

@@ -5,6 +5,7 @@ import type { SnapshotDefinition } from './snapshot-definition.js';
 import type { DocsBlock } from './docs-block.js';
 import type { FixtureFile, UnitTestDefinition } from './unit-test-definition.js';
 import type { PackageProject } from './load-packages.js';
+import type { ModelVersion } from './model-version.js';
 import type { ConstraintDefinition } from './constraint-definition.js';
 import type { QueryCommentSetting } from './query-comment-setting.js';
 
@@ -46,6 +47,8 @@ export interface NodeProperties {
   readonly location: SourceLocation;
   /** The line of a value below this entry (`['config', 'enabled']`), else the entry's own line: for errors. */
   readonly lineOf?: (path: readonly (string | number)[]) => number | undefined;
+  /** One version of a versioned model (dbt's `versions:`); the entry's name is then `<model>.v<v>`. */
+  readonly version?: ModelVersion;
 }
 
 export interface SourceTable {
@@ -76,6 +79,8 @@ export interface ModelFile {
   readonly folders: readonly string[];
   /** The installed package the model comes from; absent for the root project's own. */
   readonly package?: string;
+  /** The version of a versioned model this file defines (its name is then `<model>.v<v>`). */
+  readonly version?: ModelVersion;
 }
 
 export interface SeedFile {

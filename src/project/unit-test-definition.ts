@@ -1,3 +1,4 @@
+import type { VersionValue } from './model-version.js';
 import type { ConfigMap } from './project.js';
 
 /** How a unit test's rows are written: yml mappings, CSV text, or a SQL query. */
@@ -39,6 +40,8 @@ export interface UnitTestDefinition {
   readonly line: number;
   /** Folders of the yml file below its model path (the test's fqn). */
   readonly folders: readonly string[];
+  /** `versions:` of a test of a versioned model: the versions it runs on (include) or skips (exclude); absent: all of them. */
+  readonly versions?: { readonly include?: readonly VersionValue[]; readonly exclude?: readonly VersionValue[] };
 }
 
 /** A fixture file: tests/fixtures/<name>.csv or .sql. */

@@ -56,16 +56,21 @@ const describedJson = (manifest: Manifest, described: Written | undefined, writt
 });
 
 function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknown> {
-  const common = relationJson(node, node.resourceType === 'source' ? node.table.tableName : node.name, manifest);
+  const common = relationJson(node, node.resourceType === 'source' ? node.table.tableName : node.resourceType === 'model' ? node.file.version?.modelName ?? node.name : node.name, manifest);
   if (node.resourceType === 'model') {
+    const version = node.file.version;
     return {
       ...common,
+      // dbt's model versions: every model node has the keys, null when unversioned.
+      version: version?.v ?? null,
+      latest_version: version?.latest ?? null,
+      deprecation_date: version?.deprecationDate ?? null,
       path: node.file.path.split('/').slice(1).join('/'),
       original_file_path: node.file.path,
       checksum: textChecksum(node.file.rawSql),
       ...describedJson(manifest, node.properties, manifest.project.modelProperties.get(node.name)),
       depends_on: { macros: [], nodes: node.dependsOn },
-      refs: node.refs.map((name) => ({ name, package: null, version: null })),
+      refs: node.refs.map((name) => refJson(manifest, name)),
       sources: node.sources,
       raw_code: node.file.rawSql,
       language: 'sql',
@@ -91,6 +96,12 @@ function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknow
       filter: node.settings.freshness.filter,
     },
   };
+}
+
+/** A ref as dbt records it: ref('m', v=1) is {name: m, version: 1} (inside mini-dbt its key is `m.v1`). */
+function refJson(manifest: Manifest, name: string): { name: string; package: null; version: string | number | null } {
+  const version = manifest.models.get(name)?.file.version;
+  return version ? { name: version.modelName, package: null, version: version.v } : { name, package: null, version: null };
 }
 
 /** A snapshot as dbt's manifest has it (resource_type snapshot, its block's SQL as raw_code). */

@@ -1,3 +1,5 @@
+import { refModelKey } from '../compile/versioned-ref.js';
+import { sameVersion, type VersionValue } from '../project/model-version.js';
 import { ProjectError } from '../errors/project-error.js';
 import { folderConfigLayers, nodeConfigLayer } from '../config/folder-config.js';
 import { mergeConfigs } from '../config/merge-configs.js';
@@ -33,8 +35,7 @@ export function captureUnitTests(input: UnitTestCaptureInput, errors: ProjectErr
   const { project } = input;
   for (const def of project.unitTests ?? []) {
     try {
-      const node = captureOne(def, input);
-      if (!node) continue;
+      for (const node of captureVersions(def, input)) {
       const other = out.get(node.uniqueId);
       if (other) {
         throw new ProjectError(`two unit tests of model '${def.model}' are named '${def.name}': ${other.path}:${other.line} and ${def.path}:${def.line}`, {
@@ -42,10 +43,49 @@ export function captureUnitTests(input: UnitTestCaptureInput, errors: ProjectErr
         });
       }
       out.set(node.uniqueId, node);
+      }
     } catch (err) {
       if (!(err instanceof ProjectError)) throw err;
       errors.push(err);
     }
+  }
+  return out;
+}
+
+/**
+ * A unit test of a versioned model is one test per version, as in dbt: every
+ * version, or those its `versions:` includes (or does not exclude); each is
+ * `unit_test.<project>.<model>.<name>_v<v>`. `versions:` on a test of an
+ * unversioned model, or naming no version there is, is an error (E209).
+ */
+function captureVersions(def: UnitTestDefinition, input: UnitTestCaptureInput): UnitTestNode[] {
+  const versions = [...input.models.values()].filter((m) => m.file.version?.modelName === def.model);
+  const narrowed = def.versions !== undefined && ((def.versions.include?.length ?? 0) > 0 || (def.versions.exclude?.length ?? 0) > 0);
+  if (versions.length === 0) {
+    if (narrowed && input.models.has(def.model)) {
+      throw new ProjectError(`Unit test '${def.name}' should not have a versions include or exclude when referencing non-versioned model '${def.model}'`, { location: { file: def.path, line: def.line } });
+    }
+    const node = captureOne(def, input);
+    return node ? [node] : [];
+  }
+  const has = (list: readonly VersionValue[] | undefined, v: VersionValue) => (list ?? []).some((w) => sameVersion(w, v));
+  const chosen = versions.filter((m) => {
+    const v = m.file.version!.v;
+    if (def.versions?.exclude && def.versions.exclude.length > 0) return !has(def.versions.exclude, v);
+    if (def.versions?.include && def.versions.include.length > 0) return has(def.versions.include, v);
+    return true;
+  });
+  if (chosen.length === 0) {
+    throw new ProjectError(`Unit test '${def.name}' referenced a version of '${def.model}' which was not found.`, {
+      location: { file: def.path, line: def.line }, hint: `'${def.model}' has versions ${versions.map((m) => String(m.file.version!.v)).join(', ')}`,
+    });
+  }
+  const out: UnitTestNode[] = [];
+  for (const model of chosen) {
+    const node = captureOne({ ...def, model: model.name }, input);
+    if (!node) continue;
+    const suffix = `${def.name}_v${String(model.file.version!.v)}`;
+    out.push({ ...node, uniqueId: `unit_test.${input.project.name}.${def.model}.${suffix}`, fqn: [input.project.name, ...def.folders, def.model, suffix] });
   }
   return out;
 }
@@ -87,7 +127,7 @@ function captureOne(def: UnitTestDefinition, input: UnitTestCaptureInput): UnitT
     if (parsed.kind === 'this') {
       resolved = { nodeId: model.uniqueId, name: model.name, cte: ephemeralCteName(model.alias), schema: model.schema, alias: model.alias, ephemeral: false };
     } else if (parsed.kind === 'ref') {
-      const target = input.models.get(parsed.name) ?? input.seeds.get(parsed.name) ?? input.snapshots.get(parsed.name);
+      const target = input.models.get(refModelKey(input.models, parsed.name)) ?? input.seeds.get(parsed.name) ?? input.snapshots.get(parsed.name);
       if (!target || (parsed.package !== undefined && parsed.package !== project.name)) {
         const names = [...input.models.keys(), ...input.seeds.keys(), ...input.snapshots.keys()];
         throw new ProjectError(`Unit test '${def.name}' had an input (${g.input}) which was not found in the manifest.${didYouMeanSuffix(parsed.name, names)}`, { location: where });

@@ -1,3 +1,4 @@
+import { versionKey } from '../project/model-version.js';
 import { ProjectError } from '../errors/project-error.js';
 
 /** What a `given:` input names: `ref('x')` (or `ref('package', 'x')`), `source('s', 't')`, or `this`. */
@@ -7,7 +8,7 @@ export type GivenInput =
   | { readonly kind: 'this' };
 
 const STRING = String.raw`\s*(?:'([^']*)'|"([^"]*)")\s*`;
-const REF = new RegExp(String.raw`^ref\(${STRING}(?:,${STRING})?(?:,\s*(?:v|version)\s*=\s*[^)]*)?\)$`);
+const REF = new RegExp(String.raw`^ref\(${STRING}(?:,${STRING})?(?:,\s*(?:v|version)\s*=\s*(?:'([^']*)'|"([^"]*)"|([^)\s]+))\s*)?\)$`);
 const SOURCE = new RegExp(String.raw`^source\(${STRING},${STRING}\)$`);
 
 /**
@@ -21,7 +22,10 @@ export function parseGivenInput(text: string, where: { readonly file: string; re
   if (ref) {
     const first = ref[1] ?? ref[2]!;
     const second = ref[3] ?? ref[4];
-    return second === undefined ? { kind: 'ref', name: first } : { kind: 'ref', name: second, package: first };
+    // ref('m', v=1): the version's key, `m.v1`, as a model's ref() records it.
+    const version = ref[5] ?? ref[6] ?? ref[7];
+    const named = (name: string) => (version === undefined ? name : versionKey(name, version));
+    return second === undefined ? { kind: 'ref', name: named(first) } : { kind: 'ref', name: named(second), package: first };
   }
   const source = SOURCE.exec(input);
   if (source) return { kind: 'source', source: source[1] ?? source[2]!, table: source[3] ?? source[4]! };

@@ -1,4 +1,5 @@
 import { ProjectError } from '../errors/project-error.js';
+import { refModelKey } from '../compile/versioned-ref.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { describeSelect } from '../engine/describe-select.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
@@ -85,7 +86,7 @@ function renderOnFixtures(db: Warehouse, manifest: Manifest, test: UnitTestNode,
   const state: RenderState = {
     ...base,
     ref: (name, pkg) => {
-      const input = given('ref', name);
+      const input = given('ref', name) ?? given('ref', refModelKey(manifest.models, name));
       if (!input || (pkg !== undefined && pkg !== manifest.project.name)) throw missing(`ref('${name}')`);
       return fixture(input);
     },
