@@ -5,6 +5,7 @@ import { ProjectError } from '../errors/project-error.js';
 import type { Graph } from '../graph/graph-node.js';
 import type { SelectionState } from '../graph/selection-state.js';
 import { manifestJson } from '../state/manifest-json.js';
+import { sameContract } from '../state/contract-json.js';
 
 type NodeJson = Record<string, unknown>;
 
@@ -75,7 +76,7 @@ function readJson(path: string, what: string): Record<string, unknown> {
  * checksum, as dbt writes it), its config or its relation (database, schema,
  * alias) differs. Read on first use: a selection without state: selectors
  * reads nothing. Not compared (mini-dbt records neither): which macros a node
- * calls, persisted descriptions, contracts.
+ * calls, persisted descriptions.
  */
 export function selectionState(dir: string, manifest: Manifest, graph: Graph): SelectionState {
   const folder = resolve(dir);
@@ -110,6 +111,7 @@ export function selectionState(dir: string, manifest: Manifest, graph: Graph): S
         if (stable(now.config ?? {}) !== stable(before.config ?? {})) flags.add('modified.configs');
         if (!sameRelation(now, before)) flags.add('modified.relation');
         if (compared!.callsChanged(now.raw_code)) flags.add('modified.macros');
+        if (!sameContract(now, before)) flags.add('modified.contract');
         flags.add(flags.size > 1 ? 'modified' : 'unmodified');
       }
       // dbt's state:modified takes new nodes too.

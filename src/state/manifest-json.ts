@@ -10,6 +10,7 @@ import { relationDatabase } from './relation-database.js';
 import type { ColumnProperties } from '../project/project.js';
 import { docBlockRefs } from '../compile/doc-block-refs.js';
 import { seedChecksum, textChecksum } from './file-checksum.js';
+import { constraintJson, contractJson } from './contract-json.js';
 
 const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
@@ -45,6 +46,7 @@ const docBlocks = (manifest: Manifest, description: string | undefined) => docBl
 const columnsJson = (manifest: Manifest, columns: readonly ColumnProperties[] = [], written?: Written) =>
   Object.fromEntries(columns.map((c) => [c.name, {
     name: c.name, description: c.description ?? '', data_type: c.dataType ?? null,
+    constraints: (c.constraints ?? []).map((k) => constraintJson(k, 'column')), quote: c.quote ?? null,
     doc_blocks: docBlocks(manifest, written?.columns?.find((w) => w.name === c.name)?.description),
   }]));
 
@@ -69,6 +71,7 @@ function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknow
       original_file_path: node.file.path,
       checksum: textChecksum(node.file.rawSql),
       ...describedJson(manifest, node.properties, manifest.project.modelProperties.get(node.name)),
+      ...contractJson(node),
       depends_on: { macros: [], nodes: node.dependsOn },
       refs: node.refs.map((name) => refJson(manifest, name)),
       sources: node.sources,

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
@@ -489,5 +489,28 @@ describeEachEngine('contracts on SQLite: values the declared type cannot hold', 
     p.write('models/my_model.sql', table("select 'seven' as id, 'green' as color, '2019-01-03' as date_day"));
     expect(failure(p, ['run'])).toContain("contract data type mismatch: column 'id' (data_type integer) holds values SQLite could not store as integer");
     expect(p.rows('my_model')).toEqual([{ id: 7, color: 'red', date_day: '2019-01-02' }]);
+  });
+});
+
+describeEachEngine('contracts: state:modified.contract (dbt\'s same_contract)', (engine) => {
+  it('a changed data_type, a new constraint, or a contract now enforced is modified.contract; a description is not', () => {
+    const yml = (idType: string, extra = '', enforced = true) => `models:\n  - name: my_model\n    description: ${extra ? 'changed' : 'first'}\n    config:\n      contract: {enforced: ${enforced}}\n    columns:\n      - name: id\n        data_type: ${idType}\n${extra}      - name: color\n        data_type: text\n      - name: date_day\n        data_type: text\n  - name: other\n    columns:\n      - name: id\n`;
+    const p = conformanceProject({ 'models/my_model.sql': table(BASE), 'models/other.sql': table('select 1 as id'), 'models/schema.yml': yml('integer') }, 'test', { engine });
+    ok(p, ['run']);
+    cpSync(join(p.dir, 'target'), join(p.dir, 'prod'), { recursive: true });
+    const selected = () => {
+      const run = p.dbt(['ls', '--select', 'state:modified.contract', '--state', join(p.dir, 'prod'), '--resource-type', 'model', '--output', 'name']);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      return run.stdout.split('\n').filter((l) => /^\w+$/.test(l.trim())).map((l) => l.trim());
+    };
+    expect(selected()).toEqual([]);
+    p.write('models/schema.yml', yml('integer', '        constraints: [{type: not_null}]\n'));
+    expect(selected()).toEqual(['my_model']);
+    p.write('models/schema.yml', yml('bigint'));
+    expect(selected()).toEqual(['my_model']);
+    p.write('models/schema.yml', yml('integer', '', false));
+    expect(selected()).toEqual(['my_model']);
+    p.write('models/schema.yml', yml('integer').replace('description: first', 'description: other words'));
+    expect(selected()).toEqual([]);
   });
 });

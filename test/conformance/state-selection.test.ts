@@ -98,8 +98,8 @@ describe('state: and result: selectors against --state', () => {
     const empty = runCli(['ls', '--select', 'state:modified', '--state', join(dir, 'nowhere'), '--project-dir', dir]);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('no manifest.json there to compare with');
-    const contract = runCli(['ls', '--select', 'state:modified.contract', '--state', join(dir, 'nowhere'), '--project-dir', dir]);
-    expect(contract.code).toBe(2);
-    expect(contract.stderr).toContain('does not compare contract');
+    const persisted = runCli(['ls', '--select', 'state:modified.persisted_descriptions', '--state', join(dir, 'nowhere'), '--project-dir', dir]);
+    expect(persisted.code).toBe(2);
+    expect(persisted.stderr).toContain('does not compare persisted descriptions');
   });
 });
