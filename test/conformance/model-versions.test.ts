@@ -105,6 +105,23 @@ models:
     expect(JSON.parse(json.stdout)).toEqual({ name: 'dim_orders', unique_id: 'model.shop.dim_orders.v1', alias: 'dim_orders_v1', version: 1, latest_version: 2 });
   });
 
+  it("dbt's version selection suite: numbers, decimals and text ordered as dbt orders them (float when both read as numbers, else text)", () => {
+    const files: Record<string, string> = {
+      'dbt_project.yml': "name: test\nversion: '1.0'\n",
+      'models/schema.yml': 'models:\n  - name: versioned\n    latest_version: 2\n    versions:\n' + ['2', '1', '3', '4.5', '"5.0"', '21', '"test"'].map((v) => `      - v: ${v}\n`).join(''),
+    };
+    for (const v of ['1', '2', '3', '4.5', '5.0', '21', 'test']) files[`models/versioned_v${v}.sql`] = 'select 1 as id\n';
+    const dir = writeProject(files);
+    const ls = (select: string) => runCli(['ls', '-s', select, '--project-dir', dir]).stdout.trim().split('\n').sort();
+    expect(ls('version:latest')).toEqual(['test.versioned.v2']);
+    expect(ls('version:old')).toEqual(['test.versioned.v1']);
+    expect(ls('version:prerelease')).toEqual(['test.versioned.v21', 'test.versioned.v3', 'test.versioned.v4.5', 'test.versioned.v5.0', 'test.versioned.vtest']);
+    expect(ls('version:latest version:old')).toEqual(['test.versioned.v1', 'test.versioned.v2']);
+    const run = runCli(['run', '-s', 'versioned.v4.5', '--project-dir', dir]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('OK created sql view model main.versioned_v4_5');
+  });
+
   it('the latest version may live in the plain <name>.sql (dbt: version 0 too), another in its defined_in file', () => {
     const dir = writeProject({
       'dbt_project.yml': "name: shop\nversion: '1.0'\n",
