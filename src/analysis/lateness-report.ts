@@ -14,14 +14,24 @@ export interface LatenessOptions {
   /** Its schema (default main). */
   readonly schema?: string;
   readonly columns: TimeColumns;
-  /** How many days back a nightly run rewrites; rows later than this are missed. */
+  /** How many days (or hours, with unit 'hour') back a run rewrites; rows later than this are missed. */
   readonly lookback: number;
+  /** Lateness in whole days (loaded-at day minus event day; the default) or whole hours (for hourly partitions). */
+  readonly unit?: LatenessUnit;
   /** Break the missed rows down by this column. */
   readonly by?: string;
 }
 
+export type LatenessUnit = 'day' | 'hour';
+
+/**
+ * Lateness, in the report's unit: every count named in days (max_days,
+ * the histogram's days, required_lookback, missed.days) is in hours when
+ * `unit` is 'hour'.
+ */
 export interface LatenessReport {
   readonly relation: string;
+  readonly unit: LatenessUnit;
   readonly event_time: string;
   readonly loaded_at: string;
   /** Rows with a usable event time and loaded-at. */
@@ -50,10 +60,17 @@ export interface LatenessReport {
 /** Days late beyond which the histogram lists only non-empty days (a row dated 1000-01-01 would make 370,000 bins). */
 export const MAX_FILLED_DAYS = 1000;
 
-/** A column's day as a Julian day number, or NULL when it is not a date within years 1000-9999. */
-function dayNumber(column: string): string {
+/** A column's day as a Julian day number (or its hour as hours since then), NULL when it is not a date within years 1000-9999. */
+function timeNumber(column: string, unit: LatenessUnit): string {
   const day = dialect.dateOf(quoteIdentifier(column));
-  return `(case when ${day} between '1000-01-01' and '9999-12-31' then ${dialect.dayNumber(day)} end)`;
+  const number = unit === 'hour' ? `${dialect.dayNumber(day)} * 24 + ${dialect.hourOfDay(quoteIdentifier(column))}` : dialect.dayNumber(day);
+  return `(case when ${day} between '1000-01-01' and '9999-12-31' then ${number} end)`;
+}
+
+/** The event's bucket for counting what a lookback misses: its day, or its day and hour. */
+function bucketOf(column: string, unit: LatenessUnit): string {
+  const day = dialect.dateOf(quoteIdentifier(column));
+  return unit === 'hour' ? `${day} || ' ' || cast(${dialect.hourOfDay(quoteIdentifier(column))} as text)` : day;
 }
 
 /**
@@ -62,7 +79,8 @@ function dayNumber(column: string): string {
  */
 export function latenessReport(db: Warehouse, options: LatenessOptions): LatenessReport {
   const { relation, columns, lookback } = options;
-  if (!Number.isInteger(lookback) || lookback < 0) throw new ProjectError(`the lookback must be a whole number of days >= 0, got ${lookback}`);
+  const unit = options.unit ?? 'day';
+  if (!Number.isInteger(lookback) || lookback < 0) throw new ProjectError(`the lookback must be a whole number of ${unit}s >= 0, got ${lookback}`);
   const schema = options.schema ?? 'main';
   if (relationKind(db, relation, schema) === null) {
     throw new ProjectError(`table '${relation}' is not in the warehouse yet`, { hint: 'load it first: mini-dbt seed' });
@@ -73,7 +91,7 @@ export function latenessReport(db: Warehouse, options: LatenessOptions): Latenes
       throw new ProjectError(`${what} column '${column}' is not a column of '${relation}'.${didYouMeanSuffix(column, have)}`, { hint: `columns: ${have.join(', ')}` });
     }
   }
-  const lateness = `cast(${dayNumber(columns.loadedAt)} - ${dayNumber(columns.eventTime)} as integer)`;
+  const lateness = `cast(${timeNumber(columns.loadedAt, unit)} - (${timeNumber(columns.eventTime, unit)}) as integer)`;
   const table = qualifiedName(schema, relation);
   // One scan of the raw rows, grouped by their (event, loaded-at) values (an index on both serves it in order, with no
   // sort); the lateness and the event day are computed once per distinct pair, not per row; the histogram, the total
@@ -84,7 +102,7 @@ export function latenessReport(db: Warehouse, options: LatenessOptions): Latenes
       from ${table} group by 1, 2
     ),
     g as materialized (
-      select cast(${dayNumber('ld')} - ${dayNumber('ev')} as integer) as days, ${dialect.dateOf(quoteIdentifier('ev'))} as event_day, sum(n) as n
+      select cast(${timeNumber('ld', unit)} - (${timeNumber('ev', unit)}) as integer) as days, ${bucketOf('ev', unit)} as event_day, sum(n) as n
       from pairs group by 1, 2
     )
     select 'bin' as kind, days, sum(n) as rows, cast(null as bigint) as days_missed from g where days is not null group by days
@@ -118,6 +136,7 @@ export function latenessReport(db: Warehouse, options: LatenessOptions): Latenes
   const pct = (p: number) => nearestRankPercentile(histogram, p);
   return {
     relation,
+    unit,
     event_time: columns.eventTime,
     loaded_at: columns.loadedAt,
     rows,

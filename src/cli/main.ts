@@ -86,7 +86,8 @@ withIndirectSelection(withSelection(withCommonOptions(program.command('ls').alia
   .action((flags) => act(async () => (await import('./ls-command.js')).lsCommand(flags)));
 
 withCommonOptions(program.command('lateness').argument('<seed-or-source>').description('how late raw rows land: histogram, percentiles, what a lookback misses, the required lookback'))
-  .option('--lookback <days>', "the lookback to check (default: the project's lookback_days)")
+  .option('--lookback <days>', "the lookback to check (default: the project's lookback_days; with --unit hour, lookback_hours)")
+  .option('--unit <unit>', 'lateness in days (loaded-at day minus event day, the default) or hours (for hourly partitions)')
   .option('--by <column>', 'break the missed rows down by this column (e.g. status)')
   .option('--event-time <column>', "override the yml's event_time")
   .option('--loaded-at <column>', "override the yml's loaded_at")

@@ -71,6 +71,8 @@ export interface Dialect {
   dayOrText(expr: string): string;
   /** A day number of a YYYY-MM-DD text (subtracting two gives whole days between them). */
   dayNumber(dayExpr: string): string;
+  /** The hour of the day (0-23) of a time value; 0 for a date without a time. */
+  hourOfDay(expr: string): string;
 
   /** Whether the value of `expr` is a number (a column may hold values of several types). */
   isNumber(expr: string): string;

@@ -10,10 +10,11 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeProject } from '../support/example-project.js';
 import { runCli } from '../support/run-cli.js';
 import { tableRows } from '../support/warehouse-rows.js';
+import { describePg, freshPgSchema, writePgProfiles, type PgTestTarget } from '../support/pg-test-database.js';
 
 interface Event { readonly id: number; readonly ts: string; readonly loaded: string; readonly value: number }
 
@@ -49,6 +50,16 @@ where loaded_at <= {{ night }}
 {% endif %}
 group by 1
 `;
+
+/** Whole hours from an event's hour to its landing's hour. */
+const lagOf = (e: Event): number => (Date.parse(`${e.loaded.slice(0, 13).replace(' ', 'T')}:00:00Z`) - Date.parse(`${e.ts.slice(0, 13).replace(' ', 'T')}:00:00Z`)) / 3_600_000;
+
+/** Rows per whole hours late, the non-empty ones, in order. */
+function lagHistogram(rows: readonly Event[]): { days: number; rows: number }[] {
+  const counts = new Map<number, number>();
+  for (const e of rows) counts.set(lagOf(e), (counts.get(lagOf(e)) ?? 0) + 1);
+  return [...counts].sort((a, b) => a[0] - b[0]).map(([days, n]) => ({ days, rows: n }));
+}
 
 /** Per hour, the count and total of the events landed by `asOf` (everything when undefined). */
 function oracle(rows: readonly Event[], asOf?: string): Map<string, { n: number; total: number }> {
@@ -118,6 +129,20 @@ describe('hourly partitions: stale, its ranges, and backfills of hours', () => {
     for (const hour of ['2026-03-02 06:00:00', '2026-03-02 07:00:00', '2026-03-02 08:00:00']) expect(after.get(hour)).toEqual(everything.get(hour));
     expect(differing(before, after).every((h) => h >= '2026-03-02 06:00:00' && h <= '2026-03-02 08:00:00')).toBe(true);
     expect(cli('backfill', 'hourly', '--start', '2026-03-02 25:00:00', '--end', '2026-03-02 26:00:00', '--reason', 'x').code).toBe(2);
+  });
+
+  it('lateness --unit hour: the histogram of hours late is the lags the rows were generated with', () => {
+    const out = cli('lateness', 'events', '--unit', 'hour', '--lookback', '2', '--json');
+    expect(out.code, out.stderr).toBe(0);
+    const report = JSON.parse(out.stdout) as { unit: string; histogram: { days: number; rows: number }[]; required_lookback: number; missed: { rows: number } };
+    expect(report.unit).toBe('hour');
+    expect(report.histogram.filter((b) => b.rows > 0)).toEqual(lagHistogram(rows));
+    expect(report.required_lookback).toBe(6);
+    expect(report.missed.rows).toBe(rows.filter((e) => lagOf(e) > 2).length);
+    const text = cli('lateness', 'events', '--unit', 'hour', '--lookback', '2');
+    expect(text.stdout).toContain('-- lookback 2: rows below land after the last run that rewrites their hour --');
+    expect(text.stdout).toContain('required lookback: 6 hour(s)');
+    expect(cli('lateness', 'events', '--unit', 'week').code).toBe(2);
   });
 
   it('backfill --stale rewrites every stale hour, after which nothing is stale', () => {
@@ -217,5 +242,32 @@ group by 1
     expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
     expect(fixed.stdout).toContain('partitions by value, not by time (user_id)');
     expect(users()).toEqual(right);
+  });
+});
+
+describePg('lateness in hours on PostgreSQL (its own hour-of-day expression)', () => {
+  const rows = events();
+  let dir: string;
+  let target: PgTestTarget;
+  beforeAll(async () => {
+    target = await freshPgSchema('hours');
+    dir = writeProject({
+      'dbt_project.yml': 'name: hourly_pg\nprofile: hourly_pg\n',
+      'seeds/events.csv': ['event_id,event_ts,loaded_at,value', ...rows.map((e) => `${e.id},${e.ts},${e.loaded},${e.value}`)].join('\n') + '\n',
+      'seeds/events.yml': 'version: 2\nseeds:\n  - name: events\n    config:\n      event_time: event_ts\n      loaded_at: loaded_at\n',
+    });
+    writePgProfiles(dir, target, { profile: 'hourly_pg' });
+    const seeded = runCli(['seed'], { cwd: dir });
+    expect(seeded.code, seeded.stdout + seeded.stderr).toBe(0);
+  });
+  afterAll(async () => {
+    await target?.drop();
+  });
+
+  it('gives the same histogram of hours late as the generator', () => {
+    const out = runCli(['lateness', 'events', '--unit', 'hour', '--json'], { cwd: dir });
+    expect(out.code, out.stderr).toBe(0);
+    const report = JSON.parse(out.stdout) as { histogram: { days: number; rows: number }[] };
+    expect(report.histogram.filter((b) => b.rows > 0)).toEqual(lagHistogram(rows));
   });
 });

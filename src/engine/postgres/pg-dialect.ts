@@ -51,6 +51,7 @@ export const postgresDialect: Dialect = {
   // microsecond a row) is tested only on longer ones (timestamps), which keeps a range count over an index cheap.
   dayOrText: (expr) => `case when octet_length(cast(${expr} as text)) <= 10 then cast(${expr} as text) else coalesce(${dayOfText(expr)}, cast(${expr} as text)) end`,
   dayNumber: (dayExpr) => `(cast(${dayExpr} as date) - date '2000-01-01')`,
+  hourOfDay: (expr) => `case when cast(${expr} as text) ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}' then cast(substr(cast(${expr} as text), 12, 2) as integer) else 0 end`,
   isNumber: (expr) => `pg_typeof(${expr}) in ('smallint'::regtype, 'integer'::regtype, 'bigint'::regtype, 'numeric'::regtype, 'real'::regtype, 'double precision'::regtype)`,
   // Cast before summing: `expr` may be a text column's CASE that isNumber makes NULL at run time (sum(text) does not exist).
   sumOrZero: (expr) => `coalesce(sum(cast(${expr} as double precision)), 0.0)`,

@@ -27,6 +27,7 @@ export const sqliteDialect: Dialect = {
   dateOf: (expr) => `date(${expr})`,
   dayOrText: (expr) => `coalesce(date(${expr}), cast(${expr} as text))`,
   dayNumber: (dayExpr) => `julianday(${dayExpr})`,
+  hourOfDay: (expr) => `coalesce(cast(strftime('%H', ${expr}) as integer), 0)`,
   isNumber: (expr) => `typeof(${expr}) in ('integer', 'real')`,
   sumOrZero: (expr) => `total(${expr})`,
   nonText: (expr) => `${expr} < '' or ${expr} >= x''`,
