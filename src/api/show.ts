@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { refModelKey } from '../compile/versioned-ref.js';
 import { now } from '../clock.js';
 import type { Manifest, ModelNode, SeedNode, SnapshotNode } from '../compile/manifest.js';
 import { inlineEphemerals, type EphemeralCte } from '../compile/inline-ephemerals.js';
@@ -59,9 +60,9 @@ export function show(options: ShowOptions): ShowPreview[] {
 
 type Showable = ModelNode | SeedNode | SnapshotNode;
 
-/** A model, seed or snapshot by name; otherwise the closest name. */
+/** A model, seed or snapshot by name (a versioned model's name: its latest version, as ref() reads it); otherwise the closest name. */
 function findShowable(manifest: Manifest, name: string): Showable {
-  const node = manifest.models.get(name) ?? manifest.seeds.get(name) ?? manifest.snapshots?.get(name);
+  const node = manifest.models.get(refModelKey(manifest.models, name)) ?? manifest.seeds.get(name) ?? manifest.snapshots?.get(name);
   if (node) return node;
   if (manifest.disabled.has(name)) throw new ProjectError(`model '${name}' is disabled (enabled: false)`);
   const names = [...manifest.models.keys(), ...manifest.seeds.keys(), ...(manifest.snapshots?.keys() ?? [])];

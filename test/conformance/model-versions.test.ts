@@ -65,6 +65,10 @@ models:
     expect(kinds).toEqual([{ name: 'dim_orders_v1', type: 'table' }, { name: 'dim_orders_v2', type: 'view' }, { name: 'dim_orders_v3', type: 'view' }]);
     // Data tests attach to every version, named after <name>_v<v> as dbt names them.
     for (const v of [1, 2, 3]) expect(build.stdout).toMatch(new RegExp(`PASS unique_dim_orders_v${v}_id `));
+    // show previews the latest version for the model's name, as ref() reads it.
+    const show = runCli(['show', '-s', 'dim_orders', '--project-dir', dir]);
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toContain("Previewing node 'dim_orders.v2'");
   });
 
   it('manifest.json: version nodes with version, latest_version, deprecation_date, fqn, alias, inherited columns and versioned refs', () => {
