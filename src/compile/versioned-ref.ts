@@ -1,6 +1,9 @@
 import { ProjectError } from '../errors/project-error.js';
-import { versionKey } from '../project/model-version.js';
-import type { ModelNode } from './manifest.js';
+import { versionKey, type ModelVersion } from '../project/model-version.js';
+
+/** Any map of nodes by name (models, or models with seeds and snapshots): a versioned model's file carries its version. */
+type Nodes = ReadonlyMap<string, object>;
+const versionOf = (node: object | undefined): ModelVersion | undefined => (node as { readonly file?: { readonly version?: ModelVersion } } | undefined)?.file?.version;
 
 interface LatestKeys {
   readonly size: number;
@@ -10,15 +13,15 @@ interface LatestKeys {
   readonly versions: Map<string, string[]>;
 }
 
-const memo = new WeakMap<ReadonlyMap<string, ModelNode>, LatestKeys>();
+const memo = new WeakMap<Nodes, LatestKeys>();
 
-function keysOf(models: ReadonlyMap<string, ModelNode>): LatestKeys {
+function keysOf(models: Nodes): LatestKeys {
   const known = memo.get(models);
   if (known && known.size === models.size) return known;
   const latest = new Map<string, string>();
   const versions = new Map<string, string[]>();
   for (const [key, node] of models) {
-    const version = node.file.version;
+    const version = versionOf(node);
     if (!version) continue;
     if (key === versionKey(version.modelName, version.latest)) latest.set(version.modelName, key);
     versions.set(version.modelName, [...(versions.get(version.modelName) ?? []), key]);
@@ -34,7 +37,7 @@ function keysOf(models: ReadonlyMap<string, ModelNode>): LatestKeys {
  * (dbt: ref('dim_orders') is the latest version). ref('x', v=1) arrives as
  * `x.v1` (context-functions.ts), which is the version's own key.
  */
-export function refModelKey(models: ReadonlyMap<string, ModelNode>, name: string): string {
+export function refModelKey(models: Nodes, name: string): string {
   if (models.has(name)) return name;
   return keysOf(models).latest.get(name) ?? name;
 }
@@ -44,13 +47,13 @@ export function refModelKey(models: ReadonlyMap<string, ModelNode>, name: string
  * model has versions 1 and 2): the error naming the versions there are
  * (E209); undefined when `name` is not a versioned model's.
  */
-export function unknownVersionError(models: ReadonlyMap<string, ModelNode>, name: string, referrer: string, location?: { file: string; line?: number }): ProjectError | undefined {
+export function unknownVersionError(models: Nodes, name: string, referrer: string, location?: { file: string; line?: number }): ProjectError | undefined {
   const dot = name.lastIndexOf('.v');
   if (dot <= 0) return undefined;
   const model = name.slice(0, dot);
   const keys = keysOf(models).versions.get(model);
   if (!keys) return undefined;
-  const versions = keys.map((k) => String(models.get(k)!.file.version!.v));
+  const versions = keys.map((k) => String(versionOf(models.get(k))!.v));
   return new ProjectError(`${referrer} depends on model '${model}' version ${name.slice(dot + 2)}, which does not exist (versions: ${versions.join(', ')})`, {
     ...(location ? { location } : {}),
     hint: `ref('${model}') is the latest version; ref('${model}', v=${versions[0]}) names one`,

@@ -1,10 +1,12 @@
+import { refModelKey } from '../compile/versioned-ref.js';
+import { versionKey } from '../project/model-version.js';
 import type { ManifestNode, SnapshotNode, SourceNode } from '../compile/manifest.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { GraphNode } from '../graph/graph-node.js';
 import type { ExposureDefinition } from '../project/exposure-definition.js';
 
-const REF = /^\s*ref\(\s*(['"])([^'"]+)\1\s*(?:,\s*(['"])([^'"]+)\3\s*)?(?:,\s*v(?:ersion)?\s*=\s*[^)]*)?\)\s*$/;
+const REF = /^\s*ref\(\s*(['"])([^'"]+)\1\s*(?:,\s*(['"])([^'"]+)\3\s*)?(?:,\s*v(?:ersion)?\s*=\s*['"]?([^)'"\s]*)['"]?\s*)?\)\s*$/;
 const SOURCE = /^\s*source\(\s*(['"])([^'"]+)\1\s*,\s*(['"])([^'"]+)\3\s*\)\s*$/;
 
 /**
@@ -27,8 +29,9 @@ export function exposureNodes(
       const ref = REF.exec(entry);
       const source = ref ? null : SOURCE.exec(entry);
       if (ref) {
-        const name = ref[4] ?? ref[2]!;
-        const node = refable.get(name);
+        // ref('m', v=1) names the version `m.v1`; ref('m') a versioned model's latest version.
+        const name = ref[5] ? versionKey(ref[4] ?? ref[2]!, ref[5]) : ref[4] ?? ref[2]!;
+        const node = refable.get(refModelKey(refable, name));
         if (!node) {
           throw new ProjectError(`exposure '${exposure.name}' depends on a node named '${name}' which was not found.${didYouMeanSuffix(name, [...refable.keys()])}`, { location: exposure.location });
         }

@@ -72,7 +72,7 @@ models:
   });
 
   it('manifest.json: version nodes with version, latest_version, deprecation_date, fqn, alias, inherited columns and versioned refs', () => {
-    const dir = project();
+    const dir = project({ 'models/exposures.yml': "exposures:\n  - name: board\n    type: dashboard\n    owner: {name: Sales}\n    depends_on: [\"ref('dim_orders')\", \"ref('dim_orders', v=1)\"]\n" });
     expect(runCli(['parse', '--project-dir', dir]).code).toBe(0);
     const manifest = JSON.parse(readFileSync(join(dir, 'target/manifest.json'), 'utf8'));
     expect(Object.keys(manifest.nodes).filter((k: string) => k.startsWith('model.shop.dim_orders')).sort()).toEqual(['model.shop.dim_orders.v1', 'model.shop.dim_orders.v2', 'model.shop.dim_orders.v3']);
@@ -87,6 +87,8 @@ models:
     expect(manifest.nodes['model.shop.pinned_reader'].refs).toEqual([{ name: 'dim_orders', package: null, version: 1 }]);
     expect(manifest.nodes['model.shop.pinned_reader'].depends_on.nodes).toEqual(['model.shop.dim_orders.v1']);
     expect(manifest.nodes['model.shop.latest_reader']).toMatchObject({ version: null, latest_version: null });
+    // An exposure's ref('dim_orders') is the latest version too.
+    expect(manifest.exposures['exposure.shop.board'].depends_on.nodes.sort()).toEqual(['model.shop.dim_orders.v1', 'model.shop.dim_orders.v2']);
   });
 
   it("selects by the model's name (every version), name.v<v> or name_v<v> (one), and by version: latest, prerelease, old, none", () => {
