@@ -97,14 +97,37 @@ export function contractTableBody(spec: ContractSpec): { readonly body: string; 
  * table with columns and constraints, then insert ... select the contract's
  * columns from the model's SELECT), and SQLite's check of the declared types.
  */
-export function contractTableStatements(relation: string, sql: string, spec: ContractSpec, body: string): PlannedStatement[] {
+export function contractTableStatements(relation: string, sql: string, spec: ContractSpec, body: string, target: { readonly schema: string; readonly alias: string }): PlannedStatement[] {
   const names = spec.columns.map(contractColumnName).join(', ');
   return [
+    ...namedIndexMoves(spec, target),
     { kind: 'exec', role: 'stage', sql: `create table ${relation} ${body}` },
     ...rowidKeyChecks(relation, sql, spec),
     { kind: 'exec', role: 'stage', sql: `insert into ${relation} (${names})\nselect ${names}\nfrom (\n${sql}\n) as model_subq` },
     ...declaredTypeChecks(relation, spec),
   ];
+}
+
+/**
+ * PostgreSQL only: a named unique or primary key constraint is backed by an
+ * index of that name, and index names are the schema's: the table being
+ * replaced still holds it while the new one is created under its staging
+ * name. Its index is renamed out of the way first (in the same transaction:
+ * a failed build puts the name back; the old table, and with it the index,
+ * is dropped by the swap).
+ */
+function namedIndexMoves(spec: ContractSpec, target: { readonly schema: string; readonly alias: string }): PlannedStatement[] {
+  if (dialect.name !== 'postgres') return [];
+  const named = spec.constraints.filter((c) => c.name && (c.type === 'unique' || c.type === 'primary_key')).map((c) => c.name!);
+  const literal = (v: string) => dialect.quoteLiteral(v);
+  return named.map((name): PlannedStatement => {
+    const moved = `${name.slice(0, 48)}__mini_dbt_old`;
+    return {
+      kind: 'exec',
+      role: 'index',
+      sql: `do $$ begin if exists (select 1 from pg_indexes where schemaname = ${literal(target.schema)} and tablename = ${literal(target.alias)} and indexname = ${literal(name)}) then alter index ${dialect.quoteIdentifier(target.schema)}.${dialect.quoteIdentifier(name)} rename to ${dialect.quoteIdentifier(moved)}; end if; end $$`,
+    };
+  });
 }
 
 /**

@@ -35,7 +35,7 @@ export function tableStatements(options: TableBuildOptions): PlannedStatement[] 
     { kind: 'exec', role: 'drop', sql: dialect.dropRelation('table', q, { ifExists: true }) },
     ...hookStatements(settings, 'pre_hook'),
     ...(options.contract
-      ? contractTableStatements(q, options.sql, options.contract.spec, options.contract.body)
+      ? contractTableStatements(q, options.sql, options.contract.spec, options.contract.body, { schema: options.schema, alias: options.alias })
       : [{ kind: 'exec', role: 'stage', sql: dialect.createTableAs(q, options.sql) } as const]),
     ...(options.checks?.(q) ?? []),
     { kind: 'count-rows', sql: `select count(*) from ${q}` },

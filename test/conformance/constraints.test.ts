@@ -320,6 +320,9 @@ from (
     -- depends_on: <foreign_key_model_identifier>
     select 'blue' as color, 1 as id, '2019-01-01' as date_day
 ) as model_subq;`));
+    // A second build: on PostgreSQL the named constraint's index (a schema-wide name) is the old table's until the swap.
+    ok(p, ['run', '-s', 'my_model']);
+    expect(p.rows('my_model')).toEqual([{ id: 1, color: 'blue', date_day: '2019-01-01' }]);
     // The named unique constraint is enforced: a second row with the same color and day fails, the table is kept.
     p.write('models/my_model.sql', table(`-- depends_on: {{ ref('foreign_key_model') }}\nselect 'blue' as color, 1 as id, '2019-01-01' as date_day union all select 'blue', 2, '2019-01-01'`));
     const out = failure(p, ['run', '-s', 'my_model']);
