@@ -23,9 +23,8 @@ export interface ModelVersion {
   readonly definedIn?: string;
   /** `deprecation_date:` as written. */
   readonly deprecationDate?: string;
-  /** Where the version's entry is, for errors: the yml file and line. */
-  readonly file: string;
-  readonly line?: number;
+  /** Where the version's entry is, for errors: the yml file and line (the line found when read: finding it parses the file with positions). */
+  readonly location: { readonly file: string; readonly line?: number };
 }
 
 /** dbt's search name of a version: `dim_orders.v2`. */

@@ -22,14 +22,14 @@ export function withVersionedModelFiles(models: readonly ModelFile[], properties
     if (at === undefined && version.definedIn === undefined && sameVersion(version.v, version.latest)) at = byName.get(version.modelName);
     if (at === undefined) {
       throw new ProjectError(`model '${version.modelName}' version ${String(version.v)} has no file: no model file is named ${stem}.sql${version.definedIn === undefined && sameVersion(version.v, version.latest) ? ` (nor ${version.modelName}.sql, which the latest version may use)` : ''}`, {
-        location: { file: version.file, ...(version.line !== undefined ? { line: version.line } : {}) },
+        location: version.location,
         hint: version.definedIn === undefined ? `name the file ${stem}.sql, or say which file holds it with defined_in:` : 'defined_in names a model file without its extension',
       });
     }
     const other = taken.get(at);
     if (other !== undefined) {
       throw new ProjectError(`versions ${other} and ${props.name} of model '${version.modelName}' are both defined in ${out[at]!.path}`, {
-        location: { file: version.file, ...(version.line !== undefined ? { line: version.line } : {}) },
+        location: version.location,
       });
     }
     taken.set(at, props.name);

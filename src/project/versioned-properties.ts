@@ -65,8 +65,7 @@ export function versionedProperties(yaml: YamlFile, entry: Raw, path: readonly (
       all: values,
       ...(typeof version.defined_in === 'string' && version.defined_in !== '' ? { definedIn: version.defined_in } : {}),
       ...(version.deprecation_date !== undefined && version.deprecation_date !== null ? { deprecationDate: dateText(version.deprecation_date) } : {}),
-      file: yaml.displayPath,
-      line: yaml.lineOf(vPath),
+      location: lazyLocation(yaml, vPath),
     };
     const ownTests = version.data_tests ?? version.tests;
     return {
@@ -76,7 +75,7 @@ export function versionedProperties(yaml: YamlFile, entry: Raw, path: readonly (
       columns,
       config: isRecord(version.config) ? deepMerge(base.config, version.config) : base.config,
       tests: Array.isArray(ownTests) ? ownTests : base.tests,
-      location: { file: yaml.displayPath, line: info.line },
+      location: info.location,
       lineOf: (below) => yaml.lineOf([...vPath, ...below]) ?? base.lineOf?.(below),
       version: info,
     };
@@ -124,6 +123,18 @@ function deepMerge(a: ConfigMap, b: ConfigMap): Record<string, unknown> {
     out[key] = isRecord(before) && isRecord(value) ? deepMerge(before, value) : value;
   }
   return out;
+}
+
+/** A yml entry's file and line, the line looked up when read (an error message), as load-properties' entries have it. */
+function lazyLocation(yaml: YamlFile, path: readonly (string | number)[]): { readonly file: string; readonly line: number | undefined } {
+  let line: number | undefined | null = null;
+  return {
+    file: yaml.displayPath,
+    get line() {
+      if (line === null) line = yaml.lineOf(path);
+      return line;
+    },
+  };
 }
 
 function dateText(value: unknown): string {
