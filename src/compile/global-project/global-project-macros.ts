@@ -3,6 +3,7 @@ import { AGGREGATE_MACROS } from './aggregate-macros.js';
 import { ARRAY_MACROS } from './array-macros.js';
 import { CAST_MACROS } from './cast-macros.js';
 import { DATE_MACROS } from './date-macros.js';
+import { RELATION_MACROS } from './relation-macros.js';
 import { SET_MACROS } from './set-macros.js';
 import { SPINE_MACROS } from './spine-macros.js';
 import { STRING_MACROS } from './string-macros.js';
@@ -30,4 +31,5 @@ export const GLOBAL_PROJECT_MACROS: readonly MacroFile[] = [
   file('timestamps', TIMESTAMP_MACROS),
   file('arrays', ARRAY_MACROS),
   file('date_spine', SPINE_MACROS),
+  file('relations', RELATION_MACROS),
 ];

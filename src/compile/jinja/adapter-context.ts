@@ -8,7 +8,8 @@ import type { RenderState } from '../render-state.js';
 import { behaviorFlags } from './adapter-behavior.js';
 import { AdapterColumn, adapterColumnOf, columnApi } from './adapter-column.js';
 import { moreExceptions } from './adapter-exceptions.js';
-import { dropRelation, listSchemas, locate, relationsInSchema, renameRelation, schemaExists, type Located } from './adapter-relations.js';
+import { dropRelation, dropSchema, listSchemas, locate, relationsInSchema, renameRelation, schemaExists, type Located } from './adapter-relations.js';
+import { ensureSchema } from '../../engine/target-schemas.js';
 
 export { AdapterColumn };
 
@@ -82,6 +83,18 @@ export function adapterContext(state: RenderState, lookupGlobal: MacroLookup): R
     drop_relation: (relation: unknown) => whenExecuting(() => {
       const at = locate(relation, state.target.schema);
       dropRelation(state.db, at, known(at.schema), engine.name);
+    }),
+    // dbt's create_schema / drop_schema (a relation: its schema). create_schema attaches a SQLite schema's file as a
+    // node's custom schema would be; drop_schema: adapter-relations.ts (the ledger is never dropped).
+    create_schema: (relation: unknown) => whenExecuting(() => {
+      const schema = schemaOf(relation, state.target.schema);
+      // PostgreSQL's: create schema if not exists (the target's own too: a drop_schema may have dropped it).
+      if (engine.name === 'postgres') state.db!.exec(`create schema if not exists ${quoteIdentifier(schema)}`);
+      else if (!known(schema)) ensureSchema(state.db!, state.target, schema);
+    }),
+    drop_schema: (relation: unknown) => whenExecuting(() => {
+      const schema = schemaOf(relation, state.target.schema);
+      dropSchema(state.db, schema, known(schema), engine.name);
     }),
     rename_relation: (from: unknown, to: unknown) => whenExecuting(() => renameRelation(state.db, locate(from, state.target.schema), locate(to, state.target.schema), engine.name)),
     quote: (name: unknown) => quoteIdentifier(String(name)),

@@ -71,6 +71,30 @@ export function dropRelation(db: Warehouse | undefined, at: Located, exists = sc
   if (kind) db.exec(`drop ${kind} if exists ${quoteIdentifier(at.schema)}.${quoteIdentifier(at.identifier)}${DROP_CASCADE[engineName] ?? ''}`);
 }
 
+/**
+ * adapter.drop_schema. dbt-sqlite cannot detach a schema (nor ever `main`): it drops every relation in
+ * it and leaves it attached. dbt-postgres drops the schema, cascading; where the schema holds
+ * mini-dbt's ledger (the target's schema) its relations are dropped one by one instead and the ledger
+ * stays (the run that is dropping them records itself there). The ledger is kept on SQLite too.
+ */
+export function dropSchema(db: Warehouse | undefined, schema: string, exists: boolean, engineName: string): void {
+  if (!db || !exists) return;
+  const relations = relationsInSchema(db, schema, engineName, exists);
+  if (engineName === 'postgres' && !holdsLedger(db, schema)) {
+    db.exec(`drop schema if exists ${quoteIdentifier(schema)} cascade`);
+    return;
+  }
+  // Views first: a table's drop would otherwise take them along (PostgreSQL) or leave them broken (SQLite).
+  for (const r of [...relations.filter((x) => x.type === 'view'), ...relations.filter((x) => x.type !== 'view')]) {
+    dropRelation(db, { schema, identifier: r.identifier }, true, engineName);
+  }
+}
+
+/** Whether a PostgreSQL schema holds mini-dbt's ledger tables. */
+function holdsLedger(db: Warehouse, schema: string): boolean {
+  return Number(db.prepare(`select count(*) from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ? and c.relname like ${LEDGER}`).value(schema)) > 0;
+}
+
 /** Each adapter's rename of a view: PostgreSQL renames it in place (dbt-postgres's alter view ... rename to). */
 const RENAME_VIEW: Readonly<Record<string, (db: Warehouse, source: string, to: Located) => void>> = {
   postgres: (db, source, to) => db.exec(`alter view ${source} rename to ${quoteIdentifier(to.identifier)}`),
