@@ -1,3 +1,4 @@
+import { refModelKey } from '../compile/versioned-ref.js';
 import { folderConfigLayers } from '../config/folder-config.js';
 import { mergeConfigs } from '../config/merge-configs.js';
 import { parseSnapshotSettings } from '../config/snapshot-settings.js';
@@ -37,7 +38,7 @@ export function captureSnapshots(inputs: SnapshotInputs, errors: ProjectError[])
       const schema = !project.target.customSchemas ? 'main' : targetSchema ?? inputs.schemaOf({ name: def.name, resourceType: 'model', path: def.path, fqn, config: { ...config, schema: config.schema } });
       const dependsOn: string[] = [];
       for (const ref of captured.refs) {
-        const target = inputs.refable.get(ref);
+        const target = inputs.refable.get(refModelKey(inputs.refable, ref));
         if (target) dependsOn.push(target.uniqueId);
         else errors.push(new ProjectError(`snapshot '${def.name}' depends on a node named '${ref}' which was not found.${didYouMeanSuffix(ref, [...inputs.refable.keys()])}`, { location }));
       }

@@ -117,6 +117,8 @@ models:
       'models/schema.yml': 'models:\n  - name: versioned\n    latest_version: 2\n    versions:\n' + ['2', '1', '3', '4.5', '"5.0"', '21', '"test"'].map((v) => `      - v: ${v}\n`).join(''),
     };
     for (const v of ['1', '2', '3', '4.5', '5.0', '21', 'test']) files[`models/versioned_v${v}.sql`] = 'select 1 as id\n';
+    // The Jinja context's model.name is the model's, model.version the version (dbt's).
+    files['models/versioned_v4.5.sql'] = "select '{{ model.name }}' as name, '{{ model.version }}' as version, '{{ model.latest_version }}' as latest\n";
     const dir = writeProject(files);
     const ls = (select: string) => runCli(['ls', '-s', select, '--project-dir', dir]).stdout.trim().split('\n').sort();
     expect(ls('version:latest')).toEqual(['test.versioned.v2']);
@@ -126,6 +128,7 @@ models:
     const run = runCli(['run', '-s', 'versioned.v4.5', '--project-dir', dir]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain('OK created sql view model main.versioned_v4_5');
+    expect(tableRows(dir, 'versioned_v4_5')).toEqual([{ name: 'versioned', version: '4.5', latest: '2' }]);
   });
 
   it('the latest version may live in the plain <name>.sql (dbt: version 0 too), another in its defined_in file', () => {
