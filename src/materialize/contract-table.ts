@@ -181,8 +181,28 @@ function rowidKeyChecks(relation: string, sql: string, spec: ContractSpec): Plan
   }));
 }
 
+/**
+ * An incremental run of a contracted model: the statement that stages its new
+ * rows (a temp table as the SELECT makes it), and on SQLite the same table
+ * created with the contract's declared types and filled by insert ... select,
+ * so SQLite converts the values as the target will and a value it cannot
+ * convert fails the run (declaredTypeChecks), and the NULLs the target's rowid
+ * key would number counted (rowidKeyChecksOfNewRows). PostgreSQL refuses such
+ * values itself when the strategy writes them into the typed target.
+ */
+export function contractNewRowsStatements(staging: PlannedStatement, newRows: string, target: string, sql: string, spec: ContractSpec): PlannedStatement[] {
+  if (dialect.name !== 'sqlite') return [staging];
+  const names = spec.columns.map(contractColumnName).join(', ');
+  return [
+    { kind: 'exec', role: 'stage', sql: `create table ${newRows} (${spec.columns.map((c) => `${contractColumnName(c)} ${c.dataType}`).join(', ')})` },
+    { kind: 'exec', role: 'stage', sql: `insert into ${newRows} (${names})\nselect ${names}\nfrom (\n${sql}\n) as model_subq` },
+    ...declaredTypeChecks(newRows, spec),
+    ...rowidKeyChecksOfNewRows(target, newRows, spec),
+  ];
+}
+
 /** An incremental run's check of the same: the NULLs its new rows would write into the target's rowid key column. */
-export function rowidKeyChecksOfNewRows(target: string, newRows: string, spec: ContractSpec): PlannedStatement[] {
+function rowidKeyChecksOfNewRows(target: string, newRows: string, spec: ContractSpec): PlannedStatement[] {
   return rowidKeyColumns(spec).map((col): PlannedStatement => ({
     kind: 'assert-none',
     sql: `select count(*) from ${newRows} where ${contractColumnName(col)} is null`,

@@ -11,7 +11,7 @@ import { strategyRules } from '../materialize/incremental/strategy-registry.js';
 import type { BuildMode } from './build-mode.js';
 import { keylessAppendNote } from './keyless-append-note.js';
 import type { NodePlan } from './node-plan.js';
-import { rowidKeyChecksOfNewRows, type ContractSpec } from '../materialize/contract-table.js';
+import { contractNewRowsStatements, type ContractSpec } from '../materialize/contract-table.js';
 import type { PlannedStatement } from '../materialize/planned-statement.js';
 import { newRowsTable } from '../materialize/staging-names.js';
 
@@ -104,7 +104,7 @@ export function planModel(input: PlanModelInput): NodePlan {
         strategy: settings.strategy,
         mode: mode.kind,
         reason: mode.reason,
-        statements: input.contract ? withRowidKeyChecks(incremental.statements, node, input.contract.spec) : incremental.statements,
+        statements: input.contract ? withContractNewRows(incremental.statements, node, sql, input.contract.spec) : incremental.statements,
         ...(incremental.schemaChange ? { schemaChange: incremental.schemaChange } : {}),
       };
     }
@@ -131,10 +131,10 @@ function strategyNeedsUniqueKey(strategy: string | undefined, key: readonly stri
   return strategy !== undefined && key.length > 0 && strategyRules(strategy).indexes(key).some((i) => i.unique);
 }
 
-/** An incremental run of a contracted model: its new rows checked (after the statement that stages them) for what SQLite's rowid key would not refuse. */
-function withRowidKeyChecks(statements: readonly PlannedStatement[], node: ModelNode, spec: ContractSpec): PlannedStatement[] {
-  const checks = rowidKeyChecksOfNewRows(qualifiedName(node.schema, node.alias), newRowsTable(node.alias), spec);
+/** An incremental run of a contracted model: the statement staging its new rows replaced by contractNewRowsStatements'. */
+function withContractNewRows(statements: readonly PlannedStatement[], node: ModelNode, sql: string, spec: ContractSpec): PlannedStatement[] {
   const staged = statements.findIndex((s) => s.kind === 'exec' && s.role === 'stage');
-  if (checks.length === 0 || staged < 0) return [...statements];
-  return [...statements.slice(0, staged + 1), ...checks, ...statements.slice(staged + 1)];
+  if (staged < 0) return [...statements];
+  const replacement = contractNewRowsStatements(statements[staged]!, newRowsTable(node.alias), qualifiedName(node.schema, node.alias), sql, spec);
+  return [...statements.slice(0, staged), ...replacement, ...statements.slice(staged + 1)];
 }

@@ -495,6 +495,25 @@ describeEachEngine('contracts on SQLite: values the declared type cannot hold', 
   });
 });
 
+describeEachEngine('contracts on SQLite: an incremental run\'s new rows take the declared types too', (engine) => {
+  it("'8' is written as 8, 'eight' fails the run and leaves the table as it was", () => {
+    const yml = `models:\n  - name: inc\n    config:\n      materialized: incremental\n      on_schema_change: fail\n      contract: {enforced: true}\n    columns:\n      - name: id\n        data_type: integer\n        constraints: [{type: not_null}]\n      - name: color\n        data_type: text\n`;
+    const model = (id: string) => `select ${id} as id, 'blue' as color`;
+    const p = conformanceProject({ 'models/inc.sql': model('1'), 'models/schema.yml': yml }, 'test', { engine });
+    ok(p, ['run']);
+    p.write('models/inc.sql', model("'8'"));
+    if (engine === 'postgres') {
+      expect(failure(p, ['run'])).toMatch(/\| id +\| text +\| integer +\| data type mismatch \|/);
+      return;
+    }
+    ok(p, ['run']);
+    expect(p.query('select id, typeof(id) as t from inc order by id')).toEqual([{ id: 1, t: 'integer' }, { id: 8, t: 'integer' }]);
+    p.write('models/inc.sql', model("'eight'"));
+    expect(failure(p, ['run'])).toContain("contract data type mismatch: column 'id' (data_type integer) holds values SQLite could not store as integer (1 value: eight)");
+    expect(p.rows('inc', 'id')).toEqual([{ id: 1, color: 'blue' }, { id: 8, color: 'blue' }]);
+  });
+});
+
 describeEachEngine('contracts: state:modified.contract (dbt\'s same_contract)', (engine) => {
   it('a changed data_type, a new constraint, or a contract now enforced is modified.contract; a description is not', () => {
     const yml = (idType: string, extra = '', enforced = true) => `models:\n  - name: my_model\n    description: ${extra ? 'changed' : 'first'}\n    config:\n      contract: {enforced: ${enforced}}\n    columns:\n      - name: id\n        data_type: ${idType}\n${extra}      - name: color\n        data_type: text\n      - name: date_day\n        data_type: text\n  - name: other\n    columns:\n      - name: id\n`;
