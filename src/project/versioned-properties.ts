@@ -1,6 +1,7 @@
 import { ProjectError } from '../errors/project-error.js';
 import type { ColumnProperties, ConfigMap, NodeProperties } from './project.js';
 import type { YamlFile } from './read-yaml-file.js';
+import { constraintEntries } from './constraint-definition.js';
 import { compareVersions, sameVersion, versionKey, type ModelVersion, type VersionValue } from './model-version.js';
 
 type Raw = Record<string, unknown>;
@@ -75,6 +76,8 @@ export function versionedProperties(yaml: YamlFile, entry: Raw, path: readonly (
       columns,
       config: isRecord(version.config) ? deepMerge(base.config, version.config) : base.config,
       tests: Array.isArray(ownTests) ? ownTests : base.tests,
+      // dbt: the version's constraints, else the model's.
+      ...(Array.isArray(version.constraints) && version.constraints.length > 0 ? { constraints: constraintEntries(version.constraints, () => ({ file: yaml.displayPath, line: yaml.lineOf([...vPath, 'constraints']) })) } : {}),
       location: info.location,
       lineOf: (below) => yaml.lineOf([...vPath, ...below]) ?? base.lineOf?.(below),
       version: info,
@@ -109,6 +112,8 @@ function ownColumns(yaml: YamlFile, version: Raw, vPath: (string | number)[], na
       name: c.name,
       description: typeof c.description === 'string' ? c.description : undefined,
       dataType: typeof c.data_type === 'string' ? c.data_type : undefined,
+      ...(c.quote === true ? { quote: true } : {}),
+      ...(c.constraints !== undefined ? { constraints: constraintEntries(c.constraints, () => ({ file: yaml.displayPath, line: yaml.lineOf([...vPath, 'columns', i, 'constraints']) })) } : {}),
       tests: Array.isArray(tests) ? tests : [],
     });
   });

@@ -34,6 +34,11 @@ models:
       - v: 2
       - v: 3
         deprecation_date: '2030-01-01'
+        columns:
+          - include: all
+          - name: note
+            description: only in v3
+            constraints: [{type: not_null}]
 `;
   const project = (files: Record<string, string> = {}) => writeProject({
     'dbt_project.yml': "name: shop\nversion: '1.0'\n",
@@ -82,7 +87,8 @@ models:
     expect(v1.config.meta).toEqual({ owner: 'sales', tier: 2 });
     const v3 = manifest.nodes['model.shop.dim_orders.v3'];
     expect(v3).toMatchObject({ version: 3, latest_version: 2, deprecation_date: '2030-01-01', description: 'every order' });
-    expect(Object.keys(v3.columns)).toEqual(['id', 'ver']);
+    expect(Object.keys(v3.columns)).toEqual(['id', 'ver', 'note']);
+    expect(v3.columns.note).toMatchObject({ description: 'only in v3', constraints: [{ type: 'not_null' }] });
     expect(manifest.nodes['model.shop.latest_reader'].depends_on.nodes).toEqual(['model.shop.dim_orders.v2']);
     expect(manifest.nodes['model.shop.pinned_reader'].refs).toEqual([{ name: 'dim_orders', package: null, version: 1 }]);
     expect(manifest.nodes['model.shop.pinned_reader'].depends_on.nodes).toEqual(['model.shop.dim_orders.v1']);
