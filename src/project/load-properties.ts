@@ -118,7 +118,13 @@ function nodeEntries(yaml: YamlFile, key: 'models' | 'seeds', into: Map<string, 
     if (key === 'models' && entry.versions !== undefined && entry.versions !== null) {
       const base = into.get(entry.name)!;
       into.delete(entry.name);
-      for (const version of versionedProperties(yaml, entry, path, base)) into.set(version.name, version);
+      for (const version of versionedProperties(yaml, entry, path, base)) {
+        const other = into.get(version.name);
+        if (other) {
+          throw new ProjectError(`'${entry.name}' is described twice (also in ${other.location.file}:${other.location.line ?? 1})`, { location: { file: yaml.displayPath, line: yaml.lineOf(path) } });
+        }
+        into.set(version.name, version);
+      }
     }
   });
 }

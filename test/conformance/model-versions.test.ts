@@ -207,6 +207,8 @@ models:
     expect(fails({ 'models/schema.yml': SCHEMA.replace('latest_version: 2', 'latest_version: 4') })).toBe("Error: models/schema.yml:5: latest_version: 4 is not one of model 'dim_orders' versions: [1, 2, 3]");
     // E208: a version without its file
     expect(fails({ 'models/schema.yml': SCHEMA.replace('      - v: 2\n', '      - v: 2\n        defined_in: dim_orders_two\n') })).toBe("Error: models/schema.yml:20: model 'dim_orders' version 2 has no file: no model file is named dim_orders_two.sql");
+    // A versioned model described in two files, as any model described twice.
+    expect(fails({ 'models/again.yml': 'models:\n  - name: dim_orders\n    versions:\n      - v: 1\n' })).toMatch(/^Error: models\/(again|schema)\.yml:\d+: 'dim_orders' is described twice \(also in models\/(again|schema)\.yml:\d+\)$/);
     // E209: ref() to a version that does not exist
     expect(fails({ 'models/pinned_reader.sql': "select *\nfrom {{ ref('dim_orders', v=7) }}\n" })).toBe("Error: models/pinned_reader.sql:2: model 'pinned_reader' depends on model 'dim_orders' version 7, which does not exist (versions: 1, 2, 3)");
   });
