@@ -1,4 +1,6 @@
 import { dialect } from '../engine/current-engine.js';
+import { qualifiedName } from '../engine/quote-identifier.js';
+import { newRowsTable } from './staging-names.js';
 import type { ConstraintDefinition } from '../project/constraint-definition.js';
 import { constraintSupport, constraintWarning } from './constraint-support.js';
 import type { PlannedStatement } from './planned-statement.js';
@@ -190,7 +192,7 @@ function rowidKeyChecks(relation: string, sql: string, spec: ContractSpec): Plan
  * key would number counted (rowidKeyChecksOfNewRows). PostgreSQL refuses such
  * values itself when the strategy writes them into the typed target.
  */
-export function contractNewRowsStatements(staging: PlannedStatement, newRows: string, target: string, sql: string, spec: ContractSpec): PlannedStatement[] {
+function contractNewRowsStatements(staging: PlannedStatement, newRows: string, target: string, sql: string, spec: ContractSpec): PlannedStatement[] {
   if (dialect.name !== 'sqlite') return [staging];
   const names = spec.columns.map(contractColumnName).join(', ');
   return [
@@ -199,6 +201,14 @@ export function contractNewRowsStatements(staging: PlannedStatement, newRows: st
     ...declaredTypeChecks(newRows, spec),
     ...rowidKeyChecksOfNewRows(target, newRows, spec),
   ];
+}
+
+/** An incremental publish's statements with the one staging its new rows replaced by contractNewRowsStatements'. */
+export function withContractNewRows(statements: readonly PlannedStatement[], target: { readonly schema: string; readonly alias: string }, sql: string, spec: ContractSpec): PlannedStatement[] {
+  const staged = statements.findIndex((s) => s.kind === 'exec' && s.role === 'stage');
+  if (staged < 0) return [...statements];
+  const replacement = contractNewRowsStatements(statements[staged]!, newRowsTable(target.alias), qualifiedName(target.schema, target.alias), sql, spec);
+  return [...statements.slice(0, staged), ...replacement, ...statements.slice(staged + 1)];
 }
 
 /** An incremental run's check of the same: the NULLs its new rows would write into the target's rowid key column. */

@@ -7,6 +7,7 @@ import type { ConstraintDefinition } from '../project/constraint-definition.js';
 import { parseRelationCall } from '../parse/validate-contract.js';
 import { contractMismatchTable, type ContractColumnType } from './contract-mismatch-table.js';
 import type { WarehouseFacts } from './warehouse-facts.js';
+import type { schemaOf } from './plan-inputs.js';
 
 export interface ContractPlan {
   /** Why a run fails the model before anything is written (dbt's contract errors), if it does. */
@@ -115,4 +116,15 @@ function typesMatch(produced: string, declared: string): boolean {
   const mine = dialect.typeAffinity(produced);
   if (/DATE|TIME|BOOL/i.test(declared)) return mine !== 'BLOB';
   return mine === dialect.typeAffinity(declared);
+}
+
+/**
+ * on_schema_change's view of a contracted model's new rows on SQLite: the
+ * contract's columns and declared types, which its new rows table is created
+ * with (contractNewRowsStatements), not the SELECT's (a literal has no type
+ * there, which would differ from the contracted table's every run).
+ */
+export function contractSchema(schema: ReturnType<typeof schemaOf>, spec: ContractSpec | undefined): ReturnType<typeof schemaOf> {
+  if (!schema || !spec || dialect.name !== 'sqlite') return schema;
+  return { ...schema, source: spec.columns.map((c) => ({ name: contractColumnName(c), type: c.dataType })) };
 }

@@ -4,6 +4,7 @@ import { incrementalStatements, type IncrementalRunOptions } from '../materializ
 import { refusesRowsOutsideBatch, windowCheck } from '../materialize/incremental/microbatch.js';
 import type { BatchWindow } from '../materialize/incremental/incremental-strategy.js';
 import { tableStatements } from '../materialize/table.js';
+import { withContractNewRows, type ContractSpec } from '../materialize/contract-table.js';
 import type { PlannedBatch } from './microbatch-windows.js';
 import type { SchemaChange } from '../materialize/schema-diff.js';
 import type { BatchPlan, NodePlan } from './node-plan.js';
@@ -25,6 +26,8 @@ export interface PlanMicrobatchInput {
   readonly schema?: IncrementalRunOptions['schema'];
   /** The first batch's output columns, when known (what later batches write after batch 1 created the table). */
   readonly sourceColumns?: readonly string[];
+  /** An enforced contract that passed its preflight: batch 1 of a first build creates the table with its DDL, the others stage their rows typed. */
+  readonly contract?: { readonly spec: ContractSpec; readonly body: string };
 }
 
 const summarize = (labels: readonly string[]) => (labels.length <= 6 ? labels.join(', ') : `${labels.slice(0, 3).join(', ')} ... ${labels.slice(-2).join(', ')}`);
@@ -48,7 +51,7 @@ export function planMicrobatch(input: PlanMicrobatchInput): NodePlan {
     const window: BatchWindow = { eventTime, label: batch.label, start: batch.startText, end: batch.endText };
     const common = { label: batch.label, start: batch.startText, end: batch.endText, reason: batch.reason, sql };
     if (i === 0 && !input.incremental) {
-      const statements = tableStatements({ alias: node.alias, schema: node.schema, sql, settings: settingsFor(i), checks: (staged) => [windowCheck(node.name, staged, window, refusesRowsOutsideBatch(settings))] });
+      const statements = tableStatements({ alias: node.alias, schema: node.schema, sql, settings: settingsFor(i), ...(input.contract ? { contract: input.contract } : {}), checks: (staged) => [windowCheck(node.name, staged, window, refusesRowsOutsideBatch(settings))] });
       return { ...common, mode: 'full', statements };
     }
     const planned = incrementalStatements({
@@ -67,7 +70,7 @@ export function planMicrobatch(input: PlanMicrobatchInput): NodePlan {
       dest = planned.destColumns;
       schemaChange = planned.schemaChange;
     }
-    return { ...common, mode: 'incremental', statements: planned.statements };
+    return { ...common, mode: 'incremental', statements: input.contract ? withContractNewRows(planned.statements, node, sql, input.contract.spec) : planned.statements };
   });
   const gapLabels = input.gaps.map((g) => g.label);
   const missed = input.missed ?? [];

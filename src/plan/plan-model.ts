@@ -11,9 +11,7 @@ import { strategyRules } from '../materialize/incremental/strategy-registry.js';
 import type { BuildMode } from './build-mode.js';
 import { keylessAppendNote } from './keyless-append-note.js';
 import type { NodePlan } from './node-plan.js';
-import { contractNewRowsStatements, type ContractSpec } from '../materialize/contract-table.js';
-import type { PlannedStatement } from '../materialize/planned-statement.js';
-import { newRowsTable } from '../materialize/staging-names.js';
+import { withContractNewRows, type ContractSpec } from '../materialize/contract-table.js';
 
 export interface PlanModelInput {
   readonly node: ModelNode;
@@ -129,12 +127,4 @@ function withKeyAsWritten<S extends ModelNode['settings']>(settings: S): S {
 /** Whether a strategy's table carries a unique index on the key (merge's upsert): a full build refuses a duplicate key then. */
 function strategyNeedsUniqueKey(strategy: string | undefined, key: readonly string[]): boolean {
   return strategy !== undefined && key.length > 0 && strategyRules(strategy).indexes(key).some((i) => i.unique);
-}
-
-/** An incremental run of a contracted model: the statement staging its new rows replaced by contractNewRowsStatements'. */
-function withContractNewRows(statements: readonly PlannedStatement[], node: ModelNode, sql: string, spec: ContractSpec): PlannedStatement[] {
-  const staged = statements.findIndex((s) => s.kind === 'exec' && s.role === 'stage');
-  if (staged < 0) return [...statements];
-  const replacement = contractNewRowsStatements(statements[staged]!, newRowsTable(node.alias), qualifiedName(node.schema, node.alias), sql, spec);
-  return [...statements.slice(0, staged), ...replacement, ...statements.slice(staged + 1)];
 }

@@ -14,9 +14,7 @@ import { microbatchNodePlan } from './microbatch-node-plan.js';
 import type { NodePlan } from './node-plan.js';
 import { schemaOf, withRenderedHooks, type PlanNodeInput } from './plan-inputs.js';
 import { planModel } from './plan-model.js';
-import { contractPlan } from './contract-preflight.js';
-import { contractColumnName, type ContractSpec } from '../materialize/contract-table.js';
-import { dialect } from '../engine/current-engine.js';
+import { contractPlan, contractSchema } from './contract-preflight.js';
 import { warnUser } from '../errors/user-warning.js';
 import { renderBackfillRanges } from './render-backfill-ranges.js';
 import { customStrategyNames, strategyConfigProblem, unknownMaterializationProblem, unknownStrategyProblem, writtenMaterialization } from '../parse/validate-model-config.js';
@@ -119,17 +117,6 @@ function selectPlan(input: PlanNodeInput, mode: Exclude<BuildMode, { kind: 'micr
   if (!contract?.failure) return plan;
   const { schemaChange: _unused, ...refused } = plan;
   return { ...refused, statements: [{ kind: 'fail', message: contract.failure }] };
-}
-
-/**
- * on_schema_change's view of a contracted model's new rows on SQLite: the
- * contract's columns and declared types, which its new rows table is created
- * with (contractNewRowsStatements), not the SELECT's (a literal has no type
- * there, which would differ from the contracted table's every run).
- */
-function contractSchema(schema: ReturnType<typeof schemaOf>, spec: ContractSpec | undefined): ReturnType<typeof schemaOf> {
-  if (!schema || !spec || dialect.name !== 'sqlite') return schema;
-  return { ...schema, source: spec.columns.map((c) => ({ name: contractColumnName(c), type: c.dataType })) };
 }
 
 /** The plan with its audits run last inside the publish transaction (each batch's, for microbatch plans). */

@@ -514,6 +514,25 @@ describeEachEngine('contracts on SQLite: an incremental run\'s new rows take the
   });
 });
 
+describeEachEngine('contracts on a microbatch model (an incremental materialization: checked, typed and constrained)', (engine) => {
+  it('batches build into the contracted table; a NULL id in a later batch fails it, the earlier rows kept; a renamed column fails the preflight', () => {
+    const input = `{{ config(materialized='table', event_time='event_time') }}\nselect 1 as id, '2020-01-01 00:00:00' as event_time\nunion all select 2, '2020-01-02 00:00:00'\nunion all select {{ var('third', 3) }}, '2020-01-03 00:00:00'\n`;
+    const mb = (select: string) => `{{ config(materialized='incremental', incremental_strategy='microbatch', on_schema_change='append_new_columns', event_time='event_time', batch_size='day', begin=modules.datetime.datetime(2020, 1, 1, 0, 0, 0)) }}\n${select} from {{ ref('input_model') }}\n`;
+    const yml = `models:\n  - name: mb\n    config:\n      contract: {enforced: true}\n    columns:\n      - name: id\n        data_type: integer\n        constraints: [{type: not_null}]\n      - name: event_time\n        data_type: text\n`;
+    const p = conformanceProject({ 'models/input_model.sql': input, 'models/mb.sql': mb('select id, cast(event_time as text) as event_time'), 'models/schema.yml': yml }, 'test', { engine });
+    ok(p, ['run', '--vars', '{as_of: "2020-01-02 12:00:00"}']);
+    expect(p.rows('mb', 'id').map((r) => r.id)).toEqual([1, 2]);
+    expect(ok(p, ['compile', '-s', 'mb', '--full-refresh', '--vars', '{as_of: "2020-01-02 12:00:00"}'])).toMatch(/create table \S*mb\S* \(\n {4}id integer not null,\n {4}event_time text\n\)/);
+    const third = p.dbt(['run', '--vars', '{as_of: "2020-01-03 12:00:00", third: "null"}']);
+    expect(third.code, third.stdout).toBe(1);
+    expect(third.stdout.toLowerCase()).toMatch(/not null|not-null/);
+    expect(p.rows('mb', 'id').map((r) => r.id)).toEqual([1, 2]);
+    p.write('models/mb.sql', mb('select id as other_id, cast(event_time as text) as event_time'));
+    expect(failure(p, ['run', '-s', 'mb', '--vars', '{as_of: "2020-01-03 12:00:00"}'])).toContain('This model has an enforced contract that failed.');
+    expect(p.rows('mb', 'id').map((r) => r.id)).toEqual([1, 2]);
+  });
+});
+
 describeEachEngine('contracts: state:modified.contract (dbt\'s same_contract)', (engine) => {
   it('a changed data_type, a new constraint, or a contract now enforced is modified.contract; a description is not', () => {
     const yml = (idType: string, extra = '', enforced = true) => `models:\n  - name: my_model\n    description: ${extra ? 'changed' : 'first'}\n    config:\n      contract: {enforced: ${enforced}}\n    columns:\n      - name: id\n        data_type: ${idType}\n${extra}      - name: color\n        data_type: text\n      - name: date_day\n        data_type: text\n  - name: other\n    columns:\n      - name: id\n`;
