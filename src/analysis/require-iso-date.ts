@@ -60,8 +60,16 @@ export function requireDateRange(start: unknown, end: unknown, names: readonly [
 
 /** Both ends of a backfill's range: dates, months (`YYYY-MM`, monthly partitions) or dates and times of day (hourly ones), with start <= end. */
 export function requireDateOrTimeRange(start: unknown, end: unknown, names: readonly [string, string] = ['--start', '--end']): { start: string; end: string } {
-  const s = isIsoMonth(start) ? start : requireIsoDateOrTime(start, names[0]);
-  const e = isIsoMonth(end) ? end : requireIsoDateOrTime(end, names[1]);
+  const s = requirePartitionBound(start, names[0]);
+  const e = requirePartitionBound(end, names[1]);
   if (s > e) throw new ProjectError(`${names[0]} ${s} is after ${names[1]} ${e}`);
   return { start: s, end: e };
+}
+
+/** One end of a backfill's range: a month, a date, or a date and a time of day. */
+function requirePartitionBound(value: unknown, what: string): string {
+  if (isIsoMonth(value)) return value;
+  if (typeof value === 'string' && (TIME_OF_DAY.test(value) || isIsoDate(value))) return requireIsoDateOrTime(value, what);
+  if (value instanceof Date) return requireIsoDateOrTime(value, what);
+  throw new ProjectError(`${what} must be a real date written YYYY-MM-DD (or a month, YYYY-MM, or a date and a time, YYYY-MM-DD HH:MM:SS), got '${shownValue(value)}'`, { hint: 'for example 2026-09-01, 2026-09 or "2026-09-01 06:00:00"' });
 }
