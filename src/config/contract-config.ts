@@ -1,7 +1,7 @@
 /** dbt's `contract` config (ContractConfig): dict-merged across folder configs, config() and yml. */
 export interface ContractConfig {
   readonly enforced: boolean;
-  /** dbt's alias_types (default true); kept for manifest.json, not used to translate types. */
+  /** dbt's alias_types (default true): a data_type `string` is the engine's text type (Column.TYPE_LABELS). */
   readonly aliasTypes: boolean;
 }
 

@@ -29,7 +29,8 @@ export interface ContractPlan {
  * ephemeral one (dbt never materializes it, so never checks it).
  */
 export function contractPlan(manifest: Manifest, node: ModelNode, sql: string, facts: WarehouseFacts | undefined): ContractPlan | undefined {
-  if (!contractConfig(node.config).enforced) return undefined;
+  const config = contractConfig(node.config);
+  if (!config.enforced) return undefined;
   const materialized = node.settings.materialized;
   if (materialized === 'ephemeral') return undefined;
   const where = `Compilation Error in model ${node.name} (${node.file.path})`;
@@ -43,7 +44,7 @@ export function contractPlan(manifest: Manifest, node: ModelNode, sql: string, f
     };
   }
   const spec: ContractSpec = {
-    columns: columns.map((c) => ({ name: c.name, quote: c.quote === true, dataType: c.dataType!, constraints: (c.constraints ?? []).map((k) => resolved(manifest, k)) })),
+    columns: columns.map((c) => ({ name: c.name, quote: c.quote === true, dataType: config.aliasTypes ? aliasedType(c.dataType!) : c.dataType!, constraints: (c.constraints ?? []).map((k) => resolved(manifest, k)) })),
     constraints: (node.properties?.constraints ?? []).map((k) => resolved(manifest, k)),
   };
   const mismatch = facts ? preflight(spec, sql, facts) : undefined;
@@ -51,6 +52,15 @@ export function contractPlan(manifest: Manifest, node: ModelNode, sql: string, f
   if (materialized !== 'table' && materialized !== 'incremental') return { warnings: [] };
   const { body, warnings } = contractTableBody(spec);
   return { table: { spec, body }, warnings };
+}
+
+/**
+ * dbt's alias_types (on unless the contract sets `alias_types: false`): a
+ * data_type is translated by the adapter's Column.TYPE_LABELS, which maps
+ * `string` (any case) to `TEXT` and keeps every other name.
+ */
+function aliasedType(dataType: string): string {
+  return dataType.trim().toUpperCase() === 'STRING' ? 'TEXT' : dataType;
 }
 
 /** A foreign key's `to: ref('x')` / `source('a', 'b')` as the relation the DDL names (SQLite: the bare table, its REFERENCES takes no schema). */

@@ -449,6 +449,18 @@ describeEachEngine('contracts: what fails before the build (test_contract_config
     expect(failure(p, ['run'])).toContain('missing in contract');
   });
 
+  it("alias_types (on by default): data_type string is the engine's text type; alias_types: false writes string as it is", () => {
+    const yml = (alias: boolean) => `models:\n  - name: my_model\n    config:\n      contract: {enforced: true${alias ? '' : ', alias_types: false'}}\n    columns:\n      - name: id\n        data_type: integer\n      - name: color\n        data_type: string\n      - name: date_day\n        data_type: STRING\n`;
+    const p = conformanceProject({ 'models/my_model.sql': table("select 1 as id, cast('blue' as {{ dbt.type_string() }}) as color, cast('2019-01-01' as {{ dbt.type_string() }}) as date_day"), 'models/schema.yml': yml(true) }, 'test', { engine });
+    ok(p, ['run']);
+    expect(p.rows('my_model')).toEqual([{ id: 1, color: 'blue', date_day: '2019-01-01' }]);
+    expect(builtDdl(p, 'my_model')).toContain('color text,date_day text');
+    p.write('models/schema.yml', yml(false));
+    // PostgreSQL has no type string; SQLite takes any name (string has NUMERIC affinity, which a text column does not have).
+    expect(failure(p, ['run'])).toMatch(engine === 'postgres' ? /type "string" does not exist/ : /\| color +\| TEXT +\| string +\| data type mismatch \|/);
+    expect(p.rows('my_model')).toEqual([{ id: 1, color: 'blue', date_day: '2019-01-01' }]);
+  });
+
   it('load-time errors, exit 2: an incremental contract without append_new_columns or fail; yml without columns; primary keys twice', () => {
     const cases: [string, string, string][] = [
       ['{{ config(materialized="incremental") }}\nselect 1 as id', 'models:\n  - name: my_model\n    config:\n      contract: {enforced: true}\n    columns:\n      - name: id\n        data_type: integer\n',
