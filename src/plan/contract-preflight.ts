@@ -49,9 +49,12 @@ export function contractPlan(manifest: Manifest, node: ModelNode, sql: string, f
   };
   const mismatch = facts ? preflight(spec, sql, facts) : undefined;
   if (mismatch) return { failure: `${where}\n  ${mismatch.split('\n').join('\n  ')}`, warnings: [] };
-  if (materialized !== 'table' && materialized !== 'incremental') return { warnings: [] };
+  // dbt's get_empty_schema_sql warns about these (its wording, the list as Python prints it).
+  const naked = columns.filter((c) => ['numeric', 'decimal', 'number'].includes(c.dataType!.trim().toLowerCase())).map((c) => `'${c.name}'`);
+  const nakedWarning = naked.length > 0 ? [{ message: `Detected columns with numeric type and unspecified precision/scale, this can lead to unintended rounding: [${naked.join(', ')}]\``, event: 'JinjaLogWarning' }] : [];
+  if (materialized !== 'table' && materialized !== 'incremental') return { warnings: nakedWarning };
   const { body, warnings } = contractTableBody(spec);
-  return { table: { spec, body }, warnings };
+  return { table: { spec, body }, warnings: [...nakedWarning, ...warnings] };
 }
 
 /**

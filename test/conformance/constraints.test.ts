@@ -252,6 +252,9 @@ describeEachEngine('contracts: the preflight compares names, number and types of
 
   it('a column of another type fails with "data type mismatch", naming both types; the same type passes (test__constraints_*_column_data_types)', () => {
     const p = conformanceProject({ 'models/my_model_data_type.sql': table('select 1 as x'), 'models/constraints_schema.yml': dataTypeYml('integer') }, 'test', { engine });
+    p.write('models/constraints_schema.yml', dataTypeYml('numeric'));
+    p.write('models/my_model_data_type.sql', table('select cast(1.5 as numeric) as wrong_data_type_column_name'));
+    expect(ok(p, ['run', '-s', 'my_model_data_type'])).toContain("Detected columns with numeric type and unspecified precision/scale, this can lead to unintended rounding: ['wrong_data_type_column_name']`");
     for (const [value, schemaType, shown] of dataTypes(engine)) {
       p.write('models/my_model_data_type.sql', table(`select\n  ${value} as wrong_data_type_column_name`));
       const wrong = schemaType === 'integer' ? 'text' : 'integer';
