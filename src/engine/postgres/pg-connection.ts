@@ -1,5 +1,6 @@
 import { CopyRowError, MultipleStatementsError, type StatementBatch, type BindParameters, type BulkLoad, type BulkLoadOptions, type Connection, type PreparedStatement, type RunResult } from '../connection.js';
 import { outerComments } from '../outer-comments.js';
+import { RESERVED_PREFIX } from '../../project/reserved-names.js';
 import { numberPlaceholders } from './pg-placeholders.js';
 import { holdsSeveralStatements } from './pg-statement-count.js';
 import { PgError, PgSyncClient, type PgResult } from './pg-sync-client.js';
@@ -7,8 +8,12 @@ import { PgStatement } from './pg-statement.js';
 import { pgColumnTypes } from './pg-type-names.js';
 import { ConnectionLostError } from '../connection-lost.js';
 import { copySchema } from './pg-copy-schema.js';
+import { ADVISORY_NAMESPACE } from './pg-advisory-namespace.js';
 
 const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** The advisory lock (its second key the hash of this reserved name) that publishes rewriting views take in turn. */
+const VIEWS_LOCK = `${RESERVED_PREFIX}views`;
 
 /** The commands whose row count is rows changed (a SELECT's is rows returned). */
 const CHANGING = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'COPY']);
@@ -216,13 +221,11 @@ export class PostgresConnection implements Connection {
    * again, by name, after `fn` (in the same transaction: it sees the new table).
    */
   withViewsUntouched<T>(fn: () => T): T {
-    const views = this.query(
-      `select n.nspname as schema, c.relname as name, pg_get_viewdef(c.oid) as definition
-       from pg_class c join pg_namespace n on n.oid = c.relnamespace
-       where c.relkind = 'v' and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'
-       order by c.oid`,
-      [],
-    ).rows as { schema: string; name: string; definition: string }[];
+    // One such publish at a time in the database, to its commit: two nodes (--threads) whose tables
+    // share a view would each drop it (cascade) and put it back reading the other's table, and
+    // deadlock. Posted: the views' read waits behind it, no round trip of its own.
+    if (this.inTransaction) this.client.send(`select pg_advisory_xact_lock(${ADVISORY_NAMESPACE}, hashtext('${VIEWS_LOCK}'))`);
+    const views = this.viewDefinitions();
     this.dropsCascade = true;
     let result: T;
     try {
@@ -241,6 +244,32 @@ export class PostgresConnection implements Connection {
       }
     }
     return result;
+  }
+
+  /**
+   * The views of the user's schemas, with their definitions. pg_get_viewdef opens each view the
+   * catalog scan saw: one that another session dropped meanwhile (a node on another thread
+   * replacing its view, --threads) fails the read with "could not open relation with OID". The
+   * read is then made again (after a rollback to a savepoint taken before it, in a transaction).
+   */
+  private viewDefinitions(): { schema: string; name: string; definition: string }[] {
+    const sql = `select n.nspname as schema, c.relname as name, pg_get_viewdef(c.oid) as definition
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       where c.relkind = 'v' and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'
+       order by c.oid`;
+    for (let attempt = 1; ; attempt++) {
+      const marked = this.inTransaction;
+      // Posted: no round trip of its own (the read's answers it).
+      if (marked) this.client.send('savepoint mini_dbt_views');
+      try {
+        const rows = this.query(sql, []).rows as { schema: string; name: string; definition: string }[];
+        if (marked) this.client.send('release savepoint mini_dbt_views');
+        return rows;
+      } catch (err) {
+        if (!(err instanceof PgError && /could not open relation with OID|cache lookup failed for relation/.test(err.message)) || attempt >= 5) throw err;
+        if (marked) this.query('rollback to savepoint mini_dbt_views', []);
+      }
+    }
   }
 
   /** A copy of a schema into another one of the same database (`path` names the new schema: PostgreSQL has no database files). */

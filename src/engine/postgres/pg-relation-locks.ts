@@ -1,9 +1,10 @@
 import type { Warehouse } from '../open-warehouse.js';
 import type { RelationLockHolder, RelationLocks } from '../relation-locks.js';
 import { PostgresConnection } from './pg-connection.js';
+import { ADVISORY_NAMESPACE } from './pg-advisory-namespace.js';
 
 /** The first key of mini-dbt's advisory locks ('MDBT'), the second is the hash of the relation's name. */
-const NAMESPACE = 0x4d444254;
+const NAMESPACE = ADVISORY_NAMESPACE;
 
 /** A tag ` mini-dbt:<uuid>` at the end of the application name (PostgreSQL keeps 63 bytes of it). */
 const TAG = / mini-dbt:([0-9a-f-]{36})$/;
