@@ -1,10 +1,11 @@
 import type { Manifest, ModelNode, SeedNode, SourceNode } from '../compile/manifest.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import { ProjectError } from '../errors/project-error.js';
+import { refModelKey } from '../compile/versioned-ref.js';
 
-/** A model by name, or a ProjectError with the closest name. */
+/** A model by name (a versioned model's name is its latest version, as ref() reads it; `name.v1` is one version), or a ProjectError with the closest name. */
 export function findModel(manifest: Manifest, name: string): ModelNode {
-  const node = manifest.models.get(name);
+  const node = manifest.models.get(refModelKey(manifest.models, name));
   if (node) return node;
   const disabled = manifest.disabled.get(name);
   if (disabled) throw new ProjectError(`model '${name}' is disabled (enabled: false)`);
