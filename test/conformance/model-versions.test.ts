@@ -212,4 +212,14 @@ models:
     // E209: ref() to a version that does not exist
     expect(fails({ 'models/pinned_reader.sql': "select *\nfrom {{ ref('dim_orders', v=7) }}\n" })).toBe("Error: models/pinned_reader.sql:2: model 'pinned_reader' depends on model 'dim_orders' version 7, which does not exist (versions: 1, 2, 3)");
   });
+  it("mini-dbt's own commands (history, stale) read a versioned model's name as its latest version, and name.v1 as that one", () => {
+    const dir = project();
+    expect(runCli(['build', '--project-dir', dir]).code).toBe(0);
+    const latest = runCli(['history', 'dim_orders', '--project-dir', dir]);
+    expect(latest.code, latest.stderr).toBe(0);
+    expect(latest.stdout).toMatch(/^dim_orders\.v2 was last written/);
+    const pinned = runCli(['stale', 'dim_orders.v1', '--project-dir', dir, '--json']);
+    expect(pinned.code, pinned.stderr).toBe(0);
+    expect(JSON.parse(pinned.stdout).model).toBe('dim_orders.v1');
+  });
 });
