@@ -78,6 +78,11 @@ function holdLock(dir: string): () => void {
 
 const DAILY = 'models/marts/daily_revenue.sql';
 const MONTHLY = 'models/marts/monthly_revenue.sql';
+/** The E190-E194 cases: a model `contracted` and its yml, with an enforced contract. */
+const contracted = (model: string, columns: string, config = '') => both(
+  write('models/marts/contracted.sql', model),
+  write('models/marts/contracted.yml', `models:\n  - name: contracted\n    config:\n      contract: {enforced: true}\n${config}    columns:\n${columns}`),
+);
 
 export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E01', edit: (d) => rmSync(join(d, 'project.yml')), args: ['run'] },
@@ -232,5 +237,10 @@ export const BAD_INPUTS: readonly BadInput[] = [
   { id: 'E171', args: ['backfill', 'daily_revenue', '--keys', '99999999', '--key-column', 'order_id', '--reason', 'x'] },
   { id: 'E172', args: ['backfill', 'daily_revenue', '--stale', '--keys', '1', '--reason', 'x'] },
   { id: 'E173', args: ['backfill', 'daily_revenue', '--start', '2026-09-03', '--end', '2026-09-04', '--key-column', 'order_id', '--reason', 'x'] },
+  { id: 'E190', edit: contracted("{{ config(materialized='incremental') }}\nselect 'x' as n", '      - name: n\n        data_type: text\n'), args: ['run', '-s', 'contracted'] },
+  { id: 'E191', edit: contracted("{{ config(materialized='table') }}\nselect month from {{ ref('monthly_revenue') }}", '      - name: month\n'), args: ['run', '-s', 'contracted'] },
+  { id: 'E192', edit: contracted("{{ config(materialized='table') }}\nselect month, orders from {{ ref('monthly_revenue') }}", '      - name: month\n        data_type: text\n'), args: ['run', '-s', 'contracted'] },
+  { id: 'E193', edit: contracted("{{ config(materialized='table') }}\nselect month from {{ ref('monthly_revenue') }} union all select null", '      - name: month\n        data_type: text\n        constraints: [{type: not_null}]\n'), args: ['run', '-s', 'contracted'] },
+  { id: 'E194', edit: contracted("{{ config(materialized='table') }}\nselect 'seven' as n", '      - name: n\n        data_type: integer\n'), args: ['run', '-s', 'contracted'] },
   ...DEPS_BAD_INPUTS,
 ];
