@@ -30,7 +30,8 @@ import { ensureSchema, isTargetOwnSchema } from '../engine/target-schemas.js';
 import { isConnectionLost } from '../engine/connection-lost.js';
 import { ledgerIsCurrent, migrateLedger } from '../state/migrate-ledger.js';
 import { withRelationLock } from '../execute/relation-lock.js';
-import { parseEventTimeRange, parseTime } from '../config/microbatch-time.js';
+import { microbatchNow, parseEventTimeRange, parseTime } from '../config/microbatch-time.js';
+import { parseSampleWindow } from '../config/sample-window.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
 import { warnUnusedVars } from './warn-unused-vars.js';
 import { backfillOfVars, type BackfillRange, type RunContext } from '../invocation/run-context.js';
@@ -81,6 +82,11 @@ export interface RunOptions extends SessionOptions {
   readonly refuseIgnoredFullRefresh?: string;
   /** dbt's --empty: refs and sources render as limit-0 subqueries, so relations are built with no rows. */
   readonly empty?: boolean;
+  /**
+   * dbt 1.10's --sample (run, build): '<N> <grain>' back from now (the as_of var when given, else the
+   * command's start) or "{'start': ..., 'end': ...}"; refs and sources with an event_time keep only the rows in it.
+   */
+  readonly sample?: string;
   /** dbt's --fail-fast: the first failure skips every node not yet started. */
   readonly failFast?: boolean;
   /** dbt's --resource-type / --exclude-resource-type (build, test): only these of the command's node types. */
@@ -163,6 +169,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const order = command === 'build' ? buildOrder(graph, selected) : topologicalOrder(graph, selected);
   warnUnusedVars(session, options.vars, order);
   const eventTime = parseEventTimeRange(options.eventTimeStart, options.eventTimeEnd);
+  const startedAt = now();
+  const sample = options.sample === undefined ? undefined : parseSampleWindow(options.sample, microbatchNow(manifest.vars.as_of, startedAt));
   const asOf = manifest.vars.as_of;
   // The as-of is recorded in the ledger and read by microbatch planning: a real date (or time), checked once here.
   if (asOf !== undefined && asOf !== null && asOf !== '') parseTime(asOf, "var 'as_of'");
@@ -176,7 +184,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     command,
     selectedResources: order,
     invocationId: randomUUID(),
-    startedAt: now(),
+    startedAt,
     fullRefresh: options.fullRefresh ?? false,
     backfill: options.backfill ?? backfillOfVars(manifest.vars),
     eventTime,
@@ -186,6 +194,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     storeFailures: options.storeFailures ?? false,
     vars: manifest.vars,
     ...(options.empty ? { empty: true } : {}),
+    ...(sample ? { sample } : {}),
     ...(options.failFast ? { failFast: true } : {}),
   };
   const { invocationId, startedAt: runStartedAt } = context;

@@ -41,10 +41,13 @@ withGlobalFlags(program);
 
 /** run, build and compile: dbt's --empty. */
 const EMPTY_HELP = 'refs and sources read as empty (limit 0) subqueries: every relation is built with its columns and no rows (`this` is not limited)';
+/** run and build: dbt 1.10's --sample. */
+const SAMPLE_HELP = "refs and sources with an event_time keep only the rows of a window: '3 days' (hours, days, months, years) back from now (the as_of var when given), or \"{'start': '2024-07-01', 'end': '2024-07-08 18:00:00'}\"";
 
 withThreads(withSelection(withCommonOptions(program.command('run').description('build the selected models'))))
   .option('-f, --full-refresh', 'rebuild incremental models from scratch')
   .option('--empty', EMPTY_HELP)
+  .option('--sample <window>', SAMPLE_HELP)
   .option('--event-time-start <time>', 'microbatch models: first batch time (UTC, e.g. 2024-09-01); needs --event-time-end')
   .option('--event-time-end <time>', 'microbatch models: end of the range, exclusive')
   .option('--dry-run', 'print what each selected model would do (mode, reason, schema changes, every statement); nothing is written to the warehouse')
@@ -62,6 +65,7 @@ withThreads(withSelection(withCommonOptions(program.command('seed').description(
 withThreads(withIndirectSelection(withSelection(withCommonOptions(program.command('build').description('seeds, then models, in one DAG')))))
   .option('-f, --full-refresh', 'rebuild incremental models from scratch')
   .option('--empty', EMPTY_HELP)
+  .option('--sample <window>', SAMPLE_HELP)
   .option('--store-failures', "keep every data test's failing rows in a table")
   .option('--event-time-start <time>', 'microbatch models: first batch time (UTC, e.g. 2024-09-01); needs --event-time-end')
   .option('--event-time-end <time>', 'microbatch models: end of the range, exclusive')

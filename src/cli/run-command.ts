@@ -30,6 +30,8 @@ export interface RunFlags extends CommonFlags {
   indirectSelection?: string;
   /** run / build: dbt's --empty (refs and sources read as empty subqueries). */
   empty?: boolean;
+  /** run / build: dbt 1.10's --sample (time-based sampling of refs and sources with an event_time). */
+  sample?: string;
   /** dbt's -x/--fail-fast (a global flag, copied onto the command's flags). */
   failFast?: boolean;
   /** seed --show: the first rows of each loaded seed. */
@@ -69,6 +71,7 @@ export async function runCommand(command: NonNullable<RunOptions['command']>, fl
     ...(flags.warnError ? { warnError: true } : {}),
     ...(flags.nothingToDoIsError ? { nothingToDoIsError: true } : {}),
     ...(flags.empty ? { empty: true } : {}),
+    ...(flags.sample !== undefined ? { sample: flags.sample } : {}),
     ...(flags.failFast ? { failFast: true } : {}),
     ...(flags.threads !== undefined ? { threads: flags.threads } : {}),
     ...(resourceTypesOption(flags.resourceType, flags.excludeResourceType) ? { resourceTypes: resourceTypesOption(flags.resourceType, flags.excludeResourceType) } : {}),

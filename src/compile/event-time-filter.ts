@@ -1,6 +1,8 @@
 import { dialect } from '../engine/current-engine.js';
 import { quoteIdentifier, quoteLiteral } from '../engine/quote-identifier.js';
 import { Relation, type RelationType } from './relation.js';
+import type { RunContext } from '../invocation/run-context.js';
+import { boundText } from '../config/microbatch-time.js';
 
 /** The batch a microbatch render is for: bounds as SQL text (bare dates at midnight). */
 export interface EventTimeBatch {
@@ -33,4 +35,10 @@ export function eventTimeRelation(identifier: string, type: RelationType, eventT
  */
 export function emptySubquery(rendered: string, table: string): string {
   return `(select * from ${rendered} where false limit 0)${dialect.subqueryAlias('limit', table)}`;
+}
+
+/** --sample's window as the bounds a batch filters refs and sources to (undefined without --sample). */
+export function sampleWindowBatch(run: RunContext | undefined): EventTimeBatch | undefined {
+  if (!run?.sample) return undefined;
+  return { label: 'sample', start: boundText(run.sample.start), end: boundText(run.sample.end) };
 }

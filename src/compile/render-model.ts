@@ -5,7 +5,7 @@ import type { Hook } from '../config/hook-config.js';
 import type { ModelHooks } from '../config/model-settings.js';
 import { PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
 import { ProjectError } from '../errors/project-error.js';
-import { emptySubquery, eventTimeRelation, type EventTimeBatch } from './event-time-filter.js';
+import { emptySubquery, eventTimeRelation, sampleWindowBatch, type EventTimeBatch } from './event-time-filter.js';
 import { ephemeralCteName, inlineEphemerals, type EphemeralCte } from './inline-ephemerals.js';
 import type { Manifest, ManifestNode, ModelNode } from './manifest.js';
 import { Relation } from './relation.js';
@@ -51,6 +51,8 @@ export function modelRenderState(
   const vars = (node.file.package !== undefined ? manifest.packageVars?.get(node.file.package) : undefined) ?? manifest.vars;
   // --empty: refs and sources (not `this`) read as empty subqueries.
   const empty = options.run?.empty === true;
+  // A microbatch batch's window, else --sample's: refs and sources with an event_time keep the rows in it.
+  const window = options.batch ?? sampleWindowBatch(options.run);
   return {
     modelName: node.name,
     modelPath: node.file.path,
@@ -76,12 +78,12 @@ export function modelRenderState(
       if (target.resourceType === 'model' && isEphemeral(target)) return ephemeralRelation(manifest, target, options, ctes);
       if (target.resourceType === 'snapshot') return eventTimeRelation(target.alias, 'table', undefined, options.batch, empty, target.schema);
       const type = target.resourceType === 'seed' ? 'table' : (target.settings.materialized as 'table' | 'view');
-      return eventTimeRelation(target.alias, type, target.settings.eventTime, options.batch, empty, target.schema);
+      return eventTimeRelation(target.alias, type, target.settings.eventTime, window, empty, target.schema);
     },
     source: (s, t) => {
       const source = manifest.sources.get(`${s}.${t}`);
       if (!source) throw new ProjectError(`source '${s}.${t}' was not found`);
-      return eventTimeRelation(source.alias, 'table', source.settings.eventTime, options.batch, empty, source.schema);
+      return eventTimeRelation(source.alias, 'table', source.settings.eventTime, window, empty, source.schema);
     },
     self: new Relation(node.alias, existing, undefined, node.schema),
     isIncremental: () => options.incremental,

@@ -31,6 +31,11 @@ export interface RunContext {
    * its columns and no rows; `this` is not limited.
    */
   readonly empty?: boolean;
+  /**
+   * dbt 1.10's --sample (run, build): refs and sources with an `event_time` render as subqueries keeping
+   * the rows in [start, end), as a microbatch batch's do (config/sample-window.ts reads the flag).
+   */
+  readonly sample?: EventTimeRange;
   /** dbt's --fail-fast: after the first failure the nodes not yet started are skipped. */
   readonly failFast?: boolean;
   /** The unique ids the invocation selected, in run order (dbt's `selected_resources`); absent: none (run-operation, parsing). */
