@@ -67,7 +67,18 @@ export function describeRunnable(node: RunnableNode): string {
  */
 export async function runNode(node: RunnableNode, index: number, total: number, state: NodeRunState, options: RunNodeOptions): Promise<NodeResult> {
   // dbt's query-comment: the node's own on its statements (dbt sets it as the node's connection opens), the run's again after.
-  const previous = setQueryComment(options.db, renderQueryComment(options.manifest, node, node.uniqueId, options.context));
+  let comment: ReturnType<typeof renderQueryComment>;
+  try {
+    comment = renderQueryComment(options.manifest, node, node.uniqueId, options.context);
+  } catch (err) {
+    // A node that is skipped (an upstream failed) opens no connection in dbt: it is skipped, whatever its comment.
+    const parents: readonly string[] = 'dependsOn' in node ? node.dependsOn : [];
+    if (parents.some((p) => state.failed.has(p) || state.blocked.has(p))) return runNodeCommented(node, index, total, state, options);
+    // A comment that renders for the run but not for this node (it reads something of the node): the node's failure.
+    state.failed.add(node.uniqueId);
+    return commentFailure(node, index, total, err, options.emit);
+  }
+  const previous = setQueryComment(options.db, comment);
   try {
     return await runNodeCommented(node, index, total, state, options);
   } finally {
@@ -250,6 +261,19 @@ export function notStarted(node: RunnableNode, message: string): NodeResult {
 }
 
 /** A snapshot whose relation lock could not be had in time (or another failure around its step). */
+/** A node whose query comment failed to render: an error before any of its statements, as dbt's connection for it fails to open. */
+function commentFailure(node: RunnableNode, index: number, total: number, err: unknown, emit: (event: RunEvent) => void): NodeResult {
+  const error = err instanceof Error ? err : new Error(String(err));
+  const at = nowIso();
+  const result: NodeResult = {
+    uniqueId: node.uniqueId, name: node.name, resourceType: node.resourceType, status: 'error',
+    message: error instanceof ProjectError ? error.format() : error.message, executionTime: 0, startedAt: at, completedAt: at,
+    adapterResponse: {}, relationName: 'alias' in node && 'schema' in node ? relationName(node) : '', rowsDeleted: 0, rowsInserted: 0, partitions: [], asOf: null, exitCode: 1, error,
+  };
+  emit({ type: 'result', index, total, description: describeRunnable(node), result });
+  return result;
+}
+
 function lockFailure(node: SnapshotNode, index: number, total: number, err: unknown, emit: (event: RunEvent) => void): NodeResult {
   const error = err instanceof Error ? err : new Error(String(err));
   const at = nowIso();

@@ -145,6 +145,24 @@ describeEachEngine('query-comment: bad values', (engine) => {
     expect(p.relationType('seen')).toBeUndefined();
   });
 
+  it("a comment that renders for the run but not for one node fails that node alone, before its statements; its child is skipped", () => {
+    const p = conformanceProject({
+      'dbt_project.yml': "name: conformance\nversion: '1.0'\nprofile: default\nquery-comment: \"{{ node.config.meta.owner.upper() if node is not none else 'the run' }}\"\n",
+      'models/owned.sql': "{{ config(materialized='table', meta={'owner': 'ann'}) }}\nselect 1 as id\n",
+      'models/orphan.sql': "{{ config(materialized='table') }}\nselect 2 as id\n",
+      'models/child.sql': "{{ config(materialized='table') }}\nselect * from {{ ref('orphan') }}\n",
+    }, 'conformance', { engine });
+    const run = p.dbt(['run']);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.statuses).toEqual({ 'model.conformance.owned': 'success', 'model.conformance.orphan': 'error', 'model.conformance.child': 'skipped' });
+    expect(run.stdout).toContain('query-comment in dbt_project.yml failed to render');
+    expect(p.rows('owned')).toEqual([{ id: 1 }]);
+    expect(p.relationType('orphan')).toBeUndefined();
+    expect(p.relationType('child')).toBeUndefined();
+    // The run finished and is recorded so: the ledger's run row is closed.
+    expect(p.query("select status from _mini_dbt_runs")).toEqual([{ status: 'error' }]);
+  });
+
   it('a comment that fails to render (an unknown macro) stops the run before anything is built (E200)', () => {
     const p = conformanceProject({
       'dbt_project.yml': "name: conformance\nversion: '1.0'\nprofile: default\nquery-comment: \"{{ no_such_macro() }}\"\n",
