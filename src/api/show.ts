@@ -7,6 +7,8 @@ import { operationRenderState } from '../compile/operation-render-state.js';
 import { renderModel } from '../compile/render-model.js';
 import { requireSelect } from '../compile/require-select.js';
 import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
+import { setQueryComment, withQueryComments } from '../engine/query-comment-connection.js';
+import { renderQueryComment } from '../compile/render-query-comment.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { relationKind } from '../engine/relation-kind.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
@@ -48,11 +50,20 @@ export function show(options: ShowOptions): ShowPreview[] {
   const session = loadSession(options);
   const { manifest, project } = session;
   const nodes = inline === undefined ? names.map((name) => findShowable(manifest, name)) : [];
-  const db = openProjectWarehouse(project, { readonly: true });
+  // dbt's query-comment on show's queries too: the node's (an inline query is dbt's sql_operation inline_query).
+  const inlineNode = { uniqueId: `sql_operation.${project.name}.inline_query`, name: 'inline_query', resourceType: 'sql_operation' };
+  const comments = inline !== undefined ? [renderQueryComment(manifest, inlineNode, inlineNode.uniqueId)] : nodes.map((node) => renderQueryComment(manifest, node, node.uniqueId));
+  const db = withQueryComments(openProjectWarehouse(project, { readonly: true }));
   const run: RunContext = { ...PARSE_CONTEXT, command: 'show', invocationId: randomUUID(), startedAt: now(), backfill: backfillOfVars(manifest.vars), vars: manifest.vars };
   try {
-    if (inline !== undefined) return [preview(db, inlineSql(manifest, db, run, inline, options.log), options.limit, 'inline query')];
-    return nodes.map((node) => ({ node: node.name, ...preview(db, nodeSql(manifest, db, run, node, options.log), options.limit, `${node.resourceType} ${node.name}`) }));
+    if (inline !== undefined) {
+      setQueryComment(db, comments[0]);
+      return [preview(db, inlineSql(manifest, db, run, inline, options.log), options.limit, 'inline query')];
+    }
+    return nodes.map((node, i) => {
+      setQueryComment(db, comments[i]);
+      return { node: node.name, ...preview(db, nodeSql(manifest, db, run, node, options.log), options.limit, `${node.resourceType} ${node.name}`) };
+    });
   } finally {
     db.close();
   }

@@ -10,6 +10,8 @@ import { PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
 import { freshnessStatus, type FreshnessCriteria, type FreshnessTime } from '../config/freshness-criteria.js';
 import { boundText, microbatchNow, tryParseTime } from '../config/microbatch-time.js';
 import { openProjectWarehouse, type Warehouse } from '../engine/open-warehouse.js';
+import { setQueryComment, withQueryComments } from '../engine/query-comment-connection.js';
+import { renderQueryComment } from '../compile/render-query-comment.js';
 import { qualifiedName, quoteLiteral } from '../engine/quote-identifier.js';
 import { relationKind } from '../engine/relation-kind.js';
 import { selectNodes } from '../graph/select-nodes.js';
@@ -203,7 +205,10 @@ export function sourceFreshness(options: SourceFreshnessOptions = {}): SourceFre
     .sort((a, b) => a.uniqueId.localeCompare(b.uniqueId));
   const results: FreshnessResult[] = [];
   const hooked = checked.length > 0 && runsProjectHooks(project);
-  const db = checked.length > 0 ? openProjectWarehouse(project, { readonly: !hooked }) : undefined;
+  // dbt's query-comment: the run's ('master') on the hooks, each source's own on its check.
+  const master = checked.length > 0 ? renderQueryComment(manifest, undefined, 'master') : undefined;
+  const db = checked.length > 0 ? withQueryComments(openProjectWarehouse(project, { readonly: !hooked })) : undefined;
+  if (db) setQueryComment(db, master);
   const run: RunContext = { ...PARSE_CONTEXT, command: 'source freshness', invocationId: randomUUID(), startedAt: started, vars: manifest.vars };
   const hooks: ProjectHookResult[] = [];
   const emit = (event: RunEvent) => options.onEvent?.({ type: 'run', event });
@@ -213,7 +218,9 @@ export function sourceFreshness(options: SourceFreshnessOptions = {}): SourceFre
     checked.forEach((source, i) => {
       options.onEvent?.({ type: 'start', index: i + 1, total: checked.length, name: source.name });
       const startedAt = clockNow();
+      setQueryComment(db!, renderQueryComment(manifest, source, source.uniqueId, run));
       const outcome = checkOne(manifest, db!, source, source.settings.freshness!, now, landedBy, run);
+      setQueryComment(db!, master);
       const completedAt = clockNow();
       const result: FreshnessResult = { ...outcome, startedAt, completedAt, executionTime: (completedAt.getTime() - startedAt.getTime()) / 1000 };
       results.push(result);

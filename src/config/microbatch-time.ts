@@ -11,7 +11,7 @@ import { EARLIEST_DATE, LATEST_DATE } from '../feed/iso-date.js';
 export const BATCH_SIZES = ['hour', 'day', 'month', 'year'] as const;
 export type BatchSize = (typeof BATCH_SIZES)[number];
 
-const TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]00:?00)?$/;
+const TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]00(?::?00)?)?$/;
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 

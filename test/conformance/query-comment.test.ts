@@ -133,6 +133,34 @@ describeEachEngine('query-comment (dbt-tests-adapter query_comment)', (engine) =
   });
 });
 
+describeEachEngine('query-comment on show and source freshness', (engine) => {
+  // Only PostgreSQL shows a comment put before a SELECT (current_query()); on SQLite these only must still work.
+  it("show --inline: the query carries dbt's comment naming the inline query", () => {
+    const p = conformanceProject({ 'models/seen.sql': SEEN[engine] }, 'conformance', { engine });
+    expect(p.dbt(['run']).code).toBe(0);
+    const query = engine === 'postgres' ? 'select current_query() as q' : "select 'none' as q";
+    const out = p.dbt(['show', '--inline', query, '--output', 'json']);
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    const q = String((JSON.parse(out.stdout.slice(out.stdout.indexOf('{'))) as { show: { q: string }[] }).show[0]!.q);
+    if (engine === 'postgres') expect(q).toMatch(/^\/\* \{"app": "dbt", "dbt_version": "1\.8\.0", "profile_name": "default", "target_name": "pg", "node_id": "sql_operation\.conformance\.inline_query"\} \*\/\n/);
+    else expect(q).toBe('none');
+  });
+
+  it("source freshness: its project hooks carry the run's comment (connection_name master)", () => {
+    const hook = engine === 'postgres' ? 'create table hook_seen as select current_query() as q' : "create table hook_seen as select 'none' as q";
+    const p = conformanceProject({
+      'dbt_project.yml': `name: conformance\nversion: '1.0'\nprofile: default\non-run-start: "${hook}"\n`,
+      'models/sources.yml': "version: 2\nsources:\n  - name: raw\n    schema: \"{{ target.schema }}\"\n    freshness:\n      warn_after: {count: 1, period: day}\n    loaded_at_field: loaded_at\n    tables:\n      - name: events\n",
+    }, 'conformance', { engine });
+    p.exec(engine === 'postgres' ? 'create table events as select now() as loaded_at' : "create table events as select datetime('now') as loaded_at");
+    const out = p.dbt(['source', 'freshness']);
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    const q = String(p.rows('hook_seen')[0]!.q);
+    if (engine === 'postgres') expect(q).toContain('/* {"app": "dbt", "dbt_version": "1.8.0", "profile_name": "default", "target_name": "pg", "connection_name": "master"} */\ncreate table hook_seen');
+    else expect(q).toBe('none');
+  });
+});
+
 describeEachEngine('query-comment: bad values', (engine) => {
   it('a mapping key dbt does not know is refused, naming the keys it takes (E199)', () => {
     const p = conformanceProject({

@@ -9,6 +9,12 @@ describe('parseTime: the times users give (begin, --event-time-*, as_of)', () =>
     expect(tryParseTime('0050-03-01')?.getUTCFullYear()).toBe(50);
   });
 
+  it("reads a UTC offset as PostgreSQL's timestamptz text writes it (+00), as +00:00 and +0000", () => {
+    for (const text of ['2026-12-05 01:12:48.116874+00', '2026-12-05 01:12:48+00:00', '2026-12-05T01:12:48+0000']) {
+      expect(tryParseTime(text)?.toISOString(), text).toBe('2026-12-05T01:12:48.000Z');
+    }
+  });
+
   it.each(['2026-13-40', '2026-02-30', '+002026-01-01', '2026-09-01 24:00:00', 'tomorrow'])('refuses %s as not a date or time', (bad) => {
     expect(() => parseTime(bad, '--event-time-start')).toThrow(`--event-time-start must be a date or time like 2024-09-01 or 2024-09-01 13:00:00 (UTC), got '${bad}'`);
   });
