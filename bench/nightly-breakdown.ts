@@ -15,7 +15,8 @@ export type Part = (typeof PARTS)[number];
 
 /** The part a SQL text belongs to, by what it touches. */
 function partOf(sql: string): Exclude<Part, 'artifacts' | 'JavaScript'> {
-  const text = sql.trimStart();
+  // Without the query comment dbt puts before each statement (/* {"app": "dbt", ...} */), or after it (append).
+  const text = sql.replace(/^\s*\/\*[\s\S]*?\*\/\s*/, '').replace(/\s*\/\*[\s\S]*?\*\/\s*$/, '').trimStart();
   if (/_mini_dbt_(runs|node_runs|partitions|migrations)\b/.test(text)) return 'ledger';
   if (text.includes('mini_dbt_probe')) return 'probe of the columns';
   if (text.includes('bench_bare_new')) return 'model SQL';
