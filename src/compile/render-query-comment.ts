@@ -17,6 +17,8 @@ export interface QueryCommentNode {
   readonly fqn?: readonly string[];
   readonly file?: { readonly path: string };
   readonly config?: object;
+  /** The typed config, where the node has one (its tags are read from it). */
+  readonly settings?: object;
   readonly package?: string;
 }
 
@@ -70,8 +72,6 @@ function renderTemplate(manifest: Manifest, comment: string, node: QueryCommentN
 
 /** The node as the comment's template reads it: dbt's node attributes it is usually asked for. */
 function nodeContext(manifest: Manifest, node: QueryCommentNode): Record<string, unknown> {
-  const config = (node.config ?? {}) as Record<string, unknown>;
-  const tags = Array.isArray(config.tags) ? config.tags : typeof config.tags === 'string' ? [config.tags] : [];
   return {
     unique_id: node.uniqueId,
     name: node.name,
@@ -84,7 +84,7 @@ function nodeContext(manifest: Manifest, node: QueryCommentNode): Record<string,
     identifier: node.alias ?? node.name,
     schema: node.schema ?? manifest.project.target.schema,
     database: manifest.project.target.postgres?.dbname ?? 'main',
-    tags,
-    config,
+    tags: node.settings && 'tags' in node.settings && Array.isArray(node.settings.tags) ? [...(node.settings.tags as unknown[])] : [],
+    config: node.config ?? {},
   };
 }
