@@ -32,7 +32,8 @@ export interface QueryCommentNode {
  * comment is written directly, as its template would render it (no render per node).
  *
  * A comment holding `*\/` is refused (E195), as dbt refuses it; a template that fails to render is
- * E200, naming query-comment: both stop the command before its first statement, as in dbt.
+ * E200, naming query-comment. The run's own comment is rendered first, so either stops the command
+ * before its first statement, as in dbt; one that fails only for a node fails that node (run-node.ts).
  */
 export function renderQueryComment(manifest: Manifest, node: QueryCommentNode | undefined, connectionName: string, run?: RunContext): QueryComment | undefined {
   const setting = manifest.project.queryComment;
