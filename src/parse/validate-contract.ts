@@ -18,7 +18,8 @@ const CONSTRAINED_MATERIALIZATIONS = ['table', 'incremental'];
  */
 export function contractProblem(node: Pick<ModelNode, 'name' | 'config' | 'settings' | 'file' | 'properties'>): ProjectError | undefined {
   const { config, settings, properties } = node;
-  const location = { file: properties?.location.file ?? node.file.path, line: properties?.location.line };
+  // Only an error reads the yml line (a lazy lookup that parses the file with positions: never for every model).
+  const location = { file: properties?.location.file ?? node.file.path, get line() { return properties?.location.line; } };
   const contract = contractConfig(config);
   const columns = properties?.columns ?? [];
   const modelConstraints = properties?.constraints ?? [];
