@@ -114,7 +114,7 @@ function makeConfig(state: RenderState) {
     }
     Object.assign(state.captured.config, plainValues(dict), plainValues(keywords));
     return '';
-  }) as ((...args: unknown[]) => string) & { get: unknown; require: unknown; meta_get: unknown; meta_require: unknown };
+  }) as ((...args: unknown[]) => string) & { get: unknown; require: unknown; meta_get: unknown; meta_require: unknown; set: unknown };
   const lookup = (key: string): unknown => state.config[key] ?? state.captured.config[key];
   const meta = (): Record<string, unknown> => {
     const value = lookup('meta');
@@ -143,6 +143,11 @@ function makeConfig(state: RenderState) {
       throw new ProjectError(`model '${state.modelName}' requires config '${String(key)}'${hint}`);
     }
     return value;
+  });
+  // dbt's config.set(name, value): config(name=value) under another spelling (set_sql_header's `{% call %}` block uses it).
+  config.set = guarded(state, (name: unknown, value: unknown) => {
+    Object.assign(state.captured.config, plainValues({ [String(name)]: value }));
+    return '';
   });
   // dbt 1.10.18's readers of custom configs under meta.
   config.meta_get = guarded(state, (...args: unknown[]) => {

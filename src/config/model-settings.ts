@@ -42,6 +42,11 @@ interface CommonSettings {
   readonly indexes: readonly IndexConfig[];
   readonly hooks: ModelHooks;
   readonly tags: readonly string[];
+  /**
+   * sql_header (dbt's config, or set_sql_header's block): SQL run just before the statement that
+   * creates the relation, in the same transaction; the project's own text, which may hold several statements.
+   */
+  readonly sqlHeader?: string;
 }
 
 /** Fields only an incremental model has, absent (so readable as undefined) on the others. */
@@ -195,9 +200,10 @@ export function parseModelSettings(config: RawConfig): ModelSettings {
   const indexes = config.indexes === undefined ? NO_INDEXES : indexConfigs(config);
   const hooks = config.pre_hook === undefined && config.post_hook === undefined ? NO_HOOKS : { pre: configHooks(config, 'pre_hook'), post: configHooks(config, 'post_hook') };
   const tags = tagList(config.tags);
+  const sqlHeader = typeof config.sql_header === 'string' && config.sql_header.trim() !== '' ? config.sql_header : undefined;
   const materialized = (config.materialized ?? 'view') as Materialization;
   if (materialized !== 'incremental') {
-    return { materialized, partitionColumn, uniqueKeyColumns: key, uniqueKey, uniqueKeyNulls, fullRefresh, fullRefreshIgnored, eventTime, loadedAt, indexes, hooks, tags };
+    return { materialized, partitionColumn, uniqueKeyColumns: key, uniqueKey, uniqueKeyNulls, fullRefresh, fullRefreshIgnored, eventTime, loadedAt, indexes, hooks, tags, sqlHeader };
   }
   const strategy = effectiveStrategy(config);
   const defaultStrategy = config.incremental_strategy === undefined || config.incremental_strategy === null || config.incremental_strategy === 'default';
@@ -208,12 +214,12 @@ export function parseModelSettings(config: RawConfig): ModelSettings {
   const mergeExcludeColumns = stringList(config.merge_exclude_columns);
   if (strategy !== 'microbatch') {
     return {
-      materialized, partitionColumn, uniqueKeyColumns: key, uniqueKey, uniqueKeyNulls, fullRefresh, fullRefreshIgnored, eventTime, loadedAt, indexes, hooks, tags,
+      materialized, partitionColumn, uniqueKeyColumns: key, uniqueKey, uniqueKeyNulls, fullRefresh, fullRefreshIgnored, eventTime, loadedAt, indexes, hooks, tags, sqlHeader,
       strategy, defaultStrategy, onSchemaChange, incrementalPredicates, mergeUpdateColumns, mergeExcludeColumns,
     };
   }
   return {
-    materialized, partitionColumn, uniqueKeyColumns: key, uniqueKey, uniqueKeyNulls, fullRefresh, fullRefreshIgnored, loadedAt, indexes, hooks, tags,
+    materialized, partitionColumn, uniqueKeyColumns: key, uniqueKey, uniqueKeyNulls, fullRefresh, fullRefreshIgnored, loadedAt, indexes, hooks, tags, sqlHeader,
     strategy, defaultStrategy, onSchemaChange, incrementalPredicates, mergeUpdateColumns, mergeExcludeColumns,
     eventTime: String(config.event_time),
     begin: tryParseTime(config.begin) ?? new Date(Number.NaN),

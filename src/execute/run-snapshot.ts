@@ -72,9 +72,13 @@ export function runSnapshotStep(node: SnapshotNode, ctx: SnapshotStepContext): N
     const input: SnapshotSqlInput = { settings: node.settings, sourceSql: sql, target, staging, sourceColumns: sourceColumns.map((c) => c.name), now: snapshotTime(ctx.run.startedAt, validFromType || undefined) };
     let counts: SnapshotCounts;
     let inserted = 0;
+    // dbt's sql_header: run (a script: the project's own text) just before each create of the snapshot's tables, in the transaction.
+    const header = typeof node.config.sql_header === 'string' && node.config.sql_header.trim() !== '' ? node.config.sql_header.trim() : undefined;
+    const runHeader = () => { if (header !== undefined) db.runScript(header); };
     db.begin();
     try {
       if (!exists) {
+        runHeader();
         db.exec(buildSnapshotTable(input));
         inserted = Number(db.value(`select count(*) from ${target}`));
         counts = { new: inserted, changed: 0, deleted: 0, unchanged: 0 };
@@ -88,6 +92,7 @@ export function runSnapshotStep(node: SnapshotNode, ctx: SnapshotStepContext): N
         const targetColumns = db.relationColumns(node.alias, { schema: node.schema }).map((c) => c.name);
         const current = Number(db.value(`select count(*) from ${target} where ${currentRowsWhere(node.settings)}`));
         db.exec(dialect.dropRelation('table', staging, { ifExists: true }));
+        runHeader();
         db.exec(buildStagingTable(input));
         const count = (where: string) => Number(db.value(`select count(*) from ${staging} where ${where}`));
         const changed = count("dbt_change_type = 'update'");

@@ -183,8 +183,8 @@ function undone(batch: { undo(): void }): false {
   return false;
 }
 
-/** Roles whose SQL may hold several statements (dbt runs hooks and strategy macros as scripts); the others embed model SQL. */
-const MAY_HOLD_SEVERAL: ReadonlySet<string> = new Set(['pre-hook', 'post-hook', 'custom']);
+/** Roles whose SQL may hold several statements (dbt runs hooks, strategy macros and sql_header as scripts); the others embed model SQL. */
+const MAY_HOLD_SEVERAL: ReadonlySet<string> = new Set(['pre-hook', 'post-hook', 'custom', 'sql-header']);
 
 /**
  * Run one SQL text and return the rows it changed. Hooks and project

@@ -5,6 +5,7 @@ import type { SchemaChange } from './schema-diff.js';
 import type { PlannedStatement } from './planned-statement.js';
 import type { ColumnSpec } from './schema-diff.js';
 import { hookStatements } from './hook-statements.js';
+import { sqlHeaderStatements } from './sql-header-statement.js';
 import { keyColumns, keySql } from './key-sql.js';
 import type { BatchWindow } from './incremental/incremental-strategy.js';
 import { getStrategy, strategyRules } from './incremental/strategy-registry.js';
@@ -152,6 +153,7 @@ export function incrementalStatements(options: IncrementalRunOptions): Increment
     ...refusal,
     { kind: 'exec', role: 'drop', sql: dialect.dropRelation('table', newRows, { ifExists: true }) },
     ...(options.hooks?.pre === false ? [] : hookStatements(settings, 'pre_hook')),
+    ...sqlHeaderStatements(settings),
     { kind: 'exec', role: 'stage', sql: dialect.createTableAs(quoteIdentifier(newRowsName), options.sql, { temp: true }) },
     ...keyChecks(options.model, newRows, settings, { unique: options.checkUniqueKey, refuseNulls: options.checkUniqueKey }),
     ...(options.rangeGuard && options.partitionColumn ? [rangeGuard(options.model, newRows, options.partitionColumn, options.rangeGuard)] : []),

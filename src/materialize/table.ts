@@ -3,6 +3,7 @@ import { dialect } from '../engine/current-engine.js';
 import type { ModelSettings } from '../config/model-settings.js';
 import type { PlannedStatement } from './planned-statement.js';
 import { hookStatements } from './hook-statements.js';
+import { sqlHeaderStatements } from './sql-header-statement.js';
 import { indexStatements } from './model-indexes.js';
 import { stagedTableName } from './staging-names.js';
 import { contractTableStatements, type ContractSpec } from './contract-table.js';
@@ -34,6 +35,7 @@ export function tableStatements(options: TableBuildOptions): PlannedStatement[] 
   const statements: PlannedStatement[] = [
     { kind: 'exec', role: 'drop', sql: dialect.dropRelation('table', q, { ifExists: true }) },
     ...hookStatements(settings, 'pre_hook'),
+    ...sqlHeaderStatements(settings),
     ...(options.contract
       ? contractTableStatements(q, options.sql, options.contract.spec, options.contract.body, { schema: options.schema, alias: options.alias })
       : [{ kind: 'exec', role: 'stage', sql: dialect.createTableAs(q, options.sql) } as const]),

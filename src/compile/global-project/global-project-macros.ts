@@ -6,6 +6,7 @@ import { DATE_MACROS } from './date-macros.js';
 import { RELATION_MACROS } from './relation-macros.js';
 import { SET_MACROS } from './set-macros.js';
 import { SPINE_MACROS } from './spine-macros.js';
+import { SQL_HEADER_MACROS } from './sql-header-macros.js';
 import { STRING_MACROS } from './string-macros.js';
 import { TIMESTAMP_MACROS } from './timestamp-macros.js';
 import { TYPE_MACROS } from './type-macros.js';
@@ -32,4 +33,5 @@ export const GLOBAL_PROJECT_MACROS: readonly MacroFile[] = [
   file('arrays', ARRAY_MACROS),
   file('date_spine', SPINE_MACROS),
   file('relations', RELATION_MACROS),
+  file('sql_header', SQL_HEADER_MACROS),
 ];
