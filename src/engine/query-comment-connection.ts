@@ -35,18 +35,23 @@ const current = new WeakMap<object, { comment: QueryComment | undefined }>();
 export function withQueryComments<C extends Connection>(db: C): C {
   if (current.has(db)) return db;
   const slot: { comment: QueryComment | undefined } = { comment: undefined };
+  // Each method is wrapped (or bound) once, on first use: a run reaches the connection's methods a few
+  // hundred times, and a closure made at every access is garbage the nightly's time pays for.
+  const methods = new Map<PropertyKey, unknown>();
   const wrapped = new Proxy(db, {
     get(target, property, _receiver) {
+      const known = methods.get(property);
+      if (known !== undefined) return known;
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
       const fn = value as (...args: unknown[]) => unknown;
-      if (typeof property === 'string' && TAKES_SQL.has(property)) {
-        return (sql: string, ...rest: unknown[]) => fn.call(target, addQueryComment(sql, slot.comment), ...rest);
-      }
-      if (property === 'runBatch') {
-        return (sqls: readonly string[]) => fn.call(target, slot.comment === undefined ? sqls : sqls.map((s) => addQueryComment(s, slot.comment)));
-      }
-      return fn.bind(target);
+      const method = typeof property === 'string' && TAKES_SQL.has(property)
+        ? (sql: string, ...rest: unknown[]) => fn.call(target, addQueryComment(sql, slot.comment), ...rest)
+        : property === 'runBatch'
+          ? (sqls: readonly string[]) => fn.call(target, slot.comment === undefined ? sqls : sqls.map((s) => addQueryComment(s, slot.comment)))
+          : fn.bind(target);
+      methods.set(property, method);
+      return method;
     },
   });
   current.set(wrapped, slot);
