@@ -7,6 +7,7 @@ const CONFIG_KEYS = new Set([
   'event_time', 'loaded_at', 'batch_size', 'lookback', 'begin', 'column_types', 'delimiter', 'encoding', 'quote_columns',
   'meta', 'docs', 'persist_docs', 'incremental_predicates', 'merge_update_columns', 'merge_exclude_columns',
   'sql_header', 'contract', 'grants', 'unique_key_nulls', 'full_refresh_ignored', 'fill_gaps', 'rows_outside_batch', 'severity', 'store_failures', 'warn_if', 'error_if', 'where', 'limit',
+  'access', 'group',
 ]);
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

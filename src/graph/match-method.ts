@@ -60,6 +60,14 @@ function predicateFor(criterion: SelectorCriterion): NodePredicate {
     }
     case 'version':
       return versionPredicate(value);
+    case 'group': {
+      // dbt's group: method: a node whose group config matches (a glob).
+      const pattern = globPredicate(value);
+      return (node) => typeof node.config?.group === 'string' && pattern(node.config.group);
+    }
+    case 'access':
+      // dbt's access: method: models only, protected when unset.
+      return (node) => node.resourceType === 'model' && (node.config?.access ?? 'protected') === value;
     case 'state':
     case 'result':
       throw new Error(`the ${criterion.method}: method needs the state (statePredicate)`);

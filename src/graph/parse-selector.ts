@@ -2,12 +2,15 @@ import { didYouMean } from '../errors/did-you-mean.js';
 import { ProjectError } from '../errors/project-error.js';
 import { RESOURCE_TYPES } from './graph-node.js';
 
-export type SelectorMethod = 'fqn' | 'tag' | 'path' | 'file' | 'resource_type' | 'source' | 'config' | 'package' | 'test_type' | 'test_name' | 'state' | 'result' | 'exposure' | 'version';
+export type SelectorMethod = 'fqn' | 'tag' | 'path' | 'file' | 'resource_type' | 'source' | 'config' | 'package' | 'test_type' | 'test_name' | 'state' | 'result' | 'exposure' | 'version' | 'group' | 'access';
 
-const METHODS: readonly SelectorMethod[] = ['config', 'exposure', 'file', 'fqn', 'package', 'path', 'resource_type', 'result', 'source', 'state', 'tag', 'test_name', 'test_type', 'version'];
+const METHODS: readonly SelectorMethod[] = ['access', 'config', 'exposure', 'file', 'fqn', 'group', 'package', 'path', 'resource_type', 'result', 'source', 'state', 'tag', 'test_name', 'test_type', 'version'];
 
 /** dbt's version: values (model versions: the latest one, those above it, those below it, unversioned models). */
 export const VERSION_VALUES: readonly string[] = ['latest', 'prerelease', 'old', 'none'];
+
+/** dbt's access: values (a model's access level; protected when unset). */
+export const ACCESS_VALUES: readonly string[] = ['private', 'protected', 'public'];
 
 /** dbt's state: values mini-dbt compares (src/api/selection-state.ts). */
 export const STATE_VALUES: readonly string[] = ['new', 'old', 'modified', 'modified.body', 'modified.configs', 'modified.relation', 'modified.macros', 'modified.contract', 'unmodified'];
@@ -155,6 +158,9 @@ function checkValue(raw: string, method: SelectorMethod, value: string): void {
   }
   if (method === 'version' && !VERSION_VALUES.includes(value)) {
     throw new ProjectError(`Invalid version type selector ${value}: expected one of: "latest", "prerelease", "old", or "none"`, { hint: `in '${raw}'.${didYouMean(value, VERSION_VALUES) ? ` Did you mean '${didYouMean(value, VERSION_VALUES)}'?` : ''}` });
+  }
+  if (method === 'access' && !ACCESS_VALUES.includes(value)) {
+    throw new ProjectError(`Invalid access selector ${value}: expected one of: "private", "protected", or "public"`, { hint: `in '${raw}'.${didYouMean(value, ACCESS_VALUES) ? ` Did you mean '${didYouMean(value, ACCESS_VALUES)}'?` : ''}` });
   }
   if (method === 'resource_type' && !RESOURCE_TYPES.includes(value as never)) {
     const best = didYouMean(value, RESOURCE_TYPES);

@@ -24,6 +24,7 @@ import { rememberYmlRendering, renderTestDescriptions, renderYmlValues } from '.
 import { schemaNamer } from './node-schema.js';
 import { checkMicrobatchInputs } from './microbatch-inputs.js';
 import { captureSnapshots } from './capture-snapshots.js';
+import { modelAccessProblems } from './model-access.js';
 import { warnUser } from '../errors/user-warning.js';
 import { defaultModelAlias, modelFqnTail } from '../project/model-version.js';
 import { refModelKey, unknownVersionError } from '../compile/versioned-ref.js';
@@ -275,6 +276,10 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     for (const snapshot of snapshots.values()) refable.set(snapshot.name, snapshot);
     graphNodes.push(...exposureNodes(project.exposures!, project.name, refable, sources));
   }
+  // dbt's groups and model access, once every referencing node (exposures included) is known.
+  const accessErrors = modelAccessProblems(project, models, graphNodes);
+  if (accessErrors.length === 1) throw accessErrors[0]!;
+  if (accessErrors.length > 1) throw new ProjectErrors(accessErrors);
   rememberYmlRendering(models, ymlRendering);
   return {
     project: loaded,

@@ -27,6 +27,8 @@ export interface PackageProject {
   readonly modelFolderConfigs: ConfigMap;
   readonly seedFolderConfigs: ConfigMap;
   readonly testFolderConfigs: ConfigMap;
+  /** Its project file's `restrict-access` (dbt's: its protected models may not be referenced from another project). */
+  readonly restrictAccess: boolean;
 }
 
 /** `packages-install-path` of the root project file (dbt's default: dbt_packages). */
@@ -114,6 +116,7 @@ function loadPackage(projectRoot: string, folder: string): PackageProject {
     modelFolderConfigs: config.models ?? {},
     seedFolderConfigs: config.seeds ?? {},
     testFolderConfigs: config.data_tests ?? config.tests ?? {},
+    restrictAccess: config['restrict-access'] === true,
   };
 }
 

@@ -135,6 +135,7 @@ function loadProjectFiles(projectDir: string, options: LoadProjectOptions): Proj
     seedProperties: properties.seeds,
     unitTests: properties.unitTests,
     exposures: properties.exposures,
+    groups: properties.groups,
     unitTestFolderConfigs: config.unit_tests ?? {},
     fixtures: fixtureFiles(root, paths.tests),
   };

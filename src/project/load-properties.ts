@@ -8,6 +8,7 @@ import { versionedProperties } from './versioned-properties.js';
 import type { UnitTestDefinition } from './unit-test-definition.js';
 import { exposureEntries, type ExposureDefinition } from './exposure-definition.js';
 import { constraintEntries } from './constraint-definition.js';
+import { groupEntries, type GroupDefinition } from './group-definition.js';
 
 export interface LoadedProperties {
   readonly models: Map<string, NodeProperties>;
@@ -17,6 +18,8 @@ export interface LoadedProperties {
   readonly unitTests: UnitTestDefinition[];
   /** `exposures:` entries, in file order. */
   readonly exposures: ExposureDefinition[];
+  /** `groups:` entries (dbt 1.5), in file order. */
+  readonly groups: GroupDefinition[];
 }
 
 type Raw = Record<string, unknown>;
@@ -79,6 +82,16 @@ function withTimeKeys(entry: Raw, config: ConfigMap): ConfigMap {
   return Object.keys(lifted).length > 0 ? { ...config, ...lifted } : config;
 }
 
+/** A model's `access` and `group` may sit at entry level (dbt's properties); config wins. */
+function withAccessKeys(entry: Raw, config: ConfigMap): ConfigMap {
+  if (entry.access === undefined && entry.group === undefined) return config;
+  const lifted: Record<string, unknown> = {};
+  for (const key of ['access', 'group'] as const) {
+    if (entry[key] !== undefined && config[key] === undefined) lifted[key] = entry[key];
+  }
+  return { ...config, ...lifted };
+}
+
 /** An entry's file and line; the line is looked up when read (an error message), which may parse the file with positions. */
 function locationOf(yaml: YamlFile, path: readonly (string | number)[]): { readonly file: string; readonly line: number | undefined } {
   let line: number | undefined | null = null;
@@ -109,7 +122,7 @@ function nodeEntries(yaml: YamlFile, key: 'models' | 'seeds', into: Map<string, 
       description: typeof entry.description === 'string' ? entry.description : undefined,
       columns: columnsOf(yaml, entry, path),
       ...(key === 'models' && entry.constraints !== undefined ? { constraints: constraintEntries(entry.constraints, () => ({ file: yaml.displayPath, line: yaml.lineOf([...path, 'constraints']) })) } : {}),
-      config: key === 'seeds' ? withTimeKeys(entry, configOf(yaml, entry, path)) : configOf(yaml, entry, path),
+      config: key === 'seeds' ? withTimeKeys(entry, configOf(yaml, entry, path)) : key === 'models' ? withAccessKeys(entry, configOf(yaml, entry, path)) : configOf(yaml, entry, path),
       tests: testsOf(yaml, entry, path),
       location: locationOf(yaml, path),
       lineOf: (below) => yaml.lineOf([...path, ...below]),
@@ -170,7 +183,7 @@ function sourceEntries(yaml: YamlFile, into: SourceTable[]): void {
 
 /** Read every property yml under the model and seed paths. */
 export function loadProperties(files: readonly ListedFile[]): LoadedProperties {
-  const out: LoadedProperties = { models: new Map(), seeds: new Map(), sources: [], unitTests: [], exposures: [] };
+  const out: LoadedProperties = { models: new Map(), seeds: new Map(), sources: [], unitTests: [], exposures: [], groups: [] };
   for (const file of files) {
     const yaml = readYamlFile(file.absPath, file.path);
     if (yaml.value === null || yaml.value === undefined) continue;
@@ -182,6 +195,7 @@ export function loadProperties(files: readonly ListedFile[]): LoadedProperties {
     sourceEntries(yaml, out.sources);
     out.unitTests.push(...unitTestEntries(yaml, file));
     out.exposures.push(...exposureEntries(yaml));
+    out.groups.push(...groupEntries(yaml));
   }
   return out;
 }

@@ -32,7 +32,8 @@ export function withPackageProperties(root: LoadedProperties, packages: readonly
     }
   }
   const exposures = [...root.exposures, ...packages.flatMap((pkg) => pkg.properties.exposures.map((e) => ({ ...e, package: pkg.name, folders: e.location.file.slice(pkg.path.length + 1).split('/').slice(1, -1) })))];
-  return { ...root, models, seeds, sources, exposures };
+  const groups = [...root.groups, ...packages.flatMap((pkg) => pkg.properties.groups.map((g) => ({ ...g, package: pkg.name })))];
+  return { ...root, models, seeds, sources, exposures, groups };
 }
 
 function addAll(into: Map<string, NodeProperties>, from: ReadonlyMap<string, NodeProperties>, kind: string): void {

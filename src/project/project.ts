@@ -1,6 +1,7 @@
 /** The loaded project: every file and declaration, before any rendering. */
 import type { Target } from './target.js';
 import type { ExposureDefinition } from './exposure-definition.js';
+import type { GroupDefinition } from './group-definition.js';
 import type { SnapshotDefinition } from './snapshot-definition.js';
 import type { DocsBlock } from './docs-block.js';
 import type { FixtureFile, UnitTestDefinition } from './unit-test-definition.js';
@@ -173,6 +174,8 @@ export interface Project {
   readonly unitTests?: readonly UnitTestDefinition[];
   /** The root project's exposures (dashboards, applications) and what they read, from the properties files. */
   readonly exposures?: readonly ExposureDefinition[];
+  /** dbt's groups (`groups:` of the property files, the packages' included): what a model's `group` config names. */
+  readonly groups?: readonly GroupDefinition[];
   /** The project file's `unit_tests:` config tree (enabled, tags, meta by folder, model and test). */
   readonly unitTestFolderConfigs?: ConfigMap;
   /** Unit test fixture files under <test-path>/fixtures, by name. */

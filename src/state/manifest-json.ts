@@ -1,6 +1,7 @@
 import { engine } from '../engine/current-engine.js';
 import { macrosJson } from './macros-json.js';
 import { exposureId } from '../parse/exposure-nodes.js';
+import { modelAccess } from '../parse/model-access.js';
 import { unitTestJson } from './unit-test-json.js';
 import { nowIso } from '../clock.js';
 import type { Manifest, ManifestNode, SnapshotNode } from '../compile/manifest.js';
@@ -67,6 +68,9 @@ function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknow
       version: version?.v ?? null,
       latest_version: version?.latest ?? null,
       deprecation_date: version?.deprecationDate ?? null,
+      // dbt's model access (protected when unset) and group (null when none).
+      access: modelAccess(node.config),
+      group: typeof node.config.group === 'string' ? node.config.group : null,
       path: node.file.path.split('/').slice(1).join('/'),
       original_file_path: node.file.path,
       checksum: textChecksum(node.file.rawSql),
@@ -121,6 +125,18 @@ function snapshotJson(node: SnapshotNode, manifest: Manifest): Record<string, un
     raw_code: node.file.rawSql,
     language: 'sql',
   };
+}
+
+/** dbt's `groups`: each group of the property files, by group.<package>.<name>. */
+function groupsJson(manifest: Manifest): Record<string, unknown> {
+  return Object.fromEntries((manifest.project.groups ?? []).map((g) => {
+    const pkg = g.package ?? manifest.project.name;
+    const uniqueId = `group.${pkg}.${g.name}`;
+    return [uniqueId, {
+      name: g.name, resource_type: 'group', package_name: pkg, path: g.location.file.split('/').slice(1).join('/'), original_file_path: g.location.file,
+      unique_id: uniqueId, owner: { email: null, name: null, ...g.owner }, description: g.description ?? null,
+    }];
+  }));
 }
 
 /** dbt's `exposures`: each enabled exposure with what it reads (its graph parents). */
@@ -180,6 +196,7 @@ export function manifestJson(manifest: Manifest, graph: Graph, invocationId: str
     sources,
     docs: docsJson(manifest),
     exposures: exposuresJson(manifest, graph),
+    groups: groupsJson(manifest),
     macros: macrosJson(manifest),
     unit_tests: Object.fromEntries([...(manifest.unitTests?.values() ?? [])].map((u) => [u.uniqueId, unitTestJson(u, manifest.project.name, manifest.models.get(u.model)?.schema ?? 'main')])),
     disabled: Object.fromEntries([...manifest.disabled.values()].map((n) => [n.uniqueId, [nodeJson(n, manifest)]])),

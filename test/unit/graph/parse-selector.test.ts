@@ -67,7 +67,7 @@ describe('parseSelector', () => {
     const err = error(() => parseSelector('tga:nightly'));
     expect(err.message).toBe("unknown selector method 'tga' in 'tga:nightly'");
     expect(err.hint).toContain("did you mean 'tag'?");
-    expect(err.hint).toContain('valid methods: config.<key>, exposure, file, fqn, package, path, resource_type, result, source, state, tag');
+    expect(err.hint).toContain('valid methods: access, config.<key>, exposure, file, fqn, group, package, path, resource_type, result, source, state, tag');
     expect(error(() => parseSelector('tag.x:y')).message).toContain("unknown selector method 'tag.x'");
   });
 
