@@ -20,6 +20,7 @@ import { relationName } from '../execute/describe-node.js';
 import type { NodeResult } from '../state/node-result.js';
 import { randomUUID } from 'node:crypto';
 import { loadSession, type SessionOptions } from './session.js';
+import { attachDeferredSchemas, deferralOf } from './defer-state.js';
 import { warnUnusedVars } from './warn-unused-vars.js';
 import { compileSnapshot, writeSnapshotCompiled, type CompiledSnapshot } from './compile-snapshot.js';
 
@@ -74,8 +75,11 @@ export function compileProject(options: CompileOptions = {}): CompiledProject {
   // A server's database (PostgreSQL) has no file: it is there to read; a SQLite file may not be yet.
   const db: Warehouse | undefined = engine.isInMemory(project.databasePath) || existsSync(project.databasePath) ? openProjectWarehouse(project, { readonly: true }) : undefined;
   const facts = db ? warehouseFacts(db) : undefined;
+  // --defer: refs to unselected or unbuilt nodes render the state's relations.
+  const defer = deferralOf(options, manifest);
+  if (db) attachDeferredSchemas(db, defer);
   // compile runs nothing: no invocation id; microbatch batches end at the as_of var, else now.
-  const context: RunContext = { ...PARSE_CONTEXT, command: 'compile', startedAt: now(), fullRefresh: options.fullRefresh ?? false, backfill: backfillOfVars(manifest.vars), vars: manifest.vars, ...(options.empty ? { empty: true } : {}) };
+  const context: RunContext = { ...PARSE_CONTEXT, command: 'compile', startedAt: now(), fullRefresh: options.fullRefresh ?? false, backfill: backfillOfVars(manifest.vars), vars: manifest.vars, ...(options.empty ? { empty: true } : {}), ...(defer ? { defer, selectedResources: [...selected] } : {}) };
   const snapshots = new Map([...(manifest.snapshots?.values() ?? [])].map((s) => [s.uniqueId, s]));
   const t0 = performance.now();
   // dbt's compile writes run_results.json too: each compiled node a success with its compiled code.

@@ -34,6 +34,7 @@ import { microbatchNow, parseEventTimeRange, parseTime } from '../config/microba
 import { parseSampleWindow } from '../config/sample-window.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
 import { warnUnusedVars } from './warn-unused-vars.js';
+import { attachDeferredSchemas, deferralOf } from './defer-state.js';
 import { backfillOfVars, type BackfillRange, type RunContext } from '../invocation/run-context.js';
 
 export interface RunOptions extends SessionOptions {
@@ -178,8 +179,11 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const busyTimeoutMs = options.busyTimeoutMs ?? project.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   // dbt's query-comment, on every statement of the run: the run's own ('master', as dbt names that connection) until a node's.
   const masterComment = renderQueryComment(manifest, undefined, 'master');
+  // --defer: refs to unselected or unbuilt nodes may read the state's relations (its SQLite files attached to read).
+  const defer = deferralOf(options, manifest);
   const db = withQueryComments(options.warehouse ?? openProjectWarehouse(project, { busyTimeoutMs }));
   setQueryComment(db, masterComment);
+  attachDeferredSchemas(db, defer);
   const context: RunContext = {
     command,
     selectedResources: order,
@@ -196,6 +200,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     ...(options.empty ? { empty: true } : {}),
     ...(sample ? { sample } : {}),
     ...(options.failFast ? { failFast: true } : {}),
+    ...(defer ? { defer } : {}),
   };
   const { invocationId, startedAt: runStartedAt } = context;
   try {

@@ -5,8 +5,9 @@ import { buildGraph } from '../graph/build-graph.js';
 import type { Graph } from '../graph/graph-node.js';
 import type { Project } from '../project/project.js';
 import { isPlainJson } from '../project/is-plain-json.js';
+import type { DeferOptions } from './defer-state.js';
 
-export interface SessionOptions {
+export interface SessionOptions extends DeferOptions {
   /** The project folder (default: the current directory). */
   readonly projectDir?: string;
   /** The SQLite file, overriding the project's `database:`. */

@@ -16,6 +16,7 @@ import { ProjectError } from '../errors/project-error.js';
 import { backfillOfVars, PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
 import { buildMode, rendersIncremental } from '../plan/build-mode.js';
 import { loadSession, type SessionOptions } from './session.js';
+import { attachDeferredSchemas, deferralOf } from './defer-state.js';
 import { snapshotSql } from './compile-snapshot.js';
 import { warnUser } from '../errors/user-warning.js';
 
@@ -54,7 +55,10 @@ export function show(options: ShowOptions): ShowPreview[] {
   const inlineNode = { uniqueId: `sql_operation.${project.name}.inline_query`, name: 'inline_query', resourceType: 'sql_operation' };
   const comments = inline !== undefined ? [renderQueryComment(manifest, inlineNode, inlineNode.uniqueId)] : nodes.map((node) => renderQueryComment(manifest, node, node.uniqueId));
   const db = withQueryComments(openProjectWarehouse(project, { readonly: true }));
-  const run: RunContext = { ...PARSE_CONTEXT, command: 'show', invocationId: randomUUID(), startedAt: now(), backfill: backfillOfVars(manifest.vars), vars: manifest.vars };
+  // --defer: the shown node's refs to unbuilt (or, with --favor-state, any other) nodes read the state's relations.
+  const defer = deferralOf(options, manifest);
+  attachDeferredSchemas(db, defer);
+  const run: RunContext = { ...PARSE_CONTEXT, command: 'show', invocationId: randomUUID(), startedAt: now(), backfill: backfillOfVars(manifest.vars), vars: manifest.vars, ...(defer ? { defer, selectedResources: nodes.map((n) => n.uniqueId) } : {}) };
   try {
     if (inline !== undefined) {
       setQueryComment(db, comments[0]);

@@ -20,6 +20,33 @@ export interface CommonFlags {
   state?: string;
   /** --selector: a named selector of selectors.yml. */
   selector?: string;
+  /** dbt's --defer / --no-defer, --defer-state, --favor-state / --no-favor-state (else DBT_DEFER, DBT_DEFER_STATE, DBT_FAVOR_STATE). */
+  defer?: boolean;
+  deferState?: string;
+  favorState?: boolean;
+}
+
+/** A boolean of dbt's environment variables: true, 1, yes (any case) are true; anything else false; unset undefined. */
+function envFlag(name: string): boolean | undefined {
+  const value = process.env[name];
+  if (value === undefined || value.trim() === '') return undefined;
+  return /^(true|1|yes|y|on)$/i.test(value.trim());
+}
+
+/**
+ * dbt's deferral flags on the commands that render refs against the warehouse (run, build, test, seed,
+ * snapshot, compile, show): --defer reads an unselected node the target has not built from the --state
+ * (or --defer-state) manifest's relation; --favor-state reads it there even when the target has one.
+ * `withState`: also --state, for a command that has no selection (show).
+ */
+export function withDeferral(command: Command, options: { withState?: boolean } = {}): Command {
+  if (options.withState) command.addOption(new Option('--state <dir>', 'the target folder of an earlier run whose manifest.json --defer reads').env('DBT_STATE'));
+  return command
+    .option('--defer', 'a ref() to a node that is not selected and not built in this target reads the relation the --state (or --defer-state) manifest built (dbt\'s Slim CI); default from DBT_DEFER')
+    .option('--no-defer', 'do not defer (overrides DBT_DEFER)')
+    .addOption(new Option('--defer-state <dir>', 'the target folder to defer to, when it is not --state\'s').env('DBT_DEFER_STATE'))
+    .option('--favor-state', 'with --defer: unselected nodes read the state\'s relation even when this target has its own; default from DBT_FAVOR_STATE')
+    .option('--no-favor-state', 'do not favor the state (overrides DBT_FAVOR_STATE)');
 }
 
 /** --project-dir, --database, --vars, --busy-timeout and dbt's profile flags, accepted by every command. */
@@ -99,5 +126,17 @@ export function sessionOptions(flags: CommonFlags): SessionOptions {
     ...(flags.partialParse === false ? { partialParse: false } : {}),
     ...(flags.targetPath !== undefined && flags.targetPath.trim() !== '' ? { targetPath: flags.targetPath } : {}),
     ...(flags.state !== undefined && flags.state.trim() !== '' ? { state: flags.state } : {}),
-    ...(flags.selector !== undefined ? { selector: flags.selector } : {}) };
+    ...(flags.selector !== undefined ? { selector: flags.selector } : {}),
+    ...deferOptions(flags) };
+}
+
+/** The deferral flags, each falling back on its environment variable (commander's env() would take DBT_DEFER=false as set). */
+function deferOptions(flags: CommonFlags): { defer?: boolean; deferState?: string; favorState?: boolean } {
+  const defer = flags.defer ?? envFlag('DBT_DEFER');
+  const favorState = flags.favorState ?? envFlag('DBT_FAVOR_STATE');
+  return {
+    ...(defer ? { defer } : {}),
+    ...(flags.deferState !== undefined && flags.deferState.trim() !== '' ? { deferState: flags.deferState } : {}),
+    ...(favorState ? { favorState } : {}),
+  };
 }

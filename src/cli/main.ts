@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { MINI_DBT_VERSION as VERSION } from '../invocation/tool-version.js';
 import { Command, CommanderError, Option } from 'commander';
-import { withCommonOptions, withIndirectSelection, withSelection, withThreads } from './common-options.js';
+import { withCommonOptions, withDeferral, withIndirectSelection, withSelection, withThreads } from './common-options.js';
 import { withGlobalFlags } from './global-flags.js';
 import { refuseEmptyValues } from './refuse-empty-values.js';
 import { watchOutput } from './output-watch.js';
@@ -44,7 +44,7 @@ const EMPTY_HELP = 'refs and sources read as empty (limit 0) subqueries: every r
 /** run and build: dbt 1.10's --sample. */
 const SAMPLE_HELP = "refs and sources with an event_time keep only the rows of a window: '3 days' (hours, days, months, years) back from now (the as_of var when given), or \"{'start': '2024-07-01', 'end': '2024-07-08 18:00:00'}\"";
 
-withThreads(withSelection(withCommonOptions(program.command('run').description('build the selected models'))))
+withDeferral(withThreads(withSelection(withCommonOptions(program.command('run').description('build the selected models')))))
   .option('-f, --full-refresh', 'rebuild incremental models from scratch')
   .option('--empty', EMPTY_HELP)
   .option('--sample <window>', SAMPLE_HELP)
@@ -56,13 +56,13 @@ withThreads(withSelection(withCommonOptions(program.command('run').description('
     ? (await import('./compile-command.js')).compileCommand({ ...flags, planOnly: true })
     : (await import('./run-command.js')).runCommand('run', flags))));
 
-withThreads(withSelection(withCommonOptions(program.command('seed').description('load seeds/*.csv into tables')))
+withDeferral(withThreads(withSelection(withCommonOptions(program.command('seed').description('load seeds/*.csv into tables')))
   .option('-f, --full-refresh', 'accepted for dbt compatibility (seeds are always replaced)')
   .option('--empty', "dbt 1.12's seed --empty: each seed table is created with its columns and no rows")
-  .option('--show', "print the first rows of each loaded seed, as dbt's seed --show does"))
+  .option('--show', "print the first rows of each loaded seed, as dbt's seed --show does")))
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('seed', flags)));
 
-withThreads(withIndirectSelection(withSelection(withCommonOptions(program.command('build').description('seeds, then models, in one DAG')))))
+withDeferral(withThreads(withIndirectSelection(withSelection(withCommonOptions(program.command('build').description('seeds, then models, in one DAG'))))))
   .option('-f, --full-refresh', 'rebuild incremental models from scratch')
   .option('--empty', EMPTY_HELP)
   .option('--sample <window>', SAMPLE_HELP)
@@ -73,10 +73,10 @@ withThreads(withIndirectSelection(withSelection(withCommonOptions(program.comman
   .option('--exclude-resource-type <type...>', 'leave these node types out (e.g. unit_test)')
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('build', flags)));
 
-withThreads(withSelection(withCommonOptions(program.command('snapshot').description('run the selected snapshots (type 2 slowly changing dimensions: a new row per change, the old one closed)'))))
+withDeferral(withThreads(withSelection(withCommonOptions(program.command('snapshot').description('run the selected snapshots (type 2 slowly changing dimensions: a new row per change, the old one closed)')))))
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('snapshot', flags)));
 
-withThreads(withSelection(withCommonOptions(program.command('compile').description('render models (both branches of incremental ones) and show the statements a run would execute'))))
+withDeferral(withThreads(withSelection(withCommonOptions(program.command('compile').description('render models (both branches of incremental ones) and show the statements a run would execute')))))
   .option('-f, --full-refresh', 'plan as under --full-refresh')
   .option('--empty', EMPTY_HELP)
   .option('--json', 'machine-readable output')
@@ -149,7 +149,7 @@ withCommonOptions(program.command('explain-order').argument('<order_id>').descri
 withThreads(withCommonOptions(program.command('retry').description('rerun what failed or was skipped in the last run/build (target/run_results.json); microbatch models rerun only their failed batches')))
   .action((flags) => act(async () => (await import('./retry-command.js')).retryCommand(flags)));
 
-withThreads(withIndirectSelection(withSelection(withCommonOptions(program.command('test').description('run unit tests and data tests (schema yml tests and tests/*.sql): PASS / WARN / FAIL')))))
+withDeferral(withThreads(withIndirectSelection(withSelection(withCommonOptions(program.command('test').description('run unit tests and data tests (schema yml tests and tests/*.sql): PASS / WARN / FAIL'))))))
   .option('--store-failures', "keep every test's failing rows in a table (dbt_test__audit__<test>)")
   .option('--resource-type <type...>', 'test (data tests) or unit_test')
   .option('--exclude-resource-type <type...>', 'leave these out (e.g. unit_test)')
@@ -160,7 +160,7 @@ withCommonOptions(program.command('lesson').description("the story's lesson step
   .option('--keep <dir>', 'keep the scratch project in this new folder')
   .action((flags) => act(async () => (await import('./lesson-command.js')).lessonCommand(flags)));
 
-withCommonOptions(program.command('show').description("preview a model's, a seed's or an inline query's rows, read-only (the model is compiled and run, as dbt's show)"))
+withDeferral(withCommonOptions(program.command('show').description("preview a model's, a seed's or an inline query's rows, read-only (the model is compiled and run, as dbt's show)")), { withState: true })
   .option('-s, --select <name...>', 'the models or seeds to preview, by name')
   .option('--inline <sql>', 'a query to preview (Jinja rendered against the project: ref, source, var, macros); one SELECT')
   .option('--limit <n>', 'at most this many rows (default 5; -1: every row)')

@@ -1,4 +1,5 @@
 import { refModelKey } from './versioned-ref.js';
+import { deferredRelation } from './deferred-ref.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import { ProjectError } from '../errors/project-error.js';
@@ -56,7 +57,9 @@ export function operationRenderState(manifest: Manifest, options: OperationRende
         return ephemeralRelation(manifest, target, { db: options.db, incremental: false, run, log: options.log }, ctes);
       }
       const type = target.resourceType !== 'model' ? 'table' : (target.settings.materialized === 'view' ? 'view' : 'table');
-      return eventTimeRelation(target.alias, type, undefined, undefined, false, target.schema);
+      // --defer (show --inline): an unbuilt node is read where the state's manifest built it.
+      const at = deferredRelation(run, options.db, target) ?? target;
+      return eventTimeRelation(at.alias, type, undefined, undefined, false, at.schema);
     },
     source: (s, t) => {
       const source = manifest.sources.get(`${s}.${t}`);

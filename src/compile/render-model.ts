@@ -12,6 +12,7 @@ import { Relation } from './relation.js';
 import type { RenderState } from './render-state.js';
 import { findLine } from './find-line.js';
 import { requireOneStatement } from './single-statement.js';
+import { deferredRelation, refuseDeferredView } from './deferred-ref.js';
 
 export interface RenderModelOptions {
   /** The warehouse templates query (run_query, statement); without it the target is taken as absent. */
@@ -76,9 +77,13 @@ export function modelRenderState(
         });
       }
       if (target.resourceType === 'model' && isEphemeral(target)) return ephemeralRelation(manifest, target, options, ctes);
-      if (target.resourceType === 'snapshot') return eventTimeRelation(target.alias, 'table', undefined, options.batch, empty, target.schema);
+      // --defer: an unselected or unbuilt node may be read where the state's manifest built it.
+      const deferred = deferredRelation(options.run, options.db, target);
+      if (deferred) refuseDeferredView(options.run, manifest.project.target.postgres === undefined, { name: node.name, schema: node.schema, materialized: node.settings.materialized }, name, deferred);
+      const at = deferred ?? target;
+      if (target.resourceType === 'snapshot') return eventTimeRelation(at.alias, 'table', undefined, options.batch, empty, at.schema);
       const type = target.resourceType === 'seed' ? 'table' : (target.settings.materialized as 'table' | 'view');
-      return eventTimeRelation(target.alias, type, target.settings.eventTime, window, empty, target.schema);
+      return eventTimeRelation(at.alias, type, target.settings.eventTime, window, empty, at.schema);
     },
     source: (s, t) => {
       const source = manifest.sources.get(`${s}.${t}`);

@@ -1,5 +1,6 @@
 import type { Manifest } from '../compile/manifest.js';
 import { Relation } from '../compile/relation.js';
+import { deferredRelation } from '../compile/deferred-ref.js';
 import { emptySubquery } from '../compile/event-time-filter.js';
 import { ProjectError } from '../errors/project-error.js';
 import { findLine } from '../compile/find-line.js';
@@ -36,12 +37,14 @@ function renderTestSql(manifest: Manifest, test: TestNode, options: TestRenderOp
   const where = test.config.where;
   // --empty: the tested relation reads no rows, as its ref() does in dbt.
   const ephemeral = target.resourceType === 'model' && target.settings.materialized === 'ephemeral' ? state.ref(target.name) : undefined;
-  const bare = ephemeral ?? new Relation(target.alias, type, undefined, target.schema);
+  // --defer: the tested node read where the state's manifest built it when it is unselected or unbuilt (dbt's ref() in the test's model argument).
+  const at = target.resourceType === 'source' ? target : deferredRelation(options.run, options.db, target) ?? target;
+  const bare = ephemeral ?? new Relation(at.alias, type, undefined, at.schema);
   const from = ephemeral ? String(ephemeral) : options.run?.empty ? emptySubquery(bare.render(), bare.identifier) : bare.render();
-  let model = ephemeral ?? (options.run?.empty ? new Relation(target.alias, type, from, target.schema) : bare);
+  let model = ephemeral ?? (options.run?.empty ? new Relation(at.alias, type, from, at.schema) : bare);
   if (where !== undefined && where !== null && String(where).trim() !== '') {
     const condition = renderTestArgs(jinja, test.path, String(where), state);
-    model = new Relation(target.alias, type, `(select * from ${from} where ${String(condition)}) dbt_subquery`, target.schema);
+    model = new Relation(at.alias, type, `(select * from ${from} where ${String(condition)}) dbt_subquery`, at.schema);
   }
   const args = renderTestArgs(jinja, test.path, test.args, state) as Record<string, unknown>;
   const locals: Record<string, unknown> = { __model: model, __column_name: test.columnName };

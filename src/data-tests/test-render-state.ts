@@ -9,6 +9,7 @@ import type { Target } from '../project/target.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
 import { ProjectError } from '../errors/project-error.js';
+import { deferredRelation } from '../compile/deferred-ref.js';
 import type { TestNode } from '../compile/test-node.js';
 
 export interface TestRenderOptions {
@@ -101,7 +102,8 @@ export function runtimeTestState(manifest: Manifest, test: TestNode, options: Te
       if (target.resourceType === 'model' && target.settings.materialized === 'ephemeral') {
         return ephemeralRelation(manifest, target, { db: options.db, run: options.run, log: options.log, incremental: false }, ctes);
       }
-      return relation(target, target.resourceType === 'seed' ? 'table' : (target.settings.materialized as 'table' | 'view'));
+      // --defer: a test reads an unselected or unbuilt node where the state's manifest built it, as dbt's ref() does.
+      return relation(deferredRelation(options.run, options.db, target) ?? target, target.resourceType === 'seed' ? 'table' : (target.settings.materialized as 'table' | 'view'));
     },
     source: (s, t) => {
       const source = manifest.sources.get(`${s}.${t}`);

@@ -1,3 +1,5 @@
+import type { Deferral } from './deferral.js';
+
 /**
  * The facts of one invocation, decided once where the command starts
  * (api/run.ts) and read, never copied field by field, by every layer
@@ -42,6 +44,8 @@ export interface RunContext {
   readonly selectedResources?: readonly string[];
   /** The command (dbt's `flags.WHICH` and `invocation_args_dict.which`: run, build, test, seed, snapshot, compile, run-operation, show, ...); absent: run. */
   readonly command?: string;
+  /** dbt's --defer: the state manifest's relations a ref() to an unselected or unbuilt node reads (compile/deferred-ref.ts). */
+  readonly defer?: Deferral;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Manifest, ManifestNode, SnapshotNode } from '../compile/manifest.j
 import type { Graph } from '../graph/graph-node.js';
 import { testNodeJson } from './test-node-json.js';
 import { relationDatabase } from './relation-database.js';
+import { sqliteWarehouseFiles } from './warehouse-files.js';
 import type { ColumnProperties } from '../project/project.js';
 import { docBlockRefs } from '../compile/doc-block-refs.js';
 import { seedChecksum, textChecksum } from './file-checksum.js';
@@ -178,6 +179,8 @@ export function manifestMetadata(manifest: Manifest, invocationId: string): Reco
     invocation_id: invocationId,
     project_name: manifest.project.name,
     adapter_type: engine.name,
+    // SQLite: the files its schemas are in, for a later --defer reading this manifest as its state.
+    ...(manifest.project.target.postgres ? {} : { sqlite_warehouse: sqliteWarehouseFiles(manifest.project.target, manifest.project.databasePath) }),
   };
 }
 
