@@ -34,6 +34,7 @@ import { microbatchNow, parseEventTimeRange, parseTime } from '../config/microba
 import { parseSampleWindow } from '../config/sample-window.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
 import { warnUnusedVars } from './warn-unused-vars.js';
+import { warnModelDeprecations } from './warn-model-deprecations.js';
 import { attachDeferredSchemas, deferralOf } from './defer-state.js';
 import { backfillOfVars, type BackfillRange, type RunContext } from '../invocation/run-context.js';
 
@@ -203,6 +204,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     ...(defer ? { defer } : {}),
   };
   const { invocationId, startedAt: runStartedAt } = context;
+  // dbt's DeprecatedModel and (Upcoming)DeprecatedReference, as of the run's start.
+  warnModelDeprecations(manifest, order, runStartedAt);
   try {
     // Runs that start at once on a server take turns to create the ledger and the schemas (one would fail on the other's catalog row).
     // A run with nothing to create (every node in the target's own schema, the ledger current: most runs) reads that in one query, unlocked.

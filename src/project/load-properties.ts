@@ -121,6 +121,8 @@ function nodeEntries(yaml: YamlFile, key: 'models' | 'seeds', into: Map<string, 
       name: entry.name,
       description: typeof entry.description === 'string' ? entry.description : undefined,
       columns: columnsOf(yaml, entry, path),
+      ...(key === 'models' && entry.deprecation_date !== undefined && entry.deprecation_date !== null
+        ? { deprecationDate: entry.deprecation_date instanceof Date ? entry.deprecation_date.toISOString() : String(entry.deprecation_date) } : {}),
       ...(key === 'models' && entry.constraints !== undefined ? { constraints: constraintEntries(entry.constraints, () => ({ file: yaml.displayPath, line: yaml.lineOf([...path, 'constraints']) })) } : {}),
       config: key === 'seeds' ? withTimeKeys(entry, configOf(yaml, entry, path)) : key === 'models' ? withAccessKeys(entry, configOf(yaml, entry, path)) : configOf(yaml, entry, path),
       tests: testsOf(yaml, entry, path),

@@ -50,6 +50,8 @@ export interface NodeProperties {
   readonly lineOf?: (path: readonly (string | number)[]) => number | undefined;
   /** One version of a versioned model (dbt's `versions:`); the entry's name is then `<model>.v<v>`. */
   readonly version?: ModelVersion;
+  /** An unversioned model's `deprecation_date:` as written (a version's is its ModelVersion's). */
+  readonly deprecationDate?: string;
 }
 
 export interface SourceTable {

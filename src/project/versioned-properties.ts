@@ -65,7 +65,9 @@ export function versionedProperties(yaml: YamlFile, entry: Raw, path: readonly (
       latest,
       all: values,
       ...(typeof version.defined_in === 'string' && version.defined_in !== '' ? { definedIn: version.defined_in } : {}),
-      ...(version.deprecation_date !== undefined && version.deprecation_date !== null ? { deprecationDate: dateText(version.deprecation_date) } : {}),
+      // dbt: a version's own deprecation_date, else the model's.
+      ...(version.deprecation_date !== undefined && version.deprecation_date !== null ? { deprecationDate: dateText(version.deprecation_date) }
+        : entry.deprecation_date !== undefined && entry.deprecation_date !== null ? { deprecationDate: dateText(entry.deprecation_date) } : {}),
       location: lazyLocation(yaml, vPath),
     };
     const ownTests = version.data_tests ?? version.tests;

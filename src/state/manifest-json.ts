@@ -68,7 +68,7 @@ function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknow
       // dbt's model versions: every model node has the keys, null when unversioned.
       version: version?.v ?? null,
       latest_version: version?.latest ?? null,
-      deprecation_date: version?.deprecationDate ?? null,
+      deprecation_date: version?.deprecationDate ?? node.properties?.deprecationDate ?? null,
       // dbt's model access (protected when unset) and group (null when none).
       access: modelAccess(node.config),
       group: typeof node.config.group === 'string' ? node.config.group : null,
