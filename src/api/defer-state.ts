@@ -43,6 +43,7 @@ function sqliteSchemaName(state: SqliteWarehouseFiles | undefined, current: Sqli
   if (named) return named[0];
   if (current.schema_directory !== null && file === join(current.schema_directory, `${schema}.db`)) return schema;
   if (!existsSync(file)) {
+    // E212
     throw new ProjectError(`--defer: the state's schema '${schema}' is in ${file}, which does not exist`, {
       hint: `the manifest in ${dir} was written against that SQLite file; defer on the machine that has it, or copy it to that path`,
     });
@@ -64,11 +65,13 @@ export function deferralOf(options: DeferOptions, manifest: Manifest): Deferral 
   if (!options.defer) return undefined;
   const dir = options.deferState ?? options.state;
   if (dir === undefined || dir.trim() === '') {
+    // E210, in dbt's words.
     throw new ProjectError('Received a --defer argument, but no value was provided to --state', {
       hint: 'give --state <folder> (or --defer-state <folder>, DBT_DEFER_STATE): the target folder of the run to defer to, e.g. a copy of production\'s target/',
     });
   }
   const path = join(resolve(dir), 'manifest.json');
+  // E211, in dbt's words.
   if (!existsSync(path)) throw new ProjectError(`Could not find manifest in --state path: "${dir}"`, { hint: 'point --state (or --defer-state) at the target folder of the run to defer to' });
   let state: { metadata?: { sqlite_warehouse?: SqliteWarehouseFiles }; nodes?: Record<string, NodeJson> };
   try {
@@ -90,6 +93,7 @@ export function deferralOf(options: DeferOptions, manifest: Manifest): Deferral 
     if (!here || here.ephemeral || !REFABLE.has(String(node.resource_type)) || node.config?.materialized === 'ephemeral') continue;
     if (typeof node.schema !== 'string' || typeof node.alias !== 'string') continue;
     if (target.postgres && node.database !== undefined && node.database !== null && node.database !== target.postgres.dbname) {
+      // E214
       throw new ProjectError(`--defer: ${id} was built in database '${String(node.database)}', and this target's is '${target.postgres.dbname}': PostgreSQL cannot read another database's relations`, {
         hint: 'defer to the artifacts of a target in the same database (another schema)',
       });
@@ -112,6 +116,7 @@ export function attachDeferredSchemas(db: { attachedSchemas(): string[]; run(sql
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (!/cannot reference objects in database/.test(message)) throw err;
+      // E212
       throw new ProjectError(`--defer: cannot read the state's SQLite file ${file} from this warehouse: it holds views that name its schema 'main', and SQLite attaches another file's main only under another name, where those views do not parse (${message})`, {
         hint: 'build the state in a named schema (a schema config with schemas_and_paths or schema_directory, dbt-sqlite\'s schemas) so its file attaches under its own name, or defer to the same warehouse file (this target\'s --database)',
       });

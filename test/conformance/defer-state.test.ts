@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
@@ -150,6 +150,23 @@ describeEachEngine('--defer: an unselected node that the dev target has not buil
     const missing = p.dbt(['run', '-s', 'reader', '--defer', '--state', join(p.dir, 'nowhere')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('Could not find manifest in --state path');
+    expect(p.relationType('reader')).toBeUndefined();
+  });
+
+  it('a state node in another database (PostgreSQL) or a state file that is gone (SQLite) is refused before anything runs (E214, E212)', () => {
+    const { p, buildProd, state } = setup(engine);
+    buildProd();
+    if (engine === 'postgres') {
+      const path = join(state, 'manifest.json');
+      const manifest = JSON.parse(readFileSync(path, 'utf8')) as { nodes: Record<string, { database?: string }> };
+      manifest.nodes['model.defer.upstream']!.database = 'elsewhere';
+      writeFileSync(path, JSON.stringify(manifest));
+    } else {
+      rmSync(join(p.dir, 'prod.db'));
+    }
+    const r = p.dbt(['run', '-s', 'reader', '--defer', '--state', state]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(engine === 'postgres' ? "--defer: model.defer.upstream was built in database 'elsewhere'" : "--defer: the state's schema 'main' is in");
     expect(p.relationType('reader')).toBeUndefined();
   });
 
