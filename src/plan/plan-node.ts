@@ -17,6 +17,7 @@ import { planModel } from './plan-model.js';
 import { contractPlan, contractSchema } from './contract-preflight.js';
 import { warnUser } from '../errors/user-warning.js';
 import { renderBackfillRanges } from './render-backfill-ranges.js';
+import { persistDocsStatements } from '../materialize/persist-docs.js';
 import { customStrategyNames, strategyConfigProblem, unknownMaterializationProblem, unknownStrategyProblem, writtenMaterialization } from '../parse/validate-model-config.js';
 
 export type { PlanNodeInput } from './plan-inputs.js';
@@ -114,9 +115,19 @@ function selectPlan(input: PlanNodeInput, mode: Exclude<BuildMode, { kind: 'micr
     ...(contract?.table ? { contract: contract.table } : {}),
   });
   // A contract that failed its checks stops the run before anything is written, as dbt's preflight does.
-  if (!contract?.failure) return plan;
+  if (!contract?.failure) return withPersistedDocs(plan, node, facts ? () => facts.selectColumns(rendered.sql)?.map((c) => c.name) : undefined);
   const { schemaChange: _unused, ...refused } = plan;
   return { ...refused, statements: [{ kind: 'fail', message: contract.failure }] };
+}
+
+/** dbt's persist_docs (PostgreSQL): the comments run last in the publish, on the relation the plan builds. */
+function withPersistedDocs(plan: NodePlan, node: ModelNode, outputColumns: (() => readonly string[] | undefined) | undefined): NodePlan {
+  if (plan.mode === 'ephemeral' || node.config.persist_docs === undefined) return plan;
+  const comments = persistDocsStatements({
+    schema: node.schema, alias: node.alias, kind: plan.mode === 'view' ? 'view' : 'table', config: node.config,
+    description: node.properties?.description, columns: node.properties?.columns ?? [], outputColumns: outputColumns?.(),
+  });
+  return comments.length === 0 ? plan : { ...plan, statements: [...plan.statements, ...comments] };
 }
 
 /** The plan with its audits run last inside the publish transaction (each batch's, for microbatch plans). */
