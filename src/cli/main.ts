@@ -76,6 +76,12 @@ withDeferral(withThreads(withIndirectSelection(withSelection(withCommonOptions(p
 withDeferral(withThreads(withSelection(withCommonOptions(program.command('snapshot').description('run the selected snapshots (type 2 slowly changing dimensions: a new row per change, the old one closed)')))))
   .action((flags) => act(async () => (await import('./run-command.js')).runCommand('snapshot', flags)));
 
+withDeferral(withSelection(withCommonOptions(program.command('clone').description("dbt's clone: for each selected model, seed and snapshot, a relation in the target reading the --state's (a view; on SQLite a copy when the state's is in another file)"))))
+  .option('-f, --full-refresh', 'replace relations the target has already (without it they are left alone: No-op)')
+  .option('--resource-type <type...>', 'only these node types: model, seed, snapshot')
+  .option('--exclude-resource-type <type...>', 'leave these node types out')
+  .action((flags) => act(async () => (await import('./clone-command.js')).cloneCommand(flags)));
+
 withDeferral(withThreads(withSelection(withCommonOptions(program.command('compile').description('render models (both branches of incremental ones) and show the statements a run would execute')))))
   .option('-f, --full-refresh', 'plan as under --full-refresh')
   .option('--empty', EMPTY_HELP)
