@@ -10,6 +10,7 @@ import { isProjectError, ProjectError } from '../errors/project-error.js';
 import { backfillOfVars, PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
 import { writeOperationResults } from '../state/write-operation-results.js';
 import { loadSession, type SessionOptions } from './session.js';
+import { attachDeferredSchemas, deferralOf } from './defer-state.js';
 
 export interface RunOperationOptions extends SessionOptions {
   /** The macro's name (or `<project>.<name>`). */
@@ -59,7 +60,10 @@ export function runOperation(options: RunOperationOptions): RunOperationResult {
   const comment = renderQueryComment(manifest, undefined, `macro_${name}`);
   const db = withQueryComments(openProjectWarehouse(project, { busyTimeoutMs: options.busyTimeoutMs }));
   setQueryComment(db, comment);
-  const run: RunContext = { ...PARSE_CONTEXT, command: 'run-operation', invocationId: randomUUID(), startedAt: now(), backfill: backfillOfVars(manifest.vars), vars: manifest.vars };
+  // --defer: the macro's ref()s to nodes this target has not built (with --favor-state, to any node) read the state's relations.
+  const defer = deferralOf(options, manifest);
+  attachDeferredSchemas(db, defer);
+  const run: RunContext = { ...PARSE_CONTEXT, command: 'run-operation', invocationId: randomUUID(), startedAt: now(), backfill: backfillOfVars(manifest.vars), vars: manifest.vars, ...(defer ? { defer, selectedResources: [] } : {}) };
   const t0 = performance.now();
   const record = (status: 'success' | 'error', message: string | null) => writeOperationResults(project, {
     invocationId: run.invocationId, uniqueId: `macro.${owner}.${name}`, status, message, executionTime: (performance.now() - t0) / 1000,

@@ -173,7 +173,7 @@ withDeferral(withCommonOptions(program.command('show').description("preview a mo
   .option('--output <format>', 'text (a table, the default) or json')
   .action((flags) => act(async () => (await import('./show-command.js')).showCommand(flags)));
 
-withCommonOptions(program.command('run-operation').argument('<macro>').description("call a project macro with keyword arguments (--args), in dbt's context, against the warehouse"))
+withDeferral(withCommonOptions(program.command('run-operation').argument('<macro>').description("call a project macro with keyword arguments (--args), in dbt's context, against the warehouse")), { withState: true })
   .option('--args <yaml>', "the macro's keyword arguments as a YAML mapping, e.g. '{table_name: orders}'")
   .action((macro, flags) => act(async () => (await import('./run-operation-command.js')).runOperationCommand(macro, flags)));
 

@@ -142,6 +142,18 @@ describeEachEngine('--defer: an unselected node that the dev target has not buil
     expect(show.stdout).toContain('"n": 2');
   });
 
+  it('run-operation --defer: a macro\'s ref() to a node dev has not built reads the state\'s relation', () => {
+    const { p, buildProd, state } = setup(engine, {
+      'macros/count_upstream.sql': "{% macro count_upstream() %}\n{% set r = run_query('select count(*) as n from ' ~ ref('upstream')) %}\n{{ log('upstream rows: ' ~ r.rows[0][0], info=True) }}\n{% endmacro %}\n",
+    });
+    buildProd();
+    ok(p.dbt(['seed']));
+    expect(p.dbt(['run-operation', 'count_upstream']).code).toBe(1);
+    const r = p.dbt(['run-operation', 'count_upstream', '--defer', '--state', state]);
+    ok(r);
+    expect(r.stdout).toContain('upstream rows: 2');
+  });
+
   it('--defer without a state, or with a folder that has no manifest.json, is refused before anything runs (dbt\'s words)', () => {
     const { p } = setup(engine);
     const none = p.dbt(['run', '-s', 'reader', '--defer']);
