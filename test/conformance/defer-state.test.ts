@@ -104,8 +104,10 @@ describeEachEngine('--defer: an unselected node that the dev target has not buil
   it('an ephemeral is inlined, never deferred, and its own refs defer: loud is built from prod\'s upstream through shouted', () => {
     const { p, buildProd, state, prodRelation, compiled } = setup(engine);
     buildProd();
-    ok(p.dbt(['run', '-s', 'loud', '--defer', '--state', state]));
+    // Two independent nodes with --threads 2: on PostgreSQL side by side, each worker deferring as the main thread would.
+    ok(p.dbt(['run', '-s', 'loud', 'reader', '--defer', '--state', state, '--threads', '2']));
     expect(p.rows('loud', 'id')).toEqual([{ id: 1, name: 'ALICE' }, { id: 2, name: 'BOB' }]);
+    expect(p.rows('reader')).toEqual([{ n: 2 }]);
     expect(compiled('loud')).toContain('__dbt__cte__shouted');
     expect(compiled('loud')).toContain(prodRelation('upstream'));
   });
