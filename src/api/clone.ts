@@ -58,7 +58,6 @@ export function clone(options: CloneOptions): CloneResult {
       hint: "give --state <folder>: the target folder of the run whose relations to clone, e.g. a copy of production's target/",
     });
   }
-  const defer = deferralOf({ ...options, defer: true }, manifest)!;
   const state = options.state !== undefined ? { state: selectionState(options.state, manifest, graph) } : {};
   const named = namedSelectionBase(options, project.root, graph, state.state);
   const types = (['model', 'seed', 'snapshot'] as const).filter((t) => options.resourceTypes === undefined || options.resourceTypes.includes(t));
@@ -71,6 +70,8 @@ export function clone(options: CloneOptions): CloneResult {
     if (!node || node.resourceType === 'source' || (node.resourceType === 'model' && node.settings.materialized === 'ephemeral')) continue;
     nodes.push(node as Clonable);
   }
+  // The state's relations, its SQLite files attached (never as a schema a cloned node is created in).
+  const defer = deferralOf({ ...options, defer: true }, manifest, nodes.map((n) => n.schema))!;
   const emit = options.onEvent ?? (() => undefined);
   const invocationId = randomUUID();
   const runStartedAt = now();

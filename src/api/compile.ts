@@ -76,7 +76,7 @@ export function compileProject(options: CompileOptions = {}): CompiledProject {
   const db: Warehouse | undefined = engine.isInMemory(project.databasePath) || existsSync(project.databasePath) ? openProjectWarehouse(project, { readonly: true }) : undefined;
   const facts = db ? warehouseFacts(db) : undefined;
   // --defer: refs to unselected or unbuilt nodes render the state's relations.
-  const defer = deferralOf(options, manifest);
+  const defer = deferralOf(options, manifest, []);
   if (db) attachDeferredSchemas(db, defer);
   // compile runs nothing: no invocation id; microbatch batches end at the as_of var, else now.
   const context: RunContext = { ...PARSE_CONTEXT, command: 'compile', startedAt: now(), fullRefresh: options.fullRefresh ?? false, backfill: backfillOfVars(manifest.vars), vars: manifest.vars, ...(options.empty ? { empty: true } : {}), ...(defer ? { defer, selectedResources: [...selected] } : {}) };

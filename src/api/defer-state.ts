@@ -25,16 +25,17 @@ const REFABLE = new Set(['model', 'seed', 'snapshot']);
  * schemas_and_paths, schema_directory).
  * - This target has that file as a schema already (the same warehouse, or
  *   prod's schema file in dev's schemas_and_paths): read under that name.
- * - Else, S is not main and this project builds nothing in a schema S: the
+ * - Else, S is not main, this target places no schema S (no schemas_and_paths
+ *   entry, no schema_directory) and this invocation builds nothing in S: the
  *   file is attached as S itself (its views name S, so they keep working).
  * - Else it is attached as `state_<S>`: a file whose views name `main` (a
  *   state's main file with views) cannot be attached under another name,
  *   which attachDeferredSchemas reports (E212).
- * Attached files are only read: no node of this project is built in them.
+ * Attached files are only read: no node this invocation builds is in them.
  * A manifest that does not record its files (dbt-sqlite's own) is taken to
  * be in this warehouse: S is read as this target's S.
  */
-function sqliteSchemaName(state: SqliteWarehouseFiles | undefined, current: SqliteWarehouseFiles, ownSchemas: ReadonlySet<string>, schema: string, dir: string, attach: Record<string, string>): string {
+function sqliteSchemaName(state: SqliteWarehouseFiles | undefined, current: SqliteWarehouseFiles, written: ReadonlySet<string>, schema: string, dir: string, attach: Record<string, string>): string {
   if (state === undefined) return schema;
   const file = schemaFile(state, schema);
   if (file === undefined) return schema;
@@ -48,7 +49,7 @@ function sqliteSchemaName(state: SqliteWarehouseFiles | undefined, current: Sqli
       hint: `the manifest in ${dir} was written against that SQLite file; defer on the machine that has it, or copy it to that path`,
     });
   }
-  const placed = schema === 'main' || ownSchemas.has(schema) || Object.hasOwn(current.schemas_and_paths, schema) || current.schema_directory !== null;
+  const placed = schema === 'main' || written.has(schema) || Object.hasOwn(current.schemas_and_paths, schema) || current.schema_directory !== null;
   const name = placed ? `state_${schema}` : schema;
   attach[name] = file;
   return name;
@@ -60,8 +61,10 @@ function sqliteSchemaName(state: SqliteWarehouseFiles | undefined, current: Sqli
  * is ephemeral neither there nor here, gets the state's relation to fall
  * back on; compile/deferred-ref.ts decides, ref by ref, whether to read it.
  * Undefined without --defer (--favor-state alone changes nothing, as in dbt).
+ * `written`: the schemas this invocation builds in (default: every schema of
+ * the project's nodes, for a command that may write anywhere).
  */
-export function deferralOf(options: DeferOptions, manifest: Manifest): Deferral | undefined {
+export function deferralOf(options: DeferOptions, manifest: Manifest, written?: Iterable<string>): Deferral | undefined {
   if (!options.defer) return undefined;
   const dir = options.deferState ?? options.state;
   if (dir === undefined || dir.trim() === '') {
@@ -84,8 +87,8 @@ export function deferralOf(options: DeferOptions, manifest: Manifest): Deferral 
   const ours = new Map<string, { readonly ephemeral: boolean }>();
   for (const node of manifest.nodes.values()) if (node.resourceType !== 'source') ours.set(node.uniqueId, { ephemeral: node.resourceType === 'model' && node.settings.materialized === 'ephemeral' });
   for (const snapshot of manifest.snapshots?.values() ?? []) ours.set(snapshot.uniqueId, { ephemeral: false });
-  const ownSchemas = new Set([...manifest.nodes.values()].filter((n) => n.resourceType !== 'source').map((n) => n.schema));
-  for (const snapshot of manifest.snapshots?.values() ?? []) ownSchemas.add(snapshot.schema);
+  const writes = new Set(written ?? [...manifest.nodes.values()].filter((n) => n.resourceType !== 'source').map((n) => n.schema));
+  if (written === undefined) for (const snapshot of manifest.snapshots?.values() ?? []) writes.add(snapshot.schema);
   const relations: Record<string, DeferredRelation> = {};
   const attach: Record<string, string> = {};
   for (const [id, node] of Object.entries(state.nodes ?? {})) {
@@ -98,7 +101,7 @@ export function deferralOf(options: DeferOptions, manifest: Manifest): Deferral 
         hint: 'defer to the artifacts of a target in the same database (another schema)',
       });
     }
-    const schema = current === undefined ? node.schema : sqliteSchemaName(state.metadata?.sqlite_warehouse, current, ownSchemas, node.schema, dir, attach);
+    const schema = current === undefined ? node.schema : sqliteSchemaName(state.metadata?.sqlite_warehouse, current, writes, node.schema, dir, attach);
     relations[id] = { schema, alias: node.alias, stateSchema: node.schema };
   }
   return { favorState: options.favorState === true, relations, attach };
@@ -117,8 +120,9 @@ export function attachDeferredSchemas(db: { attachedSchemas(): string[]; run(sql
       const message = err instanceof Error ? err.message : String(err);
       if (!/cannot reference objects in database/.test(message)) throw err;
       // E212
-      throw new ProjectError(`--defer: cannot read the state's SQLite file ${file} from this warehouse: it holds views that name its schema 'main', and SQLite attaches another file's main only under another name, where those views do not parse (${message})`, {
-        hint: 'build the state in a named schema (a schema config with schemas_and_paths or schema_directory, dbt-sqlite\'s schemas) so its file attaches under its own name, or defer to the same warehouse file (this target\'s --database)',
+      const schema = name.startsWith('state_') ? name.slice('state_'.length) : name;
+      throw new ProjectError(`--defer: cannot read the state's SQLite file ${file} from this warehouse: it holds views that name its schema '${schema}', and SQLite can attach it only under another name here (${name}), where those views do not parse (${message})`, {
+        hint: 'build the state in a named schema (a schema config with schemas_and_paths or schema_directory, dbt-sqlite\'s schemas) that this target does not place and this command does not build in, so its file attaches under its own name; or defer within one warehouse file',
       });
     }
   }

@@ -181,7 +181,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   // dbt's query-comment, on every statement of the run: the run's own ('master', as dbt names that connection) until a node's.
   const masterComment = renderQueryComment(manifest, undefined, 'master');
   // --defer: refs to unselected or unbuilt nodes may read the state's relations (its SQLite files attached to read).
-  const defer = deferralOf(options, manifest);
+  const defer = deferralOf(options, manifest, schemasWritten(manifest, order));
   const db = withQueryComments(options.warehouse ?? openProjectWarehouse(project, { busyTimeoutMs }));
   setQueryComment(db, masterComment);
   attachDeferredSchemas(db, defer);

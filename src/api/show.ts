@@ -56,7 +56,7 @@ export function show(options: ShowOptions): ShowPreview[] {
   const comments = inline !== undefined ? [renderQueryComment(manifest, inlineNode, inlineNode.uniqueId)] : nodes.map((node) => renderQueryComment(manifest, node, node.uniqueId));
   const db = withQueryComments(openProjectWarehouse(project, { readonly: true }));
   // --defer: the shown node's refs to unbuilt (or, with --favor-state, any other) nodes read the state's relations.
-  const defer = deferralOf(options, manifest);
+  const defer = deferralOf(options, manifest, []);
   attachDeferredSchemas(db, defer);
   const run: RunContext = { ...PARSE_CONTEXT, command: 'show', invocationId: randomUUID(), startedAt: now(), backfill: backfillOfVars(manifest.vars), vars: manifest.vars, ...(defer ? { defer, selectedResources: nodes.map((n) => n.uniqueId) } : {}) };
   try {

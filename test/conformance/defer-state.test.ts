@@ -214,6 +214,28 @@ describe('--defer on SQLite: where the state\'s relations are reached', () => {
     expect(r.stderr).toContain('build the state in a named schema');
   });
 
+  it('a state built in a named schema (schema_directory) is attached under that name, so its views still read: a dev table reads prod\'s view', () => {
+    const p = conformanceProject({
+      'dbt_project.yml': "name: defer\nversion: '1.0'\nprofile: shop\nmodels:\n  defer:\n    +schema: analytics\nseeds:\n  defer:\n    +schema: analytics\n",
+      'profiles.yml': 'shop:\n  target: dev\n  outputs:\n    prod:\n      type: sqlite\n      threads: 1\n      database: x\n      schema: main\n      schemas_and_paths:\n        main: prod/main.db\n      schema_directory: prod\n    dev:\n      type: sqlite\n      threads: 1\n      database: x\n      schema: main\n      schemas_and_paths:\n        main: warehouse.db\n',
+      'seeds/people.csv': 'id,name\n1,alice\n2,bob\n',
+      'models/upstream.sql': "select * from {{ ref('people') }}\n",
+      'models/reader.sql': "{{ config(materialized='table', schema=none) }}\nselect count(*) as n from {{ ref('upstream') }}\n",
+    }, 'defer');
+    const prod = p.dbt(['build', '--target', 'prod']);
+    ok(prod);
+    expect(prod.stdout).toMatch(/OK created sql view model main_analytics\.upstream/);
+    cpSync(join(p.dir, 'target'), join(p.dir, 'state'), { recursive: true });
+    const r = p.dbt(['run', '-s', 'reader', '--defer', '--state', join(p.dir, 'state')]);
+    ok(r);
+    expect(p.rows('reader')).toEqual([{ n: 2 }]);
+    expect(readFileSync(join(p.dir, 'target/run/defer/models/reader.sql'), 'utf8')).toContain('"main_analytics"."upstream"');
+    // Building in that schema too, dev cannot take its name: E212 says so.
+    const both = p.dbt(['run', '-s', 'upstream', 'reader', '--defer', '--favor-state', '--state', join(p.dir, 'state')]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("it holds views that name its schema 'main_analytics'");
+  });
+
   it('a state built in the same warehouse file needs no attach: its relations are read as this target\'s main', () => {
     const { p, state } = setup(engine, { 'models/upstream.sql': "select * from {{ ref('people') }}\n" });
     ok(p.dbt(['build']));
