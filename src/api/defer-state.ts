@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Manifest } from '../compile/manifest.js';
 import { ProjectError } from '../errors/project-error.js';
+import { warnUser } from '../errors/user-warning.js';
 import type { Deferral, DeferredRelation } from '../invocation/deferral.js';
 import { schemaFile, sqliteWarehouseFiles, type SqliteWarehouseFiles } from '../state/warehouse-files.js';
 
@@ -72,6 +73,10 @@ export function deferralOf(options: DeferOptions, manifest: Manifest, written?: 
     throw new ProjectError('Received a --defer argument, but no value was provided to --state', {
       hint: 'give --state <folder> (or --defer-state <folder>, DBT_DEFER_STATE): the target folder of the run to defer to, e.g. a copy of production\'s target/',
     });
+  }
+  // dbt's WarnStateTargetEqual: this command rewrites the folder it defers to.
+  if (resolve(dir) === resolve(manifest.project.root, manifest.project.paths.target)) {
+    warnUser(`The state and target directories are the same: '${dir}'. This could lead to missing changes due to overwritten state including non-idempotent retries.`, 'WarnStateTargetEqual');
   }
   const path = join(resolve(dir), 'manifest.json');
   // E211, in dbt's words.

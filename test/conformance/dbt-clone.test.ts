@@ -4,6 +4,7 @@ import { expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
 import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 import { pgOutputYaml, pgProfilesYml } from '../support/pg-test-database.js';
+import { runCli } from '../support/run-cli.js';
 
 /**
  * dbt's clone (1.6+), modelled on dbt-adapters' dbt-tests-adapter
@@ -86,6 +87,13 @@ describeEachEngine('clone: a relation in the target for each selected model, see
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(Object.values(messages(r))).toEqual(['No-op', 'No-op', 'No-op']);
     expect(r.stdout).toContain('skipping clone for relation');
+  });
+
+  it('--state naming the target folder itself warns in dbt\'s words (BaseCloneSameTargetAndState)', () => {
+    const { p } = setup(engine);
+    // From the project folder, as dbt is run: --state target is the folder clone writes its artifacts to.
+    const r = runCli(['clone', '--state', 'target'], { cwd: p.dir });
+    expect(r.stdout + r.stderr).toContain("The state and target directories are the same: 'target'");
   });
 
   it('without --state (or --defer-state) clone is refused in dbt\'s words', () => {
