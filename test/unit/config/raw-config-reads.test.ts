@@ -23,6 +23,7 @@ const ALLOWED: Record<string, string> = {
   'materialize/incremental/microbatch.ts': "the strategy's validate() checks its raw config",
   'graph/parse-selector.ts': 'a message naming the config.<key>: selector',
   'state/manifest-json.ts': 'manifest.json mirrors the config as written',
+  'api/defer-state.ts': "the --defer state's manifest.json as another invocation wrote it (not this project's nodes)",
   'state/test-node-json.ts': "a data test's config (not a model's)",
   'parse/capture-project.ts': "a data test's tags for the graph (models use settings.tags)",
   'unit-tests/capture-unit-tests.ts': "a unit test's own config (tags, meta, enabled), not a model's",
