@@ -23,6 +23,7 @@ import { loadSession, type SessionOptions } from './session.js';
 import { attachDeferredSchemas, deferralOf } from './defer-state.js';
 import { warnUnusedVars } from './warn-unused-vars.js';
 import { compileSnapshot, writeSnapshotCompiled, type CompiledSnapshot } from './compile-snapshot.js';
+import { compileAnalysis, writeAnalysisCompiled, type CompiledAnalysis } from './compile-analysis.js';
 
 export interface CompileOptions extends SessionOptions {
   readonly select?: readonly string[];
@@ -50,10 +51,11 @@ export interface CompiledModel {
   readonly logs: readonly string[];
 }
 
-/** What compile renders: the selected models and snapshots, in the DAG's order. */
+/** What compile renders: the selected models, snapshots and analyses, in the DAG's order. */
 export interface CompiledProject {
   readonly models: CompiledModel[];
   readonly snapshots: CompiledSnapshot[];
+  readonly analyses: CompiledAnalysis[];
 }
 
 /** Render every selected model both ways and plan it, without writing to the warehouse. */
@@ -70,7 +72,7 @@ export function compileProject(options: CompileOptions = {}): CompiledProject {
   const { manifest, graph, project } = session;
   const state = options.state !== undefined ? { state: selectionState(options.state, manifest, graph) } : {};
   const named = namedSelectionBase(options, project.root, graph, state.state);
-  const selected = withoutEmptyNodes(manifest, selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.snapshots === false ? ['model'] : ['model', 'snapshot'], ...state, ...(named.base ? { base: named.base } : {}) }));
+  const selected = withoutEmptyNodes(manifest, selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.snapshots === false ? ['model'] : ['model', 'snapshot', 'analysis'], ...state, ...(named.base ? { base: named.base } : {}) }));
   warnUnusedVars(session, options.vars, selected);
   // A server's database (PostgreSQL) has no file: it is there to read; a SQLite file may not be yet.
   const db: Warehouse | undefined = engine.isInMemory(project.databasePath) || existsSync(project.databasePath) ? openProjectWarehouse(project, { readonly: true }) : undefined;
@@ -81,21 +83,32 @@ export function compileProject(options: CompileOptions = {}): CompiledProject {
   // compile runs nothing: no invocation id; microbatch batches end at the as_of var, else now.
   const context: RunContext = { ...PARSE_CONTEXT, command: 'compile', startedAt: now(), fullRefresh: options.fullRefresh ?? false, backfill: backfillOfVars(manifest.vars), vars: manifest.vars, ...(options.empty ? { empty: true } : {}), ...(defer ? { defer, selectedResources: [...selected] } : {}) };
   const snapshots = new Map([...(manifest.snapshots?.values() ?? [])].map((s) => [s.uniqueId, s]));
+  const analyses = new Map([...(manifest.analyses?.values() ?? [])].map((a) => [a.uniqueId, a]));
   const t0 = performance.now();
   // dbt's compile writes run_results.json too: each compiled node a success with its compiled code.
   const results: NodeResult[] = [];
-  const compiled = (node: { readonly uniqueId: string; readonly name: string; readonly alias: string; readonly schema: string }, resourceType: 'model' | 'snapshot', code: string, started: string): NodeResult => {
+  const compiled = (node: { readonly uniqueId: string; readonly name: string; readonly alias: string; readonly schema: string }, resourceType: 'model' | 'snapshot' | 'analysis', code: string, started: string): NodeResult => {
     const completed = now();
     return {
       uniqueId: node.uniqueId, name: node.name, resourceType, status: 'success', message: null, executionTime: (completed.getTime() - Date.parse(started)) / 1000,
       startedAt: started, completedAt: completed.toISOString(),
-      adapterResponse: {}, compiledCode: code, relationName: relationName(node), rowsDeleted: 0, rowsInserted: 0, partitions: [], asOf: null, exitCode: 0,
+      adapterResponse: {}, compiledCode: code, relationName: resourceType === 'analysis' ? null : relationName(node), rowsDeleted: 0, rowsInserted: 0, partitions: [], asOf: null, exitCode: 0,
     };
   };
   try {
     const out: CompiledModel[] = [];
     const compiledSnapshots: CompiledSnapshot[] = [];
+    const compiledAnalyses: CompiledAnalysis[] = [];
     for (const id of topologicalOrder(graph, selected)) {
+      const analysis = analyses.get(id);
+      if (analysis) {
+        const started = now().toISOString();
+        const done = compileAnalysis(manifest, analysis, facts?.db, context, () => graphContext(manifest, graph));
+        if (options.writeArtifacts !== false) writeAnalysisCompiled(project, done);
+        compiledAnalyses.push(done);
+        results.push(compiled(analysis, 'analysis', done.sql, started));
+        continue;
+      }
       const snapshot = snapshots.get(id);
       if (snapshot) {
         const started = now().toISOString();
@@ -133,7 +146,7 @@ export function compileProject(options: CompileOptions = {}): CompiledProject {
         options: { select: options.select, exclude: options.exclude, fullRefresh: options.fullRefresh },
       });
     }
-    return { models: out, snapshots: compiledSnapshots };
+    return { models: out, snapshots: compiledSnapshots, analyses: compiledAnalyses };
   } finally {
     db?.close();
   }

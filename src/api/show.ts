@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { refModelKey } from '../compile/versioned-ref.js';
 import { now } from '../clock.js';
-import type { Manifest, ModelNode, SeedNode, SnapshotNode } from '../compile/manifest.js';
+import type { AnalysisNode, Manifest, ModelNode, SeedNode, SnapshotNode } from '../compile/manifest.js';
 import { inlineEphemerals, type EphemeralCte } from '../compile/inline-ephemerals.js';
 import { operationRenderState } from '../compile/operation-render-state.js';
 import { renderModel } from '../compile/render-model.js';
@@ -18,6 +18,7 @@ import { buildMode, rendersIncremental } from '../plan/build-mode.js';
 import { loadSession, type SessionOptions } from './session.js';
 import { attachDeferredSchemas, deferralOf } from './defer-state.js';
 import { snapshotSql } from './compile-snapshot.js';
+import { compileAnalysis } from './compile-analysis.js';
 import { warnUser } from '../errors/user-warning.js';
 
 export interface ShowOptions extends SessionOptions {
@@ -73,16 +74,16 @@ export function show(options: ShowOptions): ShowPreview[] {
   }
 }
 
-type Showable = ModelNode | SeedNode | SnapshotNode;
+type Showable = ModelNode | SeedNode | SnapshotNode | AnalysisNode;
 
-/** A model, seed or snapshot by name (a versioned model's name: its latest version, as ref() reads it); otherwise the closest name. */
+/** A model, seed, snapshot or analysis by name (a versioned model's name: its latest version, as ref() reads it); otherwise the closest name. */
 function findShowable(manifest: Manifest, name: string): Showable {
-  const node = manifest.models.get(refModelKey(manifest.models, name)) ?? manifest.seeds.get(name) ?? manifest.snapshots?.get(name);
+  const node = manifest.models.get(refModelKey(manifest.models, name)) ?? manifest.seeds.get(name) ?? manifest.snapshots?.get(name) ?? manifest.analyses?.get(name);
   if (node) return node;
   if (manifest.disabled.has(name)) throw new ProjectError(`model '${name}' is disabled (enabled: false)`);
-  const names = [...manifest.models.keys(), ...manifest.seeds.keys(), ...(manifest.snapshots?.keys() ?? [])];
-  throw new ProjectError(`show: no model, seed or snapshot named '${name}'.${didYouMeanSuffix(name, names)}`, {
-    hint: 'show previews models, seeds and snapshots by name (--select takes names here, not selectors); `mini-dbt ls` lists them',
+  const names = [...manifest.models.keys(), ...manifest.seeds.keys(), ...(manifest.snapshots?.keys() ?? []), ...(manifest.analyses?.keys() ?? [])];
+  throw new ProjectError(`show: no model, seed, snapshot or analysis named '${name}'.${didYouMeanSuffix(name, names)}`, {
+    hint: 'show previews models, seeds, snapshots and analyses by name (--select takes names here, not selectors); `mini-dbt ls` lists them',
   });
 }
 
@@ -93,6 +94,8 @@ function findShowable(manifest: Manifest, name: string): Showable {
  */
 function nodeSql(manifest: Manifest, db: Warehouse, run: RunContext, node: Showable, log?: (message: string) => void): string {
   if (node.resourceType === 'seed') return `select * from ${quoteIdentifier(node.schema)}.${quoteIdentifier(node.alias)}`;
+  // An analysis's compiled code, run read-only: what a person would paste into a query tool.
+  if (node.resourceType === 'analysis') return compileAnalysis(manifest, node, db, run).sql;
   if (node.resourceType === 'snapshot') {
     warnUser(`show previews the query of snapshot '${node.name}' (the rows its next run reads), as dbt's show does, not the snapshot table; to see its rows and their history: mini-dbt show --inline "select * from {{ ref('${node.name}') }}"`, 'ShowSnapshotQuery');
     return snapshotSql(manifest, node, db, run, log);

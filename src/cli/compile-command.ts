@@ -22,7 +22,8 @@ export function compileCommand(flags: CompileFlags): number {
   const compiled = project.models;
   const snapshots = project.snapshots;
   // The models' log() output, as dbt's compile prints it (on stderr under --json, which stdout carries).
-  const logs = [...compiled.flatMap((c) => c.logs), ...snapshots.flatMap((c) => c.logs)];
+  const analyses = project.analyses;
+  const logs = [...compiled.flatMap((c) => c.logs), ...snapshots.flatMap((c) => c.logs), ...analyses.flatMap((c) => c.logs)];
   if (logs.length > 0) (flags.json ? process.stderr : process.stdout).write(`${logs.join('\n')}\n`);
   if (flags.json) {
     const out: Record<string, unknown>[] = compiled.map((c) => ({
@@ -34,6 +35,9 @@ export function compileCommand(flags: CompileFlags): number {
     }));
     for (const c of snapshots) {
       out.push({ unique_id: c.node.uniqueId, full_sql: c.sql, incremental_sql: null, window: null, plan: { mode: c.mode, reason: c.reason, strategy: c.node.settings.strategy, statements: [...c.statements] } });
+    }
+    for (const c of analyses) {
+      out.push({ unique_id: c.node.uniqueId, full_sql: c.sql, incremental_sql: null, window: null, plan: { mode: 'analysis', reason: 'an analysis is compiled, never run', strategy: null, statements: [] } });
     }
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
@@ -53,6 +57,7 @@ export function compileCommand(flags: CompileFlags): number {
     out.push(colors.cyan(`-- a run now would: ${c.plan.mode}${c.plan.strategy ? ` with ${c.plan.strategy}` : ''} (${c.plan.reason})`), planScript(c.plan, { maxBatches: 3 }), '');
   }
   for (const c of snapshots) out.push(...snapshotLines(c));
+  for (const c of analyses) out.push(colors.bold(`-- ${c.node.name} (${c.node.file.path}): analysis (compiled, never run)`), c.sql, '');
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;
 }

@@ -3,8 +3,8 @@ import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import type { ResourceType } from '../graph/graph-node.js';
 
 /** dbt's --resource-type values: mini-dbt's node types, dbt's that mini-dbt has no nodes of, and all/default. */
-const MINI_DBT_TYPES: readonly ResourceType[] = ['model', 'seed', 'snapshot', 'source', 'test', 'unit_test', 'exposure'];
-const OTHER_DBT_TYPES = ['analysis', 'metric', 'saved_query', 'semantic_model', 'function'];
+const MINI_DBT_TYPES: readonly ResourceType[] = ['model', 'seed', 'snapshot', 'source', 'analysis', 'test', 'unit_test', 'exposure'];
+const OTHER_DBT_TYPES = ['metric', 'saved_query', 'semantic_model', 'function'];
 const VALUES = [...MINI_DBT_TYPES, ...OTHER_DBT_TYPES, 'all', 'default'];
 
 function parse(flag: string, values: readonly string[]): Set<string> {
@@ -20,7 +20,7 @@ function parse(flag: string, values: readonly string[]): Set<string> {
 /**
  * dbt's --resource-type and --exclude-resource-type (build, test, ls): the
  * node types kept, or undefined when neither flag is given. Types dbt has and
- * mini-dbt does not (analysis, metric, ...) are accepted and match nothing.
+ * mini-dbt does not (metric, ...) are accepted and match nothing.
  */
 export function resourceTypesOption(include: readonly string[] | undefined, exclude: readonly string[] | undefined): ResourceType[] | undefined {
   if (!include?.length && !exclude?.length) return undefined;

@@ -75,6 +75,29 @@ export interface SnapshotNode {
   readonly dependsOn: readonly string[];
 }
 
+/**
+ * A dbt analysis: a .sql file under analysis-paths, rendered like a model
+ * (ref, source, config, macros) and compiled into target/compiled, never run
+ * (analysis.<project>.<name>; its fqn has 'analysis' after the project, as
+ * dbt's). Not in `nodes`: it is no relation.
+ */
+export interface AnalysisNode {
+  readonly resourceType: 'analysis';
+  readonly uniqueId: string;
+  readonly name: string;
+  /** What `this` names while it renders: its name. */
+  readonly alias: string;
+  readonly schema: string;
+  readonly file: ModelFile;
+  readonly fqn: readonly string[];
+  readonly config: NodeConfig;
+  readonly tags: readonly string[];
+  readonly properties?: NodeProperties;
+  readonly refs: readonly string[];
+  readonly sources: readonly [string, string][];
+  readonly dependsOn: readonly string[];
+}
+
 export type ManifestNode = ModelNode | SeedNode | SourceNode;
 
 /** The captured project: every node with resolved config and dependencies. */
@@ -96,6 +119,8 @@ export interface Manifest {
   readonly snapshots?: ReadonlyMap<string, SnapshotNode>;
   /** dbt 1.8 unit tests by unique id (unit_test.<project>.<model>.<name>). */
   readonly unitTests?: ReadonlyMap<string, UnitTestNode>;
+  /** dbt's analyses by name (compiled by compile, listed by ls, never run). */
+  readonly analyses?: ReadonlyMap<string, AnalysisNode>;
   /** `{% docs %}` blocks by name (manifest.json's `docs`, the docs site's overview). */
   readonly docs?: ReadonlyMap<string, DocsBlock>;
   /** Merged vars: project globals, project-scoped, then --vars. */

@@ -1,10 +1,10 @@
 import type { VersionValue } from '../project/model-version.js';
 
 /** The kinds of node in the DAG. */
-export type ResourceType = 'model' | 'seed' | 'source' | 'snapshot' | 'test' | 'unit_test' | 'exposure';
+export type ResourceType = 'model' | 'seed' | 'source' | 'snapshot' | 'test' | 'unit_test' | 'exposure' | 'analysis';
 
 /** Every resource type, in the order used to break ties when ordering nodes. */
-export const RESOURCE_TYPES: readonly ResourceType[] = ['seed', 'source', 'snapshot', 'model', 'unit_test', 'test', 'exposure'];
+export const RESOURCE_TYPES: readonly ResourceType[] = ['seed', 'source', 'snapshot', 'model', 'analysis', 'unit_test', 'test', 'exposure'];
 
 /** One resource of the project, as the graph sees it. */
 export interface GraphNode {

@@ -9,7 +9,7 @@ import type { GraphNode } from '../graph/graph-node.js';
 import type { Project } from '../project/project.js';
 import { findLine } from '../compile/find-line.js';
 import { JinjaEnvironment } from '../compile/jinja-environment.js';
-import type { Manifest, ManifestNode, ModelNode, SeedNode, SnapshotNode, SourceNode } from '../compile/manifest.js';
+import type { AnalysisNode, Manifest, ManifestNode, ModelNode, SeedNode, SnapshotNode, SourceNode } from '../compile/manifest.js';
 import { resolvePackageVars, resolveVars } from '../compile/resolve-vars.js';
 import { captureTests } from '../data-tests/capture-tests.js';
 import type { TestNode } from '../compile/test-node.js';
@@ -25,6 +25,7 @@ import { schemaNamer } from './node-schema.js';
 import { checkMicrobatchInputs } from './microbatch-inputs.js';
 import { captureSnapshots } from './capture-snapshots.js';
 import { modelAccessProblems } from './model-access.js';
+import { analysisGraphNodes, captureAnalyses } from './capture-analyses.js';
 import { warnUser } from '../errors/user-warning.js';
 import { defaultModelAlias, modelFqnTail } from '../project/model-version.js';
 import { refModelKey, unknownVersionError } from '../compile/versioned-ref.js';
@@ -242,6 +243,9 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
   const skips = skipsOfRenderFailures(new Map([...models].map(([name, node]) => [name, node.refs])), renderFailed);
   if (skips.length > 0) throw new RenderFailureErrors(errors, skips);
   const unitTests = (project.unitTests?.length ?? 0) > 0 ? captureUnitTests({ project, models, disabled, seeds, sources, snapshots }, errors) : new Map<string, UnitTestNode>();
+  const analyses = (project.analyses?.length ?? 0) > 0 || (project.analysisProperties?.size ?? 0) > 0
+    ? captureAnalyses({ project, context, models, disabledModels: disabled, seeds, disabledSeeds, snapshots, sources, disabledSources }, errors)
+    : new Map<string, AnalysisNode>();
   if (errors.length === 1) throw errors[0]!;
   if (errors.length > 1) throw new ProjectErrors(errors);
 
@@ -276,6 +280,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     for (const snapshot of snapshots.values()) refable.set(snapshot.name, snapshot);
     graphNodes.push(...exposureNodes(project.exposures!, project.name, refable, sources));
   }
+  graphNodes.push(...analysisGraphNodes(analyses, project.name));
   // dbt's groups and model access, once every referencing node (exposures included) is known.
   const accessErrors = modelAccessProblems(project, models, graphNodes);
   if (accessErrors.length === 1) throw accessErrors[0]!;
@@ -298,6 +303,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     tests,
     unitTests,
     snapshots,
+    ...(analyses.size > 0 ? { analyses } : {}),
     docs: new Map((project.docsBlocks ?? []).map((b) => [b.name, b])),
   };
 }

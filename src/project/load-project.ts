@@ -91,7 +91,12 @@ function loadProjectFiles(projectDir: string, options: LoadProjectOptions): Proj
       .map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, rawSql: readFileSync(f.absPath, 'utf8') })),
     ...packages.flatMap((p) => p.singularTests),
   ];
-  const ymlFiles = [...paths.models, ...paths.seeds].flatMap((dir) => listFiles(root, dir, ['.yml', '.yaml']));
+  // dbt's analyses: none unless the project file names analysis-paths (dbt init writes ["analyses"]).
+  const analysisPaths = config['analysis-paths'] ?? [];
+  const analyses: ModelFile[] = analysisPaths.flatMap((dir) =>
+    listFiles(root, dir, ['.sql']).map((f): ModelFile => ({ name: f.stem, path: f.path, absPath: f.absPath, rawSql: readFileSync(f.absPath, 'utf8'), folders: f.folders })));
+  const ymlFiles = [...paths.models, ...paths.seeds, ...analysisPaths.filter((dir) => !paths.models.includes(dir) && !paths.seeds.includes(dir))]
+    .flatMap((dir) => listFiles(root, dir, ['.yml', '.yaml']));
   const properties = withPackageProperties(loadProperties(ymlFiles), packages);
 
   macros.push(...packages.flatMap((p) => p.macros));
@@ -137,6 +142,9 @@ function loadProjectFiles(projectDir: string, options: LoadProjectOptions): Proj
     exposures: properties.exposures,
     groups: properties.groups,
     unitTestFolderConfigs: config.unit_tests ?? {},
+    analyses,
+    analysisFolderConfigs: config.analyses ?? {},
+    analysisProperties: properties.analyses,
     fixtures: fixtureFiles(root, paths.tests),
   };
 }

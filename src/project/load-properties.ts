@@ -20,6 +20,8 @@ export interface LoadedProperties {
   readonly exposures: ExposureDefinition[];
   /** `groups:` entries (dbt 1.5), in file order. */
   readonly groups: GroupDefinition[];
+  /** `analyses:` entries, by name. */
+  readonly analyses: Map<string, NodeProperties>;
 }
 
 type Raw = Record<string, unknown>;
@@ -104,7 +106,7 @@ function locationOf(yaml: YamlFile, path: readonly (string | number)[]): { reado
   };
 }
 
-function nodeEntries(yaml: YamlFile, key: 'models' | 'seeds', into: Map<string, NodeProperties>): void {
+function nodeEntries(yaml: YamlFile, key: 'models' | 'seeds' | 'analyses', into: Map<string, NodeProperties>): void {
   const doc = yaml.value as Raw;
   listOf(yaml, doc[key], [key]).forEach((entry, i) => {
     const path = [key, i];
@@ -185,7 +187,7 @@ function sourceEntries(yaml: YamlFile, into: SourceTable[]): void {
 
 /** Read every property yml under the model and seed paths. */
 export function loadProperties(files: readonly ListedFile[]): LoadedProperties {
-  const out: LoadedProperties = { models: new Map(), seeds: new Map(), sources: [], unitTests: [], exposures: [], groups: [] };
+  const out: LoadedProperties = { models: new Map(), seeds: new Map(), sources: [], unitTests: [], exposures: [], analyses: new Map(), groups: [] };
   for (const file of files) {
     const yaml = readYamlFile(file.absPath, file.path);
     if (yaml.value === null || yaml.value === undefined) continue;
@@ -194,6 +196,7 @@ export function loadProperties(files: readonly ListedFile[]): LoadedProperties {
     }
     nodeEntries(yaml, 'models', out.models);
     nodeEntries(yaml, 'seeds', out.seeds);
+    nodeEntries(yaml, 'analyses', out.analyses);
     sourceEntries(yaml, out.sources);
     out.unitTests.push(...unitTestEntries(yaml, file));
     out.exposures.push(...exposureEntries(yaml));

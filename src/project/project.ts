@@ -180,6 +180,12 @@ export interface Project {
   readonly groups?: readonly GroupDefinition[];
   /** The project file's `unit_tests:` config tree (enabled, tags, meta by folder, model and test). */
   readonly unitTestFolderConfigs?: ConfigMap;
+  /** dbt's analyses: the .sql files under `analysis-paths` (none unless the project file names them), compiled, never run. */
+  readonly analyses?: readonly ModelFile[];
+  /** The project file's `analyses:` block (read with the require_analyses_project_level_config flag, as in dbt). */
+  readonly analysisFolderConfigs?: ConfigMap;
+  /** `analyses:` entries of the property files, by name. */
+  readonly analysisProperties?: ReadonlyMap<string, NodeProperties>;
   /** Unit test fixture files under <test-path>/fixtures, by name. */
   readonly fixtures?: ReadonlyMap<string, FixtureFile>;
 }

@@ -4,7 +4,7 @@ import { exposureId } from '../parse/exposure-nodes.js';
 import { modelAccess } from '../parse/model-access.js';
 import { unitTestJson } from './unit-test-json.js';
 import { nowIso } from '../clock.js';
-import type { Manifest, ManifestNode, SnapshotNode } from '../compile/manifest.js';
+import type { AnalysisNode, Manifest, ManifestNode, SnapshotNode } from '../compile/manifest.js';
 import type { Graph } from '../graph/graph-node.js';
 import { testNodeJson } from './test-node-json.js';
 import { relationDatabase } from './relation-database.js';
@@ -128,6 +128,27 @@ function snapshotJson(node: SnapshotNode, manifest: Manifest): Record<string, un
   };
 }
 
+/**
+ * An analysis as dbt's manifest has it: resource_type analysis, `path` under
+ * `analysis/` (dbt's compiled path), no relation (relation_name null).
+ */
+function analysisJson(node: AnalysisNode, manifest: Manifest): Record<string, unknown> {
+  return {
+    unique_id: node.uniqueId, name: node.name, resource_type: 'analysis', package_name: node.fqn[0] ?? manifest.project.name, fqn: node.fqn,
+    alias: node.alias, schema: node.schema, database: relationDatabase(manifest.project.target).name, config: node.config,
+    tags: node.tags, relation_name: null,
+    path: `analysis/${node.file.path.split('/').slice(1).join('/')}`,
+    original_file_path: node.file.path,
+    checksum: textChecksum(node.file.rawSql),
+    ...describedJson(manifest, node.properties, node.properties),
+    depends_on: { macros: [], nodes: node.dependsOn },
+    refs: node.refs.map((name) => refJson(manifest, name)),
+    sources: node.sources,
+    raw_code: node.file.rawSql,
+    language: 'sql',
+  };
+}
+
 /** dbt's `groups`: each group of the property files, by group.<package>.<name>. */
 function groupsJson(manifest: Manifest): Record<string, unknown> {
   return Object.fromEntries((manifest.project.groups ?? []).map((g) => {
@@ -193,6 +214,7 @@ export function manifestJson(manifest: Manifest, graph: Graph, invocationId: str
   }
   for (const test of manifest.tests.values()) nodes[test.uniqueId] = testNodeJson(test, test.fqn[0] ?? manifest.project.name);
   for (const snapshot of manifest.snapshots?.values() ?? []) nodes[snapshot.uniqueId] = snapshotJson(snapshot, manifest);
+  for (const analysis of manifest.analyses?.values() ?? []) nodes[analysis.uniqueId] = analysisJson(analysis, manifest);
   return {
     metadata: manifestMetadata(manifest, invocationId),
     nodes,

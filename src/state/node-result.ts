@@ -49,7 +49,7 @@ export interface LateRowsNotApplied {
 export interface NodeResult {
   readonly uniqueId: string;
   readonly name: string;
-  readonly resourceType: 'model' | 'seed' | 'snapshot' | 'test' | 'unit_test';
+  readonly resourceType: 'model' | 'seed' | 'snapshot' | 'test' | 'unit_test' | 'analysis';
   readonly status: NodeStatus;
   /** Data tests: the failing row count (0 when passing). */
   readonly failures?: number;
@@ -65,7 +65,7 @@ export interface NodeResult {
   readonly completedAt: string;
   readonly adapterResponse: AdapterResponse | Record<string, never>;
   readonly compiledCode?: string;
-  readonly relationName: string;
+  readonly relationName: string | null;
   readonly plan?: NodePlan;
   readonly rowsDeleted: number;
   readonly rowsInserted: number;

@@ -126,7 +126,7 @@ describeEachEngine('show (dbt-core tests/functional/show)', (engine) => {
     expect(out.stderr).toContain("depends on a node named 'third_model' which was not found");
     const typo = p.dbt(['show', '--select', 'secnd_model']);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toContain("no model, seed or snapshot named 'secnd_model'. Did you mean 'second_model'?");
+    expect(typo.stderr).toContain("no model, seed, snapshot or analysis named 'secnd_model'. Did you mean 'second_model'?");
   });
 
   it('an --inline query that is not one SELECT is refused and changes nothing; a write hidden in a CTE cannot run either', () => {
