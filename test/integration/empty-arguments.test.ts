@@ -5,7 +5,7 @@ import { runCli } from '../support/run-cli.js';
 const COMMANDS: readonly (readonly string[])[] = [
   ['run'], ['seed'], ['build'], ['snapshot'], ['compile'], ['ls'], ['lateness', 'raw_orders'], ['parse'], ['stale', 'm'], ['backfill', 'm'],
   ['history', 'm'], ['replay', 'm'], ['retry'], ['test'], ['show'], ['run-operation', 'm'], ['docs', 'generate'], ['docs', 'serve'],
-  ['source', 'freshness'], ['debug'], ['init', 'p'], ['lesson'], ['explain-order', '1'], ['deps'], ['clean'],
+  ['source', 'freshness'], ['debug'], ['init', 'p'], ['lesson'], ['explain-order', '1'], ['deps'], ['clean'], ['clone'],
 ];
 
 /** The options of a command that take a value, read from its --help (so a new option is covered without touching this test). */
