@@ -9,6 +9,8 @@ import { pgColumnTypes } from './pg-type-names.js';
 import { ConnectionLostError } from '../connection-lost.js';
 import { copySchema } from './pg-copy-schema.js';
 import { ADVISORY_NAMESPACE } from './pg-advisory-namespace.js';
+import { putViewsBack, readViewDefinitions, type ViewKeeperConnection } from './pg-kept-views.js';
+import { parseTextArray } from './pg-text-array.js';
 
 const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
@@ -225,7 +227,7 @@ export class PostgresConnection implements Connection {
     // share a view would each drop it (cascade) and put it back reading the other's table, and
     // deadlock. Posted: the views' read waits behind it, no round trip of its own.
     if (this.inTransaction) this.client.send(`select pg_advisory_xact_lock(${ADVISORY_NAMESPACE}, hashtext('${VIEWS_LOCK}'))`);
-    const views = this.viewDefinitions();
+    const views = readViewDefinitions(this.viewKeeper);
     this.dropsCascade = true;
     let result: T;
     try {
@@ -233,43 +235,20 @@ export class PostgresConnection implements Connection {
     } finally {
       this.dropsCascade = false;
     }
-    if (views.length > 0) {
-      // A name now held by any relation is not put back: a view dropped on purpose and replaced by the swapped-in table stays replaced.
-      const present = new Set(
-        (this.query(`select n.nspname || '.' || c.relname as k from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.relkind in ('v', 'r', 'p', 'm', 'f')`, []).rows as { k: string }[]).map((r) => r.k),
-      );
-      for (const view of views) {
-        if (present.has(`${view.schema}.${view.name}`)) continue;
-        this.query(`create view ${quoteName(view.schema)}.${quoteName(view.name)} as ${view.definition.replace(/;\s*$/, '')}`, []);
-      }
-    }
+    putViewsBack(this.viewKeeper, views);
     return result;
   }
 
-  /**
-   * The views of the user's schemas, with their definitions. pg_get_viewdef opens each view the
-   * catalog scan saw: one that another session dropped meanwhile (a node on another thread
-   * replacing its view, --threads) fails the read with "could not open relation with OID". The
-   * read is then made again (after a rollback to a savepoint taken before it, in a transaction).
-   */
-  private viewDefinitions(): { schema: string; name: string; definition: string }[] {
-    const sql = `select n.nspname as schema, c.relname as name, pg_get_viewdef(c.oid) as definition
-       from pg_class c join pg_namespace n on n.oid = c.relnamespace
-       where c.relkind = 'v' and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'
-       order by c.oid`;
-    for (let attempt = 1; ; attempt++) {
-      const marked = this.inTransaction;
-      // Posted: no round trip of its own (the read's answers it).
-      if (marked) this.client.send('savepoint mini_dbt_views');
-      try {
-        const rows = this.query(sql, []).rows as { schema: string; name: string; definition: string }[];
-        if (marked) this.client.send('release savepoint mini_dbt_views');
-        return rows;
-      } catch (err) {
-        if (!(err instanceof PgError && /could not open relation with OID|cache lookup failed for relation/.test(err.message)) || attempt >= 5) throw err;
-        if (marked) this.query('rollback to savepoint mini_dbt_views', []);
-      }
-    }
+  /** This connection as reading and putting back views needs it (pg-kept-views.ts). */
+  private get viewKeeper(): ViewKeeperConnection {
+    const connection = this;
+    return {
+      query: (sql, params) => connection.query(sql, params as BindParameters),
+      send: (sql) => connection.client.send(sql),
+      get inTransaction() {
+        return connection.inTransaction;
+      },
+    };
   }
 
   /** A copy of a schema into another one of the same database (`path` names the new schema: PostgreSQL has no database files). */
@@ -361,7 +340,7 @@ export class PostgresConnection implements Connection {
       this.schemaOf(options?.schema ?? 'main'),
       name,
     );
-    return rows.map((r) => ({ name: r.name, unique: r.unique, columns: parseArray(r.columns) }));
+    return rows.map((r) => ({ name: r.name, unique: r.unique, columns: parseTextArray(r.columns) }));
   }
 
   schemaObject(name: string, schema = 'main'): { type: string; table: string } | undefined {
@@ -416,12 +395,4 @@ function copyCall<T>(call: () => T): T {
     if (at) throw new CopyRowError(err instanceof Error ? err.message : String(err), Number(at[1]), at[2]);
     throw err;
   }
-}
-
-/** A text[] comes back as its text ({a,b}) from the worker's parsers: read it, NULLs (expressions) as ''. */
-function parseArray(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map((v) => (v === null ? '' : String(v)));
-  const text = String(value ?? '{}').replace(/^\{|\}$/g, '');
-  if (text === '') return [];
-  return text.split(',').map((v) => (v === 'NULL' ? '' : v.replace(/^"|"$/g, '').replace(/\\(.)/g, '$1')));
 }
