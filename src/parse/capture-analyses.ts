@@ -31,6 +31,13 @@ export interface AnalysisInputs {
  * project sets the require_analyses_project_level_config flag.
  */
 function projectLayers(project: Project, file: ModelFile): Record<string, unknown>[] {
+  // An installed package's analysis takes no models: config, the root's or its own (dbt-core #15415: a
+  // package's models disabled must not hide the analysis's refs); under the flag, the root's analyses: <package>:.
+  if (file.package !== undefined) {
+    if (project.flags?.require_analyses_project_level_config !== true) return [];
+    const tree = project.analysisFolderConfigs ?? {};
+    return [...folderConfigLayers(tree, file.package, file.folders, true), nodeConfigLayer(tree, file.package, file.folders, file.name, true) ?? {}];
+  }
   if (project.flags?.require_analyses_project_level_config === true) {
     const tree = project.analysisFolderConfigs ?? {};
     return [...folderConfigLayers(tree, project.name, file.folders), nodeConfigLayer(tree, project.name, file.folders, file.name) ?? {}];
@@ -78,14 +85,20 @@ export function captureAnalyses(inputs: AnalysisInputs, errors: ProjectError[]):
       else if (inputs.disabledSources.has(`${s}.${t}`)) errors.push(new ProjectError(`${where} depends on a source named '${s}.${t}' which is disabled`, { location }));
       else errors.push(new ProjectError(`${where} depends on a source named '${s}.${t}' which was not found.${didYouMeanSuffix(`${s}.${t}`, [...sources.keys()])}`, { location }));
     }
+    const pkg = file.package ?? project.name;
+    const clash = out.get(file.name);
+    if (clash) {
+      errors.push(new ProjectError(`two analyses are named '${file.name}': ${clash.file.path} and ${file.path}`, { location: { file: file.path }, hint: 'mini-dbt needs analysis names unique across the project and its packages; rename one of them' }));
+      continue;
+    }
     out.set(file.name, {
       resourceType: 'analysis',
-      uniqueId: `analysis.${project.name}.${file.name}`,
+      uniqueId: `analysis.${pkg}.${file.name}`,
       name: file.name,
       alias: file.name,
       schema: 'main',
       file,
-      fqn: [project.name, 'analysis', ...file.folders, file.name],
+      fqn: [pkg, 'analysis', ...file.folders, file.name],
       config: { enabled: true, materialized: 'view', ...config },
       // Tags as the typed config parser reads them (a string or a list; folder tags added, as for models).
       tags: parseModelSettings({ ...config, materialized: 'view' }).tags,

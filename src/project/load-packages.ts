@@ -19,6 +19,8 @@ export interface PackageProject {
   readonly requireDbtVersion?: readonly string[];
   readonly macros: readonly MacroFile[];
   readonly models: readonly ModelFile[];
+  /** Its analyses (under its analysis-paths; none unless its project file names them). */
+  readonly analyses: readonly ModelFile[];
   readonly seeds: readonly SeedFile[];
   readonly singularTests: readonly SingularTestFile[];
   /** Its yml properties (models, seeds, sources), paths relative to the root project. */
@@ -93,6 +95,8 @@ function loadPackage(projectRoot: string, folder: string): PackageProject {
   const models: ModelFile[] = modelPaths.flatMap((dir) =>
     list(dir, ['.sql']).map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, rawSql: readFileSync(f.absPath, 'utf8'), folders: f.folders, package: pkg })));
   const seeds: SeedFile[] = seedPaths.flatMap((dir) => list(dir, ['.csv']).map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, folders: f.folders, package: pkg })));
+  const analyses: ModelFile[] = (config['analysis-paths'] ?? []).flatMap((dir) =>
+    list(dir, ['.sql']).map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, rawSql: readFileSync(f.absPath, 'utf8'), folders: f.folders, package: pkg })));
   const singularTests: SingularTestFile[] = testFiles
     .filter((f) => f.folders[0] !== 'generic' && f.folders[0] !== 'fixtures')
     .map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, rawSql: readFileSync(f.absPath, 'utf8'), package: pkg }));
@@ -107,6 +111,7 @@ function loadPackage(projectRoot: string, folder: string): PackageProject {
     requireDbtVersion: required === undefined || required === null ? undefined : typeof required === 'string' ? [required] : [...required],
     macros,
     models,
+    analyses,
     seeds,
     singularTests,
     properties: {

@@ -93,8 +93,11 @@ function loadProjectFiles(projectDir: string, options: LoadProjectOptions): Proj
   ];
   // dbt's analyses: none unless the project file names analysis-paths (dbt init writes ["analyses"]).
   const analysisPaths = config['analysis-paths'] ?? [];
-  const analyses: ModelFile[] = analysisPaths.flatMap((dir) =>
-    listFiles(root, dir, ['.sql']).map((f): ModelFile => ({ name: f.stem, path: f.path, absPath: f.absPath, rawSql: readFileSync(f.absPath, 'utf8'), folders: f.folders })));
+  const analyses: ModelFile[] = [
+    ...analysisPaths.flatMap((dir) =>
+      listFiles(root, dir, ['.sql']).map((f): ModelFile => ({ name: f.stem, path: f.path, absPath: f.absPath, rawSql: readFileSync(f.absPath, 'utf8'), folders: f.folders }))),
+    ...packages.flatMap((p) => p.analyses),
+  ];
   const ymlFiles = [...paths.models, ...paths.seeds, ...analysisPaths.filter((dir) => !paths.models.includes(dir) && !paths.seeds.includes(dir))]
     .flatMap((dir) => listFiles(root, dir, ['.yml', '.yaml']));
   const properties = withPackageProperties(loadProperties(ymlFiles), packages);

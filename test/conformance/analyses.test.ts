@@ -117,4 +117,21 @@ describe('analyses', () => {
     expect(off.code).toBe(2);
     expect(off.stderr).toContain("analysis 'my_analysis' depends on a node named 'my_model' which is disabled");
   });
+  it("an installed package's analyses are parsed; one that refs a model the root disables is refused (dbt-core #15415), not hidden", () => {
+    const pkg = {
+      'my_package/dbt_project.yml': "name: 'my_package'\nversion: '1.0'\nconfig-version: 2\nmodel-paths: [\"models\"]\nanalysis-paths: [\"analyses\"]\n",
+      'my_package/models/A.sql': 'select 1 as x',
+      'my_package/analyses/my_analysis.sql': "select x + 1 as y from {{ ref('A') }}",
+      'packages.yml': 'packages:\n  - local: my_package\n',
+    };
+    const enabled = writeProject({ 'dbt_project.yml': "name: test\nversion: '1.0'\n", 'models/my_model.sql': MODEL, ...pkg });
+    expect(runCli(['deps', '--project-dir', enabled]).code).toBe(0);
+    expect(runCli(['parse', '--project-dir', enabled]).code).toBe(0);
+    expect(manifestOf(enabled).nodes['analysis.my_package.my_analysis']).toMatchObject({ fqn: ['my_package', 'analysis', 'my_analysis'], depends_on: { nodes: ['model.my_package.A'] } });
+    const disabled = writeProject({ 'dbt_project.yml': "name: test\nversion: '1.0'\nmodels:\n  my_package:\n    +enabled: false\n", 'models/my_model.sql': MODEL, ...pkg });
+    expect(runCli(['deps', '--project-dir', disabled]).code).toBe(0);
+    const out = runCli(['parse', '--project-dir', disabled]);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain("analysis 'my_analysis' depends on a node named 'A' which is disabled");
+  });
 });
