@@ -13,10 +13,17 @@ export interface UnitTestDiff {
 
 const ANSI = /\x1B(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])/g;
 
+/** A timestamp at midnight written as ISO text: `2016-09-01 00:00:00`, `2016-09-01T00:00:00.000`. */
+const MIDNIGHT = /^(\d{4}-\d{2}-\d{2})[ T]00:00(?::00(?:\.0+)?)?$/;
+
 /**
  * A cell as compared: SQLite may hand back 2 where the expected row says
  * '2', or 2.0 where it says 2 (dbt casts both sides to the column's type);
  * numbers and numeric text compare as numbers, bytes as hex, the rest as text.
+ * A midnight timestamp compares as its date: SQLite keeps dates and times as
+ * text, so `date_trunc('day', ...)` gives '2016-09-01 00:00:00' where the
+ * expected row says '2016-09-01', which dbt (casting it to the column's
+ * timestamp type) counts as equal.
  */
 export function comparableCell(value: unknown): Cell {
   if (value === null || value === undefined) return null;
@@ -24,7 +31,8 @@ export function comparableCell(value: unknown): Cell {
   if (typeof value === 'bigint') return Number(value);
   if (Buffer.isBuffer(value)) return value.toString('hex');
   const text = String(value);
-  return isNumericText(text) ? Number(text) : text;
+  if (isNumericText(text)) return Number(text);
+  return MIDNIGHT.exec(text)?.[1] ?? text;
 }
 
 function compareCells(a: Cell, b: Cell): number {

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { rewriteDateCasts } from './sqlite-date-casts.js';
+import { rewriteForSqlite } from './sqlite-rewrites.js';
 import { convertTimezoneSql } from './sqlite-convert-timezone.js';
 import { MultipleStatementsError, type BindParameters, type Connection, type OpenOptions, type PreparedStatement, type RunResult } from '../connection.js';
 
@@ -16,7 +16,7 @@ function loadDriver(): Driver {
 /** better-sqlite3 refuses a text holding a second statement with this RangeError. */
 function prepareOne(db: Database.Database, sql: string): Database.Statement {
   try {
-    return db.prepare(rewriteDateCasts(sql));
+    return db.prepare(rewriteForSqlite(sql));
   } catch (err) {
     if (err instanceof RangeError && /more than one statement/.test(err.message)) throw new MultipleStatementsError(err.message);
     throw err;
@@ -84,18 +84,18 @@ export class SqliteConnection implements Connection {
   }
 
   exec(sql: string): void {
-    this.db.exec(rewriteDateCasts(sql));
+    this.db.exec(rewriteForSqlite(sql));
   }
 
   runScript(sql: string): number {
     const changes = this.db.prepare('select total_changes()').pluck();
     const before = Number(changes.get());
-    this.db.exec(rewriteDateCasts(sql));
+    this.db.exec(rewriteForSqlite(sql));
     return Number(changes.get()) - before;
   }
 
   prepare<Row = unknown>(sql: string): PreparedStatement<Row> {
-    const text = rewriteDateCasts(sql);
+    const text = rewriteForSqlite(sql);
     return new SqliteStatement<Row>(this.db, text, prepareOne(this.db, text));
   }
 
