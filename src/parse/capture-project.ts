@@ -85,6 +85,14 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
       disabledSeeds.add(file.name);
       continue;
     }
+    const clash = seeds.get(file.name);
+    if (clash) {
+      errors.push(new ProjectError(`the name '${file.name}' is used twice: ${clash.file.path} and ${file.path}`, {
+        location: { file: file.path },
+        hint: `ref('${file.name}') could not tell them apart; rename or disable one of them`,
+      }));
+      continue;
+    }
     seeds.set(file.name, {
       resourceType: 'seed',
       uniqueId: `seed.${packageOf(file)}.${file.name}`,

@@ -24,6 +24,7 @@ import type { Target } from '../project/target.js';
 import type { ColumnProperties, ConfigMap, NodeProperties, Project, SourceTable } from '../project/project.js';
 import { JinjaEnvironment } from '../compile/jinja-environment.js';
 import type { ProfileRenderer } from '../project/load-target.js';
+import type { PackageProject } from '../project/load-packages.js';
 import { FILE_TARGET } from '../project/target.js';
 import { splitKeywordArgs } from '../compile/keyword-args.js';
 import { Relation } from '../compile/relation.js';
@@ -215,7 +216,10 @@ export function renderYmlValues(
   const projectFileJinja = hasJinja([project.modelFolderConfigs, project.seedFolderConfigs, project.testFolderConfigs]);
   const propertiesJinja = hasJinja([...project.modelProperties.values(), ...project.seedProperties.values()].map(propertyValues))
     || hasJinja(project.sources.map(sourceValues)) || hasJinja((project.snapshots ?? []).map(snapshotValues));
-  if (!projectFileJinja && !propertiesJinja) return { project, varsRead: [] };
+  // An installed package's project file is rendered too (dbt_project_evaluator's `+materialized: "{{ 'table' if target.type ... }}"`).
+  const packageFolderConfigs = (p: PackageProject) => [p.modelFolderConfigs, p.seedFolderConfigs, p.testFolderConfigs];
+  const packagesJinja = (project.packages ?? []).some((p) => hasJinja(packageFolderConfigs(p)));
+  if (!projectFileJinja && !propertiesJinja && !packagesJinja) return { project, varsRead: [] };
 
   const read = new Set<string>();
   const fileRenderer = new YmlRenderer(options.jinja, options.cliVars, read,
@@ -235,8 +239,16 @@ export function renderYmlValues(
   const tree = (config: ConfigMap, key: string): ConfigMap =>
     hasJinja(config) ? (fileRenderer.tree(config, [key], projectFile) as ConfigMap) : config;
 
+  const renderPackage = (p: PackageProject): PackageProject => {
+    if (!hasJinja(packageFolderConfigs(p))) return p;
+    const where: Where = { file: `${p.path}/dbt_project.yml`, line: () => undefined };
+    const render = (config: ConfigMap, key: string): ConfigMap => (hasJinja(config) ? (fileRenderer.tree(config, [key], where) as ConfigMap) : config);
+    return { ...p, modelFolderConfigs: render(p.modelFolderConfigs, 'models'), seedFolderConfigs: render(p.seedFolderConfigs, 'seeds'), testFolderConfigs: render(p.testFolderConfigs, 'data_tests') };
+  };
+
   const rendered: Project = {
     ...project,
+    ...(packagesJinja ? { packages: project.packages!.map(renderPackage) } : {}),
     modelFolderConfigs: tree(project.modelFolderConfigs, 'models'),
     seedFolderConfigs: tree(project.seedFolderConfigs, 'seeds'),
     testFolderConfigs: tree(project.testFolderConfigs, 'data_tests'),

@@ -66,16 +66,16 @@ function loadProjectFiles(projectDir: string, options: LoadProjectOptions): Proj
     ...paths.seeds.flatMap((dir) => listFiles(root, dir, ['.csv']).map((f) => ({ name: f.stem, path: f.path, absPath: f.absPath, folders: f.folders }))),
     ...packages.flatMap((p) => p.seeds),
   ];
-  const seedPaths = new Map<string, string>();
+  // A seed named as a model is refused here; two seeds of one name only when both are enabled (capture-project.ts:
+  // a package's seed the root project disables, e.g. to replace it with its own, is no clash, as in dbt).
   for (const seed of seeds) {
-    const other = seedPaths.get(seed.name) ?? byName.get(seed.name)?.path;
+    const other = byName.get(seed.name)?.path;
     if (other !== undefined) {
       throw new ProjectError(`the name '${seed.name}' is used twice: ${other} and ${seed.path}`, {
         location: { file: seed.path },
         hint: `ref('${seed.name}') could not tell them apart; rename one of them`,
       });
     }
-    seedPaths.set(seed.name, seed.path);
   }
 
   const macros: MacroFile[] = paths.macros.flatMap((dir) =>

@@ -1,3 +1,4 @@
+import { pythonSlice } from './python-slice.js';
 import type nunjucks from 'nunjucks';
 import { internals, type CompilerInstance } from './nunjucks-internals.js';
 import { sandboxedRange, withinMacroDepth } from './resource-limits.js';
@@ -29,12 +30,11 @@ export function installSandbox(): void {
 
   const memberLookup = runtime.memberLookup!;
   runtime.memberLookup = function sandboxedMemberLookup(this: unknown, obj: unknown, key: unknown, ...rest: unknown[]): unknown {
-    // A slice (`x[1:3]`) passes four arguments and reads only indexes.
-    if (rest.length < 2) {
-      readAttribute(obj, key);
-      const itemReader = dictItemReader(obj, key);
-      if (itemReader) return itemReader;
-    }
+    // A slice (`x[1:3]`) passes four arguments and reads only indexes: Python's slice, not nunjucks'.
+    if (rest.length >= 2) return guardValue(pythonSlice(obj, key, rest[0], rest[1]));
+    readAttribute(obj, key);
+    const itemReader = dictItemReader(obj, key);
+    if (itemReader) return itemReader;
     return guardValue(memberLookup.call(this, obj, key, ...rest));
   };
 
