@@ -1,3 +1,4 @@
+import { ymlEntryLocation } from './yml-entry-location.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { ColumnProperties, ConfigMap, NodeProperties, SourceTable } from './project.js';
 import type { ListedFile } from './list-files.js';
@@ -94,18 +95,6 @@ function withAccessKeys(entry: Raw, config: ConfigMap): ConfigMap {
   return { ...config, ...lifted };
 }
 
-/** An entry's file and line; the line is looked up when read (an error message), which may parse the file with positions. */
-function locationOf(yaml: YamlFile, path: readonly (string | number)[]): { readonly file: string; readonly line: number | undefined } {
-  let line: number | undefined | null = null;
-  return {
-    file: yaml.displayPath,
-    get line() {
-      if (line === null) line = yaml.lineOf(path);
-      return line;
-    },
-  };
-}
-
 function nodeEntries(yaml: YamlFile, key: 'models' | 'seeds' | 'analyses', into: Map<string, NodeProperties>): void {
   const doc = yaml.value as Raw;
   listOf(yaml, doc[key], [key]).forEach((entry, i) => {
@@ -128,7 +117,7 @@ function nodeEntries(yaml: YamlFile, key: 'models' | 'seeds' | 'analyses', into:
       ...(key === 'models' && entry.constraints !== undefined ? { constraints: constraintEntries(entry.constraints, () => ({ file: yaml.displayPath, line: yaml.lineOf([...path, 'constraints']) })) } : {}),
       config: key === 'seeds' ? withTimeKeys(entry, configOf(yaml, entry, path)) : key === 'models' ? withAccessKeys(entry, configOf(yaml, entry, path)) : configOf(yaml, entry, path),
       tests: testsOf(yaml, entry, path),
-      location: locationOf(yaml, path),
+      location: ymlEntryLocation(yaml, path),
       lineOf: (below) => yaml.lineOf([...path, ...below]),
     });
     // dbt's model versions: one entry per version (`<name>.v<v>`) in place of the model's.
@@ -177,7 +166,7 @@ function sourceEntries(yaml: YamlFile, into: SourceTable[]): void {
         description: typeof table.description === 'string' ? table.description : undefined,
         columns: columnsOf(yaml, table, path),
         config,
-        location: locationOf(yaml, path),
+        location: ymlEntryLocation(yaml, path),
         tests: testsOf(yaml, table, path),
         lineOf: (below) => yaml.lineOf([...path, ...below]),
       });

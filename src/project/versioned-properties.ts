@@ -1,3 +1,4 @@
+import { ymlEntryLocation } from './yml-entry-location.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { ColumnProperties, ConfigMap, NodeProperties } from './project.js';
 import type { YamlFile } from './read-yaml-file.js';
@@ -68,7 +69,7 @@ export function versionedProperties(yaml: YamlFile, entry: Raw, path: readonly (
       // dbt: a version's own deprecation_date, else the model's.
       ...(version.deprecation_date !== undefined && version.deprecation_date !== null ? { deprecationDate: dateText(version.deprecation_date) }
         : entry.deprecation_date !== undefined && entry.deprecation_date !== null ? { deprecationDate: dateText(entry.deprecation_date) } : {}),
-      location: lazyLocation(yaml, vPath),
+      location: ymlEntryLocation(yaml, vPath),
     };
     const ownTests = version.data_tests ?? version.tests;
     return {
@@ -130,18 +131,6 @@ function deepMerge(a: ConfigMap, b: ConfigMap): Record<string, unknown> {
     out[key] = isRecord(before) && isRecord(value) ? deepMerge(before, value) : value;
   }
   return out;
-}
-
-/** A yml entry's file and line, the line looked up when read (an error message), as load-properties' entries have it. */
-function lazyLocation(yaml: YamlFile, path: readonly (string | number)[]): { readonly file: string; readonly line: number | undefined } {
-  let line: number | undefined | null = null;
-  return {
-    file: yaml.displayPath,
-    get line() {
-      if (line === null) line = yaml.lineOf(path);
-      return line;
-    },
-  };
 }
 
 function dateText(value: unknown): string {
