@@ -1,4 +1,4 @@
-import { MINI_DBT_VERSION as VERSION } from '../invocation/tool-version.js';
+import { DBT_VERSION, MINI_DBT_VERSION } from '../invocation/tool-version.js';
 import { randomUUID } from 'node:crypto';
 import { isAbsolute, join, resolve } from 'node:path';
 import { now as clockNow } from '../clock.js';
@@ -22,8 +22,6 @@ import { warnUser } from '../errors/user-warning.js';
 import type { Project } from '../project/project.js';
 import type { ProjectHookResult } from '../state/hook-result.js';
 import type { RunEvent } from '../state/node-result.js';
-
-/** mini-dbt's version, written as dbt_version in sources.json. */
 
 export interface SourceFreshnessOptions extends SessionOptions {
   readonly select?: readonly string[];
@@ -160,7 +158,8 @@ function sourcesJson(run: Omit<SourceFreshnessRun, 'path' | 'exitCode' | 'hooks'
   return {
     metadata: {
       dbt_schema_version: 'https://schemas.getdbt.com/dbt/sources/v3.json',
-      dbt_version: VERSION,
+      dbt_version: DBT_VERSION,
+      mini_dbt_version: MINI_DBT_VERSION,
       generated_at: clockNow().toISOString(),
       invocation_id: invocationId,
       env: {},

@@ -2,4 +2,4 @@
 export const MINI_DBT_VERSION = '0.1.0';
 
 /** The dbt version mini-dbt behaves as (`dbt_version` in templates, require-dbt-version checks). */
-export const DBT_VERSION = '1.8.0';
+export const DBT_VERSION = '1.10.18';

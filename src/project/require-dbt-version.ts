@@ -4,7 +4,7 @@ import { DBT_VERSION } from '../invocation/tool-version.js';
 
 /**
  * dbt's `require-dbt-version` check for one project (root or package): every
- * specifier (`>=1.3.0`, `<2.0.0`, `1.8.0`) must hold for the dbt version
+ * specifier (`>=1.3.0`, `<2.0.0`, `1.10.18`) must hold for the dbt version
  * mini-dbt behaves as. DBT_VERSION_CHECK=false skips it, as dbt's
  * --no-version-check does.
  */

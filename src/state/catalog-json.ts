@@ -1,3 +1,4 @@
+import { DBT_VERSION } from '../invocation/tool-version.js';
 import { nowIso } from '../clock.js';
 import type { Manifest, ManifestNode, SnapshotNode } from '../compile/manifest.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
@@ -46,7 +47,7 @@ export function catalogJson(manifest: Manifest, db: Warehouse | undefined, invoc
     if (table) nodes[snapshot.uniqueId] = table;
   }
   return {
-    metadata: { dbt_schema_version: 'https://schemas.getdbt.com/dbt/catalog/v1.json', generated_at: nowIso(), invocation_id: invocationId, env: {} },
+    metadata: { dbt_schema_version: 'https://schemas.getdbt.com/dbt/catalog/v1.json', dbt_version: DBT_VERSION, generated_at: nowIso(), invocation_id: invocationId, env: {} },
     nodes,
     sources,
     errors: null,

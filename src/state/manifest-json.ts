@@ -1,3 +1,4 @@
+import { DBT_VERSION, MINI_DBT_VERSION } from '../invocation/tool-version.js';
 import { engine } from '../engine/current-engine.js';
 import { macrosJson } from './macros-json.js';
 import { exposureId } from '../parse/exposure-nodes.js';
@@ -196,6 +197,8 @@ function docsJson(manifest: Manifest): Record<string, unknown> {
 export function manifestMetadata(manifest: Manifest, invocationId: string): Record<string, unknown> {
   return {
     dbt_schema_version: 'https://schemas.getdbt.com/dbt/manifest/v12.json',
+    dbt_version: DBT_VERSION,
+    mini_dbt_version: MINI_DBT_VERSION,
     generated_at: nowIso(),
     invocation_id: invocationId,
     project_name: manifest.project.name,

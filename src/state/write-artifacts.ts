@@ -1,4 +1,4 @@
-import { MINI_DBT_VERSION as VERSION } from '../invocation/tool-version.js';
+import { DBT_VERSION, MINI_DBT_VERSION as VERSION } from '../invocation/tool-version.js';
 import type { ProjectHookResult } from './hook-result.js';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -60,6 +60,7 @@ export function writeRunArtifacts(project: Project, manifest: Manifest, graph: G
   const target = join(project.root, project.paths.target);
   const metadata = {
     dbt_schema_version: 'https://schemas.getdbt.com/dbt/run-results/v6.json',
+    dbt_version: DBT_VERSION,
     mini_dbt_version: VERSION,
     generated_at: nowIso(),
     invocation_id: input.invocationId,

@@ -1,4 +1,4 @@
-import { MINI_DBT_VERSION as VERSION } from '../invocation/tool-version.js';
+import { DBT_VERSION, MINI_DBT_VERSION as VERSION } from '../invocation/tool-version.js';
 import { join } from 'node:path';
 import { nowIso } from '../clock.js';
 import type { Project } from '../project/project.js';
@@ -20,7 +20,7 @@ export interface OperationResult {
 export function writeOperationResults(project: Project, result: OperationResult): void {
   const completedAt = nowIso();
   const file = {
-    metadata: { dbt_schema_version: 'https://schemas.getdbt.com/dbt/run-results/v6.json', mini_dbt_version: VERSION, generated_at: completedAt, invocation_id: result.invocationId },
+    metadata: { dbt_schema_version: 'https://schemas.getdbt.com/dbt/run-results/v6.json', dbt_version: DBT_VERSION, mini_dbt_version: VERSION, generated_at: completedAt, invocation_id: result.invocationId },
     elapsed_time: result.executionTime,
     args: { which: 'run-operation', args: result.args, invocation_command: 'mini-dbt run-operation' },
     results: [{

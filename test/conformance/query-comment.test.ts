@@ -86,7 +86,7 @@ describeEachEngine('query-comment (dbt-tests-adapter query_comment)', (engine) =
     const { p, run } = build(engine, '"{{ return(ordered_to_json(query_header_args(target.name))) }}"');
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const target = engine === 'postgres' ? 'pg' : 'dev';
-    expect(sentText(p, engine)).toMatch(placed(engine, `{"app": "dbt++", "dbt_version": "1.8.0", "macro_version": "0.1.0", "message": "blah: ${target}"}`));
+    expect(sentText(p, engine)).toMatch(placed(engine, `{"app": "dbt++", "dbt_version": "1.10.18", "macro_version": "0.1.0", "message": "blah: ${target}"}`));
   });
 
   it('TestMacroInvalidQueryComments: a comment holding */ fails the run before anything is built (E195)', () => {
@@ -109,7 +109,7 @@ describeEachEngine('query-comment (dbt-tests-adapter query_comment)', (engine) =
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const target = engine === 'postgres' ? 'pg' : 'dev';
     const profile = engine === 'postgres' ? '"default"' : 'null';
-    expect(sentText(p, engine)).toMatch(placed(engine, `{"app": "dbt", "dbt_version": "1.8.0", "profile_name": ${profile}, "target_name": "${target}", "node_id": "model.conformance.seen"}`));
+    expect(sentText(p, engine)).toMatch(placed(engine, `{"app": "dbt", "dbt_version": "1.10.18", "profile_name": ${profile}, "target_name": "${target}", "node_id": "model.conformance.seen"}`));
   });
 
   it("each node's statements carry its own node; the run's hooks carry connection_name 'master'", () => {
@@ -142,7 +142,7 @@ describeEachEngine('query-comment on show and source freshness', (engine) => {
     const out = p.dbt(['show', '--inline', query, '--output', 'json']);
     expect(out.code, out.stdout + out.stderr).toBe(0);
     const q = String((JSON.parse(out.stdout.slice(out.stdout.indexOf('{'))) as { show: { q: string }[] }).show[0]!.q);
-    if (engine === 'postgres') expect(q).toMatch(/^\/\* \{"app": "dbt", "dbt_version": "1\.8\.0", "profile_name": "default", "target_name": "pg", "node_id": "sql_operation\.conformance\.inline_query"\} \*\/\n/);
+    if (engine === 'postgres') expect(q).toMatch(/^\/\* \{"app": "dbt", "dbt_version": "1\.10\.18", "profile_name": "default", "target_name": "pg", "node_id": "sql_operation\.conformance\.inline_query"\} \*\/\n/);
     else expect(q).toBe('none');
   });
 
@@ -156,7 +156,7 @@ describeEachEngine('query-comment on show and source freshness', (engine) => {
     const out = p.dbt(['source', 'freshness']);
     expect(out.code, out.stdout + out.stderr).toBe(0);
     const q = String(p.rows('hook_seen')[0]!.q);
-    if (engine === 'postgres') expect(q).toContain('/* {"app": "dbt", "dbt_version": "1.8.0", "profile_name": "default", "target_name": "pg", "connection_name": "master"} */\ncreate table hook_seen');
+    if (engine === 'postgres') expect(q).toContain('/* {"app": "dbt", "dbt_version": "1.10.18", "profile_name": "default", "target_name": "pg", "connection_name": "master"} */\ncreate table hook_seen');
     else expect(q).toBe('none');
   });
 });

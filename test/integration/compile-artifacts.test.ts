@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DBT_VERSION, MINI_DBT_VERSION } from '../../src/invocation/tool-version.js';
 import { exampleProject } from '../support/example-project.js';
 import { runCli } from '../support/run-cli.js';
 
@@ -17,6 +18,8 @@ describe('compile artifacts', () => {
     expect(results.results[0].compiled_code).toContain('from "main"."daily_revenue"');
     const manifest = JSON.parse(readFileSync(join(dir, 'target/manifest.json'), 'utf8'));
     expect(manifest.metadata.invocation_id).toBe(results.metadata.invocation_id);
+    // Both name the dbt version mini-dbt behaves as (what tools reading dbt's artifacts check) and mini-dbt's own.
+    for (const m of [manifest.metadata, results.metadata]) expect(m).toMatchObject({ dbt_version: DBT_VERSION, mini_dbt_version: MINI_DBT_VERSION });
     const retry = runCli(['retry', '--project-dir', dir]);
     expect(retry.code, retry.stderr).toBe(0);
   });
