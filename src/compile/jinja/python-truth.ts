@@ -1,5 +1,5 @@
 import { internals, isSafeString, type CompilerInstance } from './nunjucks-internals.js';
-import { isPlainDict, isTuple } from './python-repr.js';
+import { isPlainDict, isPySet, isTuple } from './python-repr.js';
 
 /** Python's __bool__ for a context object: `{% if adapter.behavior.flag %}` is the flag's setting, not "an object". */
 export const PY_BOOL: unique symbol = Symbol('__bool__');
@@ -17,7 +17,7 @@ export function truthy(value: unknown): boolean {
 const text = (v: unknown): unknown => (isSafeString(v) ? String(v) : v);
 const numeric = (v: unknown): boolean => typeof v === 'number' || typeof v === 'boolean';
 
-/** Python's `a == b`: by value for lists, tuples and dicts; 1 == True; a string never equals a number; none == undefined. */
+/** Python's `a == b`: by value for lists, tuples and dicts, sets whatever their order; 1 == True; a string never equals a number; none == undefined. */
 export function pyEquals(left: unknown, right: unknown): boolean {
   const a = text(left);
   const b = text(right);
@@ -29,6 +29,10 @@ export function pyEquals(left: unknown, right: unknown): boolean {
     // A relation or a date compares with its text, as it always has.
     const other = typeof a === 'object' ? a : typeof b === 'object' ? b : undefined;
     return other !== undefined && !Array.isArray(other) && !isPlainDict(other) ? a == b : false; // eslint-disable-line eqeqeq
+  }
+  if (isPySet(a) || isPySet(b)) {
+    // Sets are equal when they hold the same items, in whatever order; a set never equals a list.
+    return isPySet(a) && isPySet(b) && (a as unknown[]).length === (b as unknown[]).length && (a as unknown[]).every((item) => (b as unknown[]).some((other) => pyEquals(item, other)));
   }
   if (Array.isArray(a) && Array.isArray(b)) {
     return isTuple(a) === isTuple(b) && a.length === b.length && a.every((item, i) => pyEquals(item, b[i]));

@@ -1,8 +1,9 @@
 import nunjucks from 'nunjucks';
+import { SETATTR_GLOBAL } from './namespace.js';
 import { internals } from './nunjucks-internals.js';
 
 type Token = { type: string; value: string; lineno: number; colno: number };
-type AstNode = { lineno: number; colno: number; typename: string; args?: { children: AstNode[] } };
+type AstNode = { lineno: number; colno: number; typename: string; args?: { children: AstNode[] }; target?: AstNode; val?: AstNode };
 interface Parser {
   peekToken(): Token;
   nextToken(): Token | null;
@@ -28,13 +29,15 @@ let patched = false;
  * Jinja's `{% set %}` tag: `{% set x = expr %}`, and the block form
  * `{% set x %}...{% endset %}` with `-%}` trimming the body's leading
  * whitespace (nunjucks ignored it there) and filters applied to the
- * captured text: `{% set x | upper %}...{% endset %}`.
+ * captured text: `{% set x | upper %}...{% endset %}`. The block form also
+ * sets a namespace's attribute, as Jinja's does: `{% set ns.msg %}...{% endset %}`
+ * captures into a hidden name, then sets the attribute from it.
  */
 export function installSetBlock(): void {
   if (patched) return;
   patched = true;
   const proto = internals.parser.Parser.prototype as Record<string, unknown>;
-  proto.parseSet = function parseSet(this: Parser): SetNode {
+  proto.parseSet = function parseSet(this: Parser): AstNode {
     const tag = this.peekToken();
     if (!this.skipSymbol('set')) this.fail('parseSet: expected set', tag.lineno, tag.colno);
     const node = new nodes.Set!(tag.lineno, tag.colno, []) as SetNode;
@@ -60,6 +63,18 @@ export function installSetBlock(): void {
     node.body = innermost ? filtered : capture;
     node.value = null;
     this.advanceAfterBlockEnd();
-    return node;
+    const target = node.targets[0];
+    return node.targets.length === 1 && target?.typename === 'LookupVal' ? setAttributeFromBlock(node, target) : node;
   };
+}
+
+const BLOCK_VALUE = '__mini_dbt_set_block';
+
+/** `{% set ns.attr %}body{% endset %}`: `{% set <hidden> %}body{% endset %}{% do setattr(ns, 'attr', <hidden>) %}`. */
+function setAttributeFromBlock(node: SetNode, target: AstNode): AstNode {
+  const { lineno, colno } = node;
+  node.targets = [new nodes.Symbol!(lineno, colno, BLOCK_VALUE)];
+  const args = new nodes.NodeList!(lineno, colno, [target.target, target.val, new nodes.Symbol!(lineno, colno, BLOCK_VALUE)]);
+  const call = new nodes.FunCall!(lineno, colno, new nodes.Symbol!(lineno, colno, SETATTR_GLOBAL), args);
+  return new nodes.NodeList!(lineno, colno, [node, new nodes.Output!(lineno, colno, [call])]);
 }

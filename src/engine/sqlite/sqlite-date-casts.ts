@@ -7,12 +7,18 @@ import { closingParen, isWordChar, skipQuoted } from './sqlite-sql-scan.js';
  * `cast(... as date)` throughout) and most projects mean a date, so the
  * SQLite engine reads `cast(x as date)` as `date(x)` and
  * `cast(x as timestamp)` (or `datetime`, `timestamp without time zone`) as
- * `datetime(x)`: ISO text, as dates are in SQLite. Any other cast, and text in
- * string literals, quoted names and comments, is left as written.
+ * `datetime(x)`: ISO text, as dates are in SQLite. A cast to a decimal with
+ * digits after the point (`numeric(28,6)`, `decimal(10,2)`: dbt's
+ * type_numeric()) is read as `cast(x as real)`: SQLite's NUMERIC stores a
+ * whole value as an integer, so `sum(n) / cast(count(*) as numeric(28,6))`
+ * would divide integers (9 / 10 = 0; PostgreSQL: 0.9). Any other cast (a bare
+ * `numeric`, `numeric(10)` or `numeric(10,0)` too), and text in string
+ * literals, quoted names and comments, is left as written.
  */
-const QUICK = /\bas\s+(date|datetime|timestamp)\b/i;
+const QUICK = /\bas\s+(date|datetime|timestamp|numeric|decimal)\b/i;
 const DATE_TYPE = /^date$/i;
 const TIMESTAMP_TYPE = /^(timestamp|datetime)(\s+without\s+time\s+zone)?$/i;
+const FRACTIONAL_DECIMAL_TYPE = /^(numeric|decimal)\s*\(\s*\d+\s*,\s*0*[1-9]\d*\s*\)$/i;
 
 export function rewriteDateCasts(sql: string): string {
   return QUICK.test(sql) ? rewrite(sql) : sql;
@@ -56,7 +62,8 @@ function rewrite(sql: string): string {
         const type = sql.slice(as + 2, close).trim();
         const expr = rewrite(sql.slice(open + 1, as).trim());
         const fn = DATE_TYPE.test(type) ? 'date' : TIMESTAMP_TYPE.test(type) ? 'datetime' : undefined;
-        out += fn ? `${fn}(${expr})` : `${sql.slice(i, open + 1)}${expr} as ${type})`;
+        if (fn) out += `${fn}(${expr})`;
+        else out += `${sql.slice(i, open + 1)}${expr} as ${FRACTIONAL_DECIMAL_TYPE.test(type) ? 'real' : type})`;
         i = close + 1;
         continue;
       }

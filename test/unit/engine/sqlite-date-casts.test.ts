@@ -31,6 +31,19 @@ describe("rewriteDateCasts: cast(x as date) as a date on SQLite (where DATE is N
     for (const sql of untouched) expect(rewriteDateCasts(sql)).toBe(sql);
   });
 
+  it('reads a cast to a decimal with digits after the point as real (SQLite NUMERIC would keep 10 an integer, and 9 / 10 be 0)', () => {
+    expect(rewriteDateCasts('select sum(n) / cast(count(*) as numeric(28,6)) from t')).toBe('select sum(n) / cast(count(*) as real) from t');
+    expect(rewriteDateCasts('select cast(x as DECIMAL ( 10 , 2 )), cast(y as numeric(10, 0)), cast(z as numeric), cast(w as numeric(10))')).toBe(
+      'select cast(x as real), cast(y as numeric(10, 0)), cast(z as numeric), cast(w as numeric(10))',
+    );
+    const db = new Database(':memory:');
+    const value = (sql: string) => db.prepare(rewriteDateCasts(sql)).pluck().get();
+    expect(db.prepare('select 9 / cast(10 as numeric(28,6))').pluck().get()).toBe(0);
+    expect(value('select 9 / cast(10 as numeric(28,6))')).toBe(0.9);
+    expect(value("select cast('1.2345' as numeric(28,6))")).toBe(1.2345);
+    expect(value('select cast(null as decimal(10,2))')).toBeNull();
+  });
+
   it('gives on SQLite what PostgreSQL gives: the date, not its year', () => {
     const db = new Database(':memory:');
     const value = (sql: string) => db.prepare(rewriteDateCasts(sql)).pluck().get();
