@@ -1,8 +1,6 @@
 import { refModelKey } from './versioned-ref.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { relationKind, type RelationKind } from '../engine/relation-kind.js';
-import type { Hook } from '../config/hook-config.js';
-import type { ModelHooks } from '../config/model-settings.js';
 import { PARSE_CONTEXT, type RunContext } from '../invocation/run-context.js';
 import { ProjectError } from '../errors/project-error.js';
 import { emptySubquery, eventTimeRelation, sampleWindowBatch, type EventTimeBatch } from './event-time-filter.js';
@@ -36,8 +34,6 @@ export interface RenderModelOptions {
 
 export interface RenderedModel {
   readonly sql: string;
-  /** pre_hook / post_hook with their templates rendered in the model's context. */
-  readonly hooks: ModelHooks;
 }
 
 const isEphemeral = (node: ManifestNode) => node.resourceType === 'model' && node.settings.materialized === 'ephemeral';
@@ -149,19 +145,11 @@ function renderBody(manifest: Manifest, node: ModelNode, options: RenderModelOpt
 
 /**
  * Pass 2: render a model against the real warehouse state. Ephemeral models
- * it refs (recursively) are inlined as CTEs merged into its leading WITH;
- * its hooks are rendered in the same context.
+ * it refs (recursively) are inlined as CTEs merged into its leading WITH.
+ * Its hooks are not rendered here: each is rendered when it runs (render-model-hook.ts).
  */
 export function renderModel(manifest: Manifest, node: ModelNode, options: RenderModelOptions): RenderedModel {
   const ctes = new Map<string, EphemeralCte>();
   const body = renderBody(manifest, node, options, ctes);
-  const hooks = (which: 'pre_hook' | 'post_hook'): Hook[] =>
-    node.settings.hooks[which === 'pre_hook' ? 'pre' : 'post'].map((h, i) => ({
-      sql: h.sql.includes('{') ? manifest.jinja.render(`${node.file.path}#${which}[${i}]`, h.sql, body.state).trim() : h.sql,
-      transaction: h.transaction,
-    }));
-  return {
-    sql: inlineEphemerals(body.sql, [...ctes.values()]),
-    hooks: { pre: hooks('pre_hook'), post: hooks('post_hook') },
-  };
+  return { sql: inlineEphemerals(body.sql, [...ctes.values()]) };
 }

@@ -4,6 +4,11 @@ export interface Hook {
   readonly sql: string;
   /** false: run outside the publish transaction (pre-hooks before BEGIN, post-hooks after COMMIT). */
   readonly transaction: boolean;
+  /**
+   * Set when `sql` is still a template: its name (`models/m.sql#post_hook[0]`). It is rendered when
+   * the hook runs, as dbt's run_hooks renders it (a post-hook sees the relation its model just built).
+   */
+  readonly template?: string;
 }
 
 /** A pre_hook / post_hook config (a string, {sql, transaction}, or a list of them) as hooks. */

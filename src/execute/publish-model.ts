@@ -25,8 +25,9 @@ export function publishModel(db: Warehouse, plan: NodePlan, context: RunBatchesC
   const refusal = planRefusal(plan);
   if (refusal) throw new ProjectError(refusal);
   if (plan.batches) return runBatches(db, plan, context);
+  const moment = { incremental: plan.mode === 'incremental' || plan.mode === 'backfill' };
   const outcome = publishPlan(db, plan, (done) => {
     recordNodeRun(db, context.record(plan, done, 'success'), done.partitions);
-  });
+  }, context.renderHook ? (hook) => context.renderHook!(hook, moment) : undefined);
   return { outcome };
 }

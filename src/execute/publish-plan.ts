@@ -3,7 +3,7 @@ import type { NodePlan } from '../plan/node-plan.js';
 import type { PlannedStatement } from '../materialize/planned-statement.js';
 import { crashPoint, injectedFailure } from '../test-hooks.js';
 import { checkViewCompiles } from './check-view-compiles.js';
-import { runStatements, type StatementOutcome } from './run-statements.js';
+import { runStatements, type HookRenderer, type StatementOutcome } from './run-statements.js';
 
 const outside = (s: PlannedStatement, when: 'before' | 'after') => s.kind === 'exec' && s.outsideTransaction === when;
 
@@ -12,17 +12,18 @@ const outside = (s: PlannedStatement, when: 'before' | 'after') => s.kind === 'e
  * other statement and the ledger write (`beforeCommit`) in one IMMEDIATE
  * transaction, COMMIT, then the `transaction: false` post-hooks. Anything
  * failing inside rolls the whole publish back, a view whose SELECT does not
- * compile included.
+ * compile included. Hook templates are rendered by `renderHook` as each runs
+ * (a post-hook inside the transaction sees the relation as the publish left it).
  */
-export function publishPlan(db: Warehouse, plan: NodePlan, beforeCommit: (outcome: StatementOutcome) => void): StatementOutcome {
+export function publishPlan(db: Warehouse, plan: NodePlan, beforeCommit: (outcome: StatementOutcome) => void, renderHook?: HookRenderer): StatementOutcome {
   const before = plan.statements.filter((s) => outside(s, 'before'));
   const after = plan.statements.filter((s) => outside(s, 'after'));
   const inside = plan.statements.filter((s) => !outside(s, 'before') && !outside(s, 'after'));
-  if (before.length > 0) runStatements(db, { ...plan, statements: before });
+  if (before.length > 0) runStatements(db, { ...plan, statements: before }, renderHook);
   let outcome: StatementOutcome;
   db.begin();
   try {
-    outcome = runStatements(db, { ...plan, statements: inside });
+    outcome = runStatements(db, { ...plan, statements: inside }, renderHook);
     if (plan.mode === 'view') checkViewCompiles(db, plan.relation);
     beforeCommit(outcome);
     crashPoint();
@@ -33,6 +34,6 @@ export function publishPlan(db: Warehouse, plan: NodePlan, beforeCommit: (outcom
     db.rollback();
     throw err;
   }
-  if (after.length > 0) runStatements(db, { ...plan, statements: after });
+  if (after.length > 0) runStatements(db, { ...plan, statements: after }, renderHook);
   return outcome;
 }

@@ -7,7 +7,8 @@ import { isBusyError } from '../state/warehouse-locked.js';
 import { markLedgerRecorded } from './ledger-recorded.js';
 import type { BatchResults, RunEvent } from '../state/node-result.js';
 import { publishPlan } from './publish-plan.js';
-import type { StatementOutcome } from './run-statements.js';
+import type { HookRenderer, StatementOutcome } from './run-statements.js';
+import type { EventTimeBatch } from '../compile/event-time-filter.js';
 
 export interface RunBatchesContext {
   readonly emit: (event: RunEvent) => void;
@@ -15,6 +16,14 @@ export interface RunBatchesContext {
   readonly record: (plan: NodePlan, outcome: StatementOutcome, status: 'success' | 'error', message?: string) => NodeRunRecord;
   /** --empty: a batch writes no rows, so the ledger does not record it as built (fill_gaps and retry still see it missing). */
   readonly empty?: boolean;
+  /** Renders one of the model's hook templates as it runs: is_incremental() as the publish's SQL saw it, and its batch (microbatch). */
+  readonly renderHook?: (hook: Parameters<HookRenderer>[0], at: HookMoment) => string;
+}
+
+/** What a hook's render knows of the publish it runs in. */
+export interface HookMoment {
+  readonly incremental: boolean;
+  readonly batch?: EventTimeBatch;
 }
 
 const dotted = (prefix: string, status: string) => `${prefix} ${'.'.repeat(Math.max(3, 80 - prefix.length - 1))} [${status}]`;
@@ -51,9 +60,10 @@ export function runBatches(db: Warehouse, plan: NodePlan, context: RunBatchesCon
     const one = batchPlan(plan, batch);
     const withWindow = (r: NodeRunRecord): NodeRunRecord => ({ ...r, window_start: batch.start, window_end: batch.end });
     try {
+      const moment = { incremental: batch.mode === 'incremental', batch: { label: batch.label, start: batch.start, end: batch.end } };
       const o = publishPlan(db, one, (done) => {
         recordNodeRun(db, withWindow(context.record(one, done, 'success')), context.empty ? [] : [batch.label]);
-      });
+      }, context.renderHook ? (hook) => context.renderHook!(hook, moment) : undefined);
       outcome.rowsDeleted += o.rowsDeleted;
       outcome.rowsInserted += o.rowsInserted;
       outcome.partitions.push(batch.label);

@@ -9,7 +9,7 @@ import type { NodePlan } from '../plan/node-plan.js';
 import { recordNodeRun, type NodeRunRecord } from '../state/ledger.js';
 import { definitionHash } from '../plan/definition-hash.js';
 import { adapterMessage, describeNode, relationName } from './describe-node.js';
-import { renderSeedHooks, runSeedHooks } from './seed-hooks.js';
+import { seedHookRunner } from './seed-hooks.js';
 import { effectiveAsOf, rememberedSourceKind } from '../state/effective-as-of.js';
 import { windowAfterLanded } from './window-after-landed.js';
 import { lateRowsNotApplied, previousAsOf } from './late-rows-not-applied.js';
@@ -19,6 +19,7 @@ import { setQueryComment } from '../engine/query-comment-connection.js';
 import { renderQueryComment } from '../compile/render-query-comment.js';
 import type { StatementOutcome } from './run-statements.js';
 import { planNode } from '../plan/plan-node.js';
+import { renderModelHook } from '../compile/render-model-hook.js';
 import type { RunContext } from '../invocation/run-context.js';
 import { warehouseFacts } from '../state/warehouse-facts.js';
 import { isLedgerRecorded } from './ledger-recorded.js';
@@ -128,8 +129,8 @@ async function runNodeCommented(node: RunnableNode, index: number, total: number
     await withRelationLock(db, relationName(node), async () => {
       if (node.resourceType === 'seed') {
         // dbt runs a seed's hooks around its load: outside the transaction first and last, the others inside it.
-        const hooks = renderSeedHooks(manifest, node, { db, run: options.context, log: (message) => emit({ type: 'log', message }) });
-        runSeedHooks(db, hooks.pre, false);
+        const runHooks = seedHookRunner(manifest, node, { run: options.context, log: (message) => emit({ type: 'log', message }) });
+        runHooks(db, 'pre', false);
         const loaded = await loadSeed(db, {
           csvPath: node.file.absPath,
           displayPath: node.file.path,
@@ -144,18 +145,19 @@ async function runNodeCommented(node: RunnableNode, index: number, total: number
           encoding: node.settings.encoding as string | undefined,
           indexes: node.settings.indexes.map((i) => ({ columns: [...i.columns], unique: i.unique })),
           onProgress: (p) => emit({ type: 'progress', uniqueId: node.uniqueId, name: node.name, stage: p.stage, done: p.bytes, total: p.totalBytes }),
-          afterBegin: (tx) => runSeedHooks(tx, hooks.pre, true),
+          afterBegin: (tx) => runHooks(tx, 'pre', true),
           beforeCommit: (tx) => {
-            runSeedHooks(tx, hooks.post, true);
+            runHooks(tx, 'post', true);
             crashPoint();
             recordNodeRun(tx, ledgerRecord(options.context, node, 'seed', null, { rowsDeleted: 0, rowsInserted: 0, partitions: [] }, 'success', null, startedAt, t0));
             crashPoint();
           },
         });
         outcome = { rowsDeleted: 0, rowsInserted: loaded.rows, partitions: [] };
-        runSeedHooks(db, hooks.post, false);
+        runHooks(db, 'post', false);
       } else {
-        plan = planNode({ facts: warehouseFacts(db), manifest, node, context: options.context, log: (message) => emit({ type: 'log', message }), debug: (message) => emit({ type: 'log', message, level: 'debug' }), print: (message) => emit({ type: 'log', message, level: 'print' }), graph: () => graphContext(manifest, options.graph) });
+        const sinks = { log: (message: string) => emit({ type: 'log', message }), debug: (message: string) => emit({ type: 'log', message, level: 'debug' }), print: (message: string) => emit({ type: 'log', message, level: 'print' }), graph: () => graphContext(manifest, options.graph) };
+        plan = planNode({ facts: warehouseFacts(db), manifest, node, context: options.context, ...sinks });
         options.onPlanned?.(node, plan);
         const idle = plan.mode === 'incremental' ? windowAfterLanded(db, manifest, graph, node) : undefined;
         if (idle) emit({ type: 'log', message: `${node.name}: ${idle}` });
@@ -166,6 +168,8 @@ async function runNodeCommented(node: RunnableNode, index: number, total: number
         const after = plan.mode === 'incremental' && at !== null ? previousAsOf(db, node.name, options.context.invocationId) : null;
         const published = publishModel(db, plan, {
           emit,
+          // Each hook template rendered as it runs, in the model's context (dbt's run_hooks).
+          renderHook: (hook, moment) => renderModelHook(manifest, node, hook, { db, run: options.context, ...sinks, incremental: moment.incremental, ...(moment.batch ? { batch: moment.batch } : {}) }),
           ...(options.context.empty ? { empty: true } : {}),
           record: (p, o, status, message) => ({
             ...ledgerRecord(options.context, node, p.mode, p, o, status, at, startedAt, t0, message ?? null),

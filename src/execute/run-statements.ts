@@ -21,11 +21,15 @@ export interface StatementOutcome {
 /** What running statements needs of a plan (the backfill preview runs its checks with just these). */
 export type StatementsToRun = Pick<NodePlan, 'name' | 'relation' | 'mode' | 'statements'>;
 
+/** Renders a hook's template when it runs (its `template` is its name, `sql` the template), in its model's context. */
+export type HookRenderer = (hook: { readonly sql: string; readonly template: string }) => string;
+
 /**
  * Run a plan's statements inside the caller's open transaction. Throws on
- * the first failure; the caller rolls back.
+ * the first failure; the caller rolls back. Hook templates are rendered by
+ * `renderHook` right before they run.
  */
-export function runStatements(db: Warehouse, plan: StatementsToRun): StatementOutcome {
+export function runStatements(db: Warehouse, plan: StatementsToRun, renderHook?: HookRenderer): StatementOutcome {
   const outcome: StatementOutcome = { rowsDeleted: 0, rowsInserted: 0, partitions: [] };
   const statements = plan.statements;
   for (let i = 0; i < statements.length; i++) {
@@ -36,7 +40,7 @@ export function runStatements(db: Warehouse, plan: StatementsToRun): StatementOu
       while (end + 1 < statements.length && statements[end + 1]!.kind === 'exec' && (statements[end + 1] as { legacyAlter?: boolean }).legacyAlter) end += 1;
       const group = statements.slice(i, end + 1);
       withLegacyAlter(db, () => {
-        for (const one of group) runStatement(db, plan, one, outcome);
+        for (const one of group) runStatement(db, plan, one, outcome, renderHook);
       });
       i = end;
       continue;
@@ -46,18 +50,20 @@ export function runStatements(db: Warehouse, plan: StatementsToRun): StatementOu
       i += group.length - 1;
       continue;
     }
-    runStatement(db, plan, statement, outcome);
+    runStatement(db, plan, statement, outcome, renderHook);
   }
   if (outcome.rowsWritten !== undefined && plan.mode === 'full') outcome.rowsInserted = outcome.rowsWritten;
   return outcome;
 }
 
-function runStatement(db: Warehouse, plan: StatementsToRun, statement: StatementsToRun['statements'][number], outcome: StatementOutcome): void {
+function runStatement(db: Warehouse, plan: StatementsToRun, statement: StatementsToRun['statements'][number], outcome: StatementOutcome, renderHook: HookRenderer | undefined): void {
   crashPoint();
   switch (statement.kind) {
     case 'exec': {
       const several = MAY_HOLD_SEVERAL.has(statement.role);
-      const changes = runMergeable(db, statement.sql, several ? true : `the ${statement.role} statement of model '${plan.name}'`, statement.doubleMatchRefusal);
+      const sql = statement.template === undefined ? statement.sql : renderedHook(plan, statement.sql, statement.template, renderHook);
+      // A hook that renders to nothing (a macro that only checks or logs) runs nothing, as dbt's run_hooks skips it.
+      const changes = sql === '' ? 0 : runMergeable(db, sql, several ? true : `the ${statement.role} statement of model '${plan.name}'`, statement.doubleMatchRefusal);
       if (statement.role === 'delete') outcome.rowsDeleted += changes;
       if (statement.role === 'insert' || statement.role === 'upsert' || statement.role === 'custom') outcome.rowsInserted += changes;
       injectedFailure(plan.name, statement.role);
@@ -112,11 +118,16 @@ function runStatement(db: Warehouse, plan: StatementsToRun, statement: Statement
   }
 }
 
+function renderedHook(plan: StatementsToRun, sql: string, template: string, renderHook: HookRenderer | undefined): string {
+  if (!renderHook) throw new Error(`internal: the hook template ${template} of model '${plan.name}' runs without a renderer`);
+  return renderHook({ sql, template });
+}
+
 type Statement = StatementsToRun['statements'][number];
 
 /** A statement whose SQL runs as it is and whose answer is read afterwards: it can go in a batch. */
 function batchable(statement: Statement): boolean {
-  if (statement.kind === 'exec') return !statement.legacyAlter && statement.outsideTransaction === undefined && !MAY_HOLD_SEVERAL.has(statement.role);
+  if (statement.kind === 'exec') return !statement.legacyAlter && statement.outsideTransaction === undefined && statement.template === undefined && !MAY_HOLD_SEVERAL.has(statement.role);
   return statement.kind === 'require-columns' || statement.kind === 'assert-none' || statement.kind === 'warn-count' || statement.kind === 'collect-partitions' || statement.kind === 'count-rows';
 }
 

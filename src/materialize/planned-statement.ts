@@ -15,6 +15,8 @@ export type PlannedStatement =
     readonly legacyAlter?: boolean;
     /** A native MERGE: the message that replaces the engine's when it refuses an existing row matched by two new rows. */
     readonly doubleMatchRefusal?: string;
+    /** A hook whose `sql` is still a template, by its name (`models/m.sql#post_hook[0]`): rendered when it runs. */
+    readonly template?: string;
   }
   /** Replace `target` by the staged table (see swapRelation); `sql` is what it runs. */
   | { readonly kind: 'swap'; readonly role: 'swap'; readonly staged: string; readonly target: string; readonly schema: string; readonly sql: string }

@@ -5,7 +5,7 @@ import type { NodePlan } from './node-plan.js';
 import { planMicrobatch } from './plan-microbatch.js';
 import { contractPlan, contractSchema } from './contract-preflight.js';
 import { warnUser } from '../errors/user-warning.js';
-import { schemaOf, withRenderedHooks, type PlanNodeInput } from './plan-inputs.js';
+import { schemaOf, withRuntimeHooks, type PlanNodeInput } from './plan-inputs.js';
 
 /**
  * A microbatch model's plan, its batches chosen by the build mode: render
@@ -31,8 +31,8 @@ export function microbatchNodePlan(input: PlanNodeInput, mode: Extract<BuildMode
   // A first build: later batches insert the first batch's columns (unknown when an upstream is not built yet: select *).
   const sourceColumns = facts && first && !incremental ? facts.selectColumns(first.sql)?.map((c) => c.name) : undefined;
   const plan = planMicrobatch({
-    // Pre-hooks run with the first batch and post-hooks with the last, each rendered in its batch (model.batch.id).
-    node: first ? withRenderedHooks(node, { pre: first.hooks.pre, post: rendered.at(-1)!.hooks.post }) : node,
+    // Pre-hooks run with the first batch and post-hooks with the last, each rendered in its batch (model.batch.id) when it runs.
+    node: withRuntimeHooks(node),
     incremental,
     reason: mode.reason,
     batches: windows.batches.map((batch, i) => ({ batch, sql: rendered[i]!.sql })),

@@ -42,7 +42,7 @@ export interface NodePlan {
 function statementScript(s: PlannedStatement): string {
   switch (s.kind) {
     case 'exec':
-      return `-- ${s.role}${s.outsideTransaction ? ` (transaction: false, runs ${s.outsideTransaction === 'before' ? 'before BEGIN' : 'after COMMIT'})` : ''}\n${s.sql};`;
+      return `-- ${s.role}${s.outsideTransaction ? ` (transaction: false, runs ${s.outsideTransaction === 'before' ? 'before BEGIN' : 'after COMMIT'})` : ''}${s.template !== undefined ? ' (a template: rendered when it runs, as dbt renders hooks)' : ''}\n${s.sql};`;
     case 'swap':
       return `-- ${s.role}\n${s.sql};`;
     case 'require-columns':

@@ -1,5 +1,6 @@
 import type { Manifest, ModelNode } from '../compile/manifest.js';
 import type { RenderedModel } from '../compile/render-model.js';
+import { runtimeHooks } from '../compile/render-model-hook.js';
 import type { RunContext } from '../invocation/run-context.js';
 import type { WarehouseFacts } from './warehouse-facts.js';
 
@@ -21,9 +22,9 @@ export interface PlanNodeInput {
   readonly renderings?: { readonly full: RenderedModel; readonly incremental?: RenderedModel };
 }
 
-/** The node with its hooks as rendered (templates in hooks see `this`, `var`, ...). */
-export function withRenderedHooks(node: ModelNode, hooks: RenderedModel['hooks']): ModelNode {
-  return { ...node, settings: { ...node.settings, hooks } };
+/** The node with its hook templates named, for the executor to render each when it runs (runtimeHooks). */
+export function withRuntimeHooks(node: ModelNode): ModelNode {
+  return { ...node, settings: { ...node.settings, hooks: runtimeHooks(node) } };
 }
 
 /**

@@ -12,7 +12,7 @@ import type { ProjectError } from '../errors/project-error.js';
 import type { Manifest, ModelNode } from '../compile/manifest.js';
 import { microbatchNodePlan } from './microbatch-node-plan.js';
 import type { NodePlan } from './node-plan.js';
-import { schemaOf, withRenderedHooks, type PlanNodeInput } from './plan-inputs.js';
+import { schemaOf, withRuntimeHooks, type PlanNodeInput } from './plan-inputs.js';
 import { planModel } from './plan-model.js';
 import { contractPlan, contractSchema } from './contract-preflight.js';
 import { warnUser } from '../errors/user-warning.js';
@@ -103,7 +103,7 @@ function selectPlan(input: PlanNodeInput, mode: Exclude<BuildMode, { kind: 'micr
   const contract = mode.kind === 'ephemeral' ? undefined : contractPlan(manifest, node, rendered.sql, facts);
   for (const warning of contract?.warnings ?? []) warnUser(`${node.file.path}: ${warning.message}`, warning.event);
   const plan = planModel({
-    node: withRenderedHooks(node, rendered.hooks),
+    node: withRuntimeHooks(node),
     sql: rendered.sql,
     mode,
     existing,

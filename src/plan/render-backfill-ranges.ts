@@ -9,7 +9,7 @@ const TERMS_PER_COMPOUND = 100;
  * once per range, with its `start` and `end` vars set to that range (what
  * `run --vars '{start, end}'` of that range renders), and the renders staged
  * as one `union all`. Each render reads only its own days, so the SELECT
- * costs the ranges, not their envelope. The hooks are the first render's.
+ * costs the ranges, not their envelope.
  */
 export function renderBackfillRanges(
   manifest: Manifest,
@@ -22,5 +22,5 @@ export function renderBackfillRanges(
   const chunks: string[] = [];
   for (let i = 0; i < terms.length; i += TERMS_PER_COMPOUND) chunks.push(terms.slice(i, i + TERMS_PER_COMPOUND).join('\nunion all\n'));
   const sql = chunks.length === 1 ? chunks[0]! : chunks.map((c, i) => `select * from (\n${c}\n) as ranges_${i}`).join('\nunion all\n');
-  return { sql, hooks: renders[0]!.hooks };
+  return { sql };
 }
