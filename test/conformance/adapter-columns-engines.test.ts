@@ -38,11 +38,12 @@ const EXPECTED: Record<string, string[]> = {
     'column n: numeric(12,2) string=False number=True',
     'column t: text string=True number=False',
   ],
-  // SQLite declares what a CREATE TABLE AS gives: the affinities of the casts.
+  // SQLite declares what a CREATE TABLE AS gives: the affinities of the casts (the SQLite engine
+  // reads a cast to a decimal with a scale, numeric(12,2), as one to real: sqlite-date-casts.ts).
   sqlite: [
     'column i: INT string=False number=False',
     'column v: character varying(256) string=True number=False',
-    'column n: NUM string=False number=False',
+    'column n: REAL string=False number=True',
     'column t: character varying(256) string=True number=False',
   ],
 };
