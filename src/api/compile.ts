@@ -21,7 +21,7 @@ import type { NodeResult } from '../state/node-result.js';
 import { randomUUID } from 'node:crypto';
 import { loadSession, type SessionOptions } from './session.js';
 import { attachDeferredSchemas, deferralOf } from './defer-state.js';
-import { warnUnusedVars } from './warn-unused-vars.js';
+import { warnIgnoredAsOf, warnUnusedVars } from './warn-unused-vars.js';
 import { compileSnapshot, writeSnapshotCompiled, type CompiledSnapshot } from './compile-snapshot.js';
 import { compileAnalysis, writeAnalysisCompiled, type CompiledAnalysis } from './compile-analysis.js';
 
@@ -74,6 +74,7 @@ export function compileProject(options: CompileOptions = {}): CompiledProject {
   const named = namedSelectionBase(options, project.root, graph, state.state);
   const selected = withoutEmptyNodes(manifest, selectNodes(graph, { select: options.select, exclude: options.exclude, resourceTypes: options.snapshots === false ? ['model'] : ['model', 'snapshot', 'analysis'], ...state, ...(named.base ? { base: named.base } : {}) }));
   warnUnusedVars(session, options.vars, selected);
+  warnIgnoredAsOf(session, options.vars, selected);
   // A server's database (PostgreSQL) has no file: it is there to read; a SQLite file may not be yet.
   const db: Warehouse | undefined = engine.isInMemory(project.databasePath) || existsSync(project.databasePath) ? openProjectWarehouse(project, { readonly: true }) : undefined;
   const facts = db ? warehouseFacts(db) : undefined;

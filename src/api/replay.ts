@@ -5,6 +5,7 @@ import { ProjectError } from '../errors/project-error.js';
 import { effectiveAsOf, timeSourcesOf } from '../state/effective-as-of.js';
 import { addDays, dateRange, dayOfWeek, daysBetween } from '../feed/iso-date.js';
 import { ancestors } from '../graph/walk-graph.js';
+import { nodeReadsVar } from '../compile/node-reads-var.js';
 import { exactStale } from '../analysis/exact-stale.js';
 import { CarriedVerdicts } from '../analysis/carried-verdicts.js';
 import { findModel } from '../analysis/find-node.js';
@@ -116,6 +117,12 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   if (node.settings.materialized !== 'incremental') {
     throw new ProjectError(`model '${node.name}' is a ${node.settings.materialized}: it is rebuilt in full every night, so a replay has nothing to show`, { hint: 'replay an incremental model' });
   }
+  // E176: each night is a run with as_of = that night; a model that never reads it would see every row every night.
+  if (!nodeReadsVar(base.manifest, base.graph, node.uniqueId, 'as_of')) {
+    throw new ProjectError(`model '${node.name}' does not read var('as_of') (nor does anything it is built from): every replayed night would read every row landed so far, so a replay cannot show what past nights saw`, {
+      hint: "filter its raw rows on the rows landed by the night, e.g. where loaded_at <= '{{ var(\"as_of\") }}', as the example's models do",
+    });
+  }
   const lookback = requireWholeDays(base.manifest.vars.lookback_days ?? 0, "var 'lookback_days'");
   const cliVars = options.vars ?? {};
   const keep = options.keepAs === undefined ? undefined : checkKeepTarget(options.keepAs, base.project);
@@ -130,7 +137,10 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
       const required = requiredLookback(db, scratch.session, node);
       const nights = dateRange(from, to);
       const compare = options.compareLookback === undefined ? undefined : requireWholeDays(options.compareLookback, '--compare-lookback');
-      const second = compare !== undefined ? compare !== lookback : (options.compareRequired ?? true) && required > lookback;
+      // A second pass with another lookback means something only if the model's window reads var('lookback_days').
+      const tunable = nodeReadsVar(base.manifest, base.graph, node.uniqueId, 'lookback_days');
+      if (compare !== undefined && !tunable) throw new ProjectError(`--compare-lookback ${compare}: model '${node.name}' does not read var('lookback_days') (nor does anything it is built from), so its window is the same whatever the lookback`, { hint: 'drop --compare-lookback, or make the window read var(\'lookback_days\')' });
+      const second = tunable && (compare !== undefined ? compare !== lookback : (options.compareRequired ?? true) && required > lookback);
       const total = nights.length * (second ? 2 : 1);
       const pass = (lb: number, name: ReplayProgress['pass'], offset: number) =>
         replayPass(db, scratch.session, node, { from, nights, lookback: lb, weekly, cliVars, candidates: options.candidates ?? false }, (night, i, staleCount) =>

@@ -33,7 +33,7 @@ import { withRelationLock } from '../execute/relation-lock.js';
 import { microbatchNow, parseEventTimeRange, parseTime } from '../config/microbatch-time.js';
 import { parseSampleWindow } from '../config/sample-window.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
-import { warnUnusedVars } from './warn-unused-vars.js';
+import { warnIgnoredAsOf, warnUnusedVars } from './warn-unused-vars.js';
 import { warnModelDeprecations } from './warn-model-deprecations.js';
 import { attachDeferredSchemas, deferralOf } from './defer-state.js';
 import { backfillOfVars, type BackfillRange, type RunContext } from '../invocation/run-context.js';
@@ -170,6 +170,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   }
   const order = command === 'build' ? buildOrder(graph, selected) : topologicalOrder(graph, selected);
   warnUnusedVars(session, options.vars, order);
+  warnIgnoredAsOf(session, options.vars, order);
   const eventTime = parseEventTimeRange(options.eventTimeStart, options.eventTimeEnd);
   const startedAt = now();
   const sample = options.sample === undefined ? undefined : parseSampleWindow(options.sample, microbatchNow(manifest.vars.as_of, startedAt));

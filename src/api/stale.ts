@@ -17,7 +17,7 @@ import { isoMonthSpan } from '../feed/iso-month.js';
 import { notFinal, type NotFinal } from '../analysis/not-final.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { loadSession, withVars, type Session, type SessionOptions } from './session.js';
-import { warnUnusedVars } from './warn-unused-vars.js';
+import { warnIgnoredAsOf, warnUnusedVars } from './warn-unused-vars.js';
 
 export interface StaleOptions extends SessionOptions {
   readonly model: string;
@@ -79,6 +79,7 @@ export function stale(options: StaleOptions): StaleReport {
   const { manifest, graph, project } = session;
   const node = findModel(manifest, options.model);
   warnUnusedVars(session, options.vars, [node.uniqueId]);
+  warnIgnoredAsOf(session, options.vars, [node.uniqueId]);
   const declared = manifest.vars.as_of;
   if (declared !== undefined && declared !== null && declared !== '') {
     const asOf = requireIsoDateOrTime(declared, "var 'as_of'");

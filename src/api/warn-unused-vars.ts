@@ -1,5 +1,7 @@
 import { TOOL_VARS, unusedVarWarnings, varsReadIn } from '../compile/unused-vars.js';
+import { nodeReadsVar } from '../compile/node-reads-var.js';
 import { warnUser } from '../errors/user-warning.js';
+import { timeSourcesOf } from '../state/effective-as-of.js';
 import type { Session } from './session.js';
 
 /** Each warning once per process: a backfill or a replay runs the engine many times with the same --vars. */
@@ -45,4 +47,30 @@ export function warnUnusedVars(session: Session, cliVars: Readonly<Record<string
     warned.add(message);
     warnUser(message);
   }
+}
+
+/**
+ * `as_of` is mini-dbt's own var, so the check above never reports it; but a
+ * selected model that never reads it (nor does anything it is built from)
+ * reads every row landed so far, whatever night was asked for: the run is
+ * not a replay of that night (its ledger rows record everything landed). One
+ * line naming those models (the ones built from a seed or source that
+ * declares its loaded_at column: where mini-dbt reasons about time), once
+ * per process.
+ */
+export function warnIgnoredAsOf(session: Session, cliVars: Readonly<Record<string, unknown>> | undefined, nodeIds: Iterable<string>): void {
+  const asOf = cliVars?.as_of;
+  if (asOf === undefined || asOf === null || asOf === '') return;
+  const { manifest, graph } = session;
+  const ignoring = [...nodeIds]
+    .map((id) => manifest.nodes.get(id))
+    .filter((n) => n?.resourceType === 'model' && timeSourcesOf(manifest, graph, n.uniqueId).length > 0 && !nodeReadsVar(manifest, graph, n.uniqueId, 'as_of'))
+    .map((n) => n!.name);
+  if (ignoring.length === 0) return;
+  const shown = ignoring.length > 5 ? `${ignoring.slice(0, 5).join(', ')} and ${ignoring.length - 5} more` : ignoring.join(', ');
+  const one = ignoring.length === 1;
+  const message = `${one ? 'model' : 'models'} ${shown} ${one ? 'does' : 'do'} not read var 'as_of' (nor does anything ${one ? 'it is' : 'they are'} built from): ${one ? 'it reads' : 'they read'} every row landed so far, not the rows landed by ${String(asOf)}; filter the raw rows on var('as_of') to replay a past night`;
+  if (warned.has(message)) return;
+  warned.add(message);
+  warnUser(message);
 }

@@ -3,6 +3,7 @@ import type { Warehouse } from '../engine/open-warehouse.js';
 import { quoteIdentifier, qualifiedName } from '../engine/quote-identifier.js';
 import { relationKind, type RelationKind } from '../engine/relation-kind.js';
 import { ancestors } from '../graph/walk-graph.js';
+import { nodeReadsVar } from '../compile/node-reads-var.js';
 import type { Graph } from '../graph/graph-node.js';
 
 /** What a raw input is in the warehouse (a run asks twice: once read, then remembered). */
@@ -26,13 +27,15 @@ export function timeSourcesOf(manifest: Manifest, graph: Graph, uniqueId: string
 }
 
 /**
- * The as-of a run of this node sees: the `as_of` var when given, else
- * everything landed so far (the latest loaded_at upstream). Null when the
- * model has no time-declared source.
+ * The as-of a run of this node sees: the `as_of` var when given (and
+ * something the node is built from reads it), else everything landed so far
+ * (the latest loaded_at upstream): a model that never reads var('as_of')
+ * reads every row whatever the var says, and its ledger rows must say so.
+ * Null when the model has no time-declared source.
  */
 export function effectiveAsOf(db: Warehouse, manifest: Manifest, graph: Graph, uniqueId: string, kindOf: SourceKind = (s) => relationKind(db, s.alias, s.schema)): string | null {
   const declared = manifest.vars.as_of;
-  if (declared !== undefined && declared !== null && declared !== '') return String(declared);
+  if (declared !== undefined && declared !== null && declared !== '' && nodeReadsVar(manifest, graph, uniqueId, 'as_of')) return String(declared);
   let latest: string | null = null;
   for (const source of timeSourcesOf(manifest, graph, uniqueId)) {
     if (kindOf(source) === null) continue;
