@@ -1,7 +1,7 @@
 import { ProjectError, type ErrorLocation } from '../errors/project-error.js';
 import { foldAsciiCase, isReservedName, RESERVED_INFIX, RESERVED_PREFIX } from '../project/reserved-names.js';
 import { findLine } from './find-line.js';
-import type { ModelNode, SeedNode, SourceNode } from './manifest.js';
+import type { ModelNode, SeedNode, SnapshotNode, SourceNode } from './manifest.js';
 
 interface Relational {
   readonly what: string;
@@ -24,11 +24,16 @@ function seedEntry(node: SeedNode): Relational {
   return { what: `seed '${node.name}'`, uniqueId: node.uniqueId, schema: node.schema, relation: node.alias, path: node.file.path, location };
 }
 
+function snapshotEntry(node: SnapshotNode): Relational {
+  const line = node.alias !== node.name ? findLine(node.file.rawSql, node.alias) : undefined;
+  return { what: `snapshot '${node.name}'`, uniqueId: node.uniqueId, schema: node.schema, relation: node.alias, path: node.file.path, location: { file: node.file.path, line } };
+}
+
 /**
  * Load-time checks on the relations the project's nodes name, before
  * anything runs:
  *
- * - no model, seed or source may name a relation inside the tool's reserved
+ * - no model, seed, snapshot or source may name a relation inside the tool's reserved
  *   namespace (the run ledger and the staging tables; reserved-names.ts);
  * - no two nodes may write the same relation, the same name in the same
  *   schema (an alias onto a seed or another model, or names equal ignoring
@@ -37,14 +42,17 @@ function seedEntry(node: SeedNode): Relational {
  *   as in dbt. Ephemeral and disabled models write nothing and are left out.
  */
 export function relationNameProblems(
-  models: Iterable<ModelNode>, seeds: Iterable<SeedNode>, sources: Iterable<SourceNode>,
+  models: Iterable<ModelNode>, seeds: Iterable<SeedNode>, sources: Iterable<SourceNode>, snapshots: Iterable<SnapshotNode> = [],
 ): ProjectError[] {
   const problems: ProjectError[] = [];
   const modelList = [...models];
   const seedList = [...seeds].map(seedEntry);
-  const writers = [...seedList, ...modelList.filter((m) => m.settings.materialized !== 'ephemeral').map(modelEntry)];
+  // A snapshot keeps a table too: one aliased onto a model's relation, or onto the ledger, would alter it.
+  const snapshotList = [...snapshots].map(snapshotEntry);
+  const writers = [...seedList, ...modelList.filter((m) => m.settings.materialized !== 'ephemeral').map(modelEntry), ...snapshotList];
   const named = [
     ...seedList,
+    ...snapshotList,
     ...modelList.map(modelEntry),
     ...[...sources].map((s): Relational => ({
       what: `source '${s.name}'`, uniqueId: s.uniqueId, relation: s.alias, path: s.table.location.file, location: s.table.location,

@@ -4,6 +4,7 @@ import type { Graph } from '../graph/graph-node.js';
 import { operationRenderState } from '../compile/operation-render-state.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { isProjectError } from '../errors/project-error.js';
+import { refuseReservedWrites } from '../engine/refuse-reserved-writes.js';
 import type { RunContext } from '../invocation/run-context.js';
 import type { ProjectHookResult, ProjectHookType } from '../state/hook-result.js';
 import type { NodeResult, RunEvent } from '../state/node-result.js';
@@ -53,7 +54,11 @@ export function runProjectHooks(options: ProjectHooksOptions): ProjectHookResult
       const state = operationRenderState(manifest, { name: `${which} hook ${i}`, path: project.configFile, db, run, log: (message) => emit({ type: 'log', message }), debug: (message) => emit({ type: 'log', message, level: 'debug' }), print: (message) => emit({ type: 'log', message, level: 'print' }), ...(options.graph ? { graph: () => graphContext(manifest, options.graph!) } : {}) });
       const sql = template.includes('{') ? manifest.jinja.render(`${project.configFile}#${which}[${i}]`, template, state, locals).trim() : template.trim();
       // A hook that renders to nothing (a macro that only checks or logs) runs nothing, as in dbt.
-      if (sql !== '') db.exec(sql);
+      if (sql !== '') {
+        // The project's SQL may read mini-dbt's own tables, never write them (E230).
+        refuseReservedWrites(sql, `${which} hook ${i}`, { file: project.configFile });
+        db.exec(sql);
+      }
       result = { ...base, status: 'success', message: `${name} passed`, executionTime: (performance.now() - t0) / 1000 };
     } catch (err) {
       failed = true;

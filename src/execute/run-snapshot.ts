@@ -4,6 +4,7 @@ import { renderModel } from '../compile/render-model.js';
 import { parseModelSettings } from '../config/model-settings.js';
 import { dialect } from '../engine/current-engine.js';
 import { describeSelect } from '../engine/describe-select.js';
+import { refuseReservedWrites } from '../engine/refuse-reserved-writes.js';
 import { qualifiedName } from '../engine/quote-identifier.js';
 import { ProjectError } from '../errors/project-error.js';
 import { buildSnapshotTable, buildStagingTable, closeChangedRows, currentRowsWhere, insertNewRows, snapshotTime, type SnapshotSqlInput } from '../materialize/snapshot/snapshot-sql.js';
@@ -74,7 +75,12 @@ export function runSnapshotStep(node: SnapshotNode, ctx: SnapshotStepContext): N
     let inserted = 0;
     // dbt's sql_header: run (a script: the project's own text) just before each create of the snapshot's tables, in the transaction.
     const header = typeof node.config.sql_header === 'string' && node.config.sql_header.trim() !== '' ? node.config.sql_header.trim() : undefined;
-    const runHeader = () => { if (header !== undefined) db.runScript(header); };
+    const runHeader = () => {
+      if (header === undefined) return;
+      // The project's SQL may read mini-dbt's own tables, never write them (E230).
+      refuseReservedWrites(header, `the sql_header of snapshot '${node.name}'`);
+      db.runScript(header);
+    };
     db.begin();
     try {
       if (!exists) {

@@ -5,6 +5,7 @@ import { ProjectError } from '../errors/project-error.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import { crashPoint, injectedFailure } from '../test-hooks.js';
 import { engine } from '../engine/current-engine.js';
+import { refuseReservedWrites } from '../engine/refuse-reserved-writes.js';
 import { runAudit } from './run-audit.js';
 
 export interface StatementOutcome {
@@ -62,6 +63,8 @@ function runStatement(db: Warehouse, plan: StatementsToRun, statement: Statement
     case 'exec': {
       const several = MAY_HOLD_SEVERAL.has(statement.role);
       const sql = statement.template === undefined ? statement.sql : renderedHook(plan, statement.sql, statement.template, renderHook);
+      // The project's own SQL (hooks, sql_header, a strategy macro) may read mini-dbt's tables, never write them (E230).
+      if (several && sql !== '') refuseProjectWrites(plan, statement.role, statement.template, sql);
       // A hook that renders to nothing (a macro that only checks or logs) runs nothing, as dbt's run_hooks skips it.
       const changes = sql === '' ? 0 : runMergeable(db, sql, several ? true : `the ${statement.role} statement of model '${plan.name}'`, statement.doubleMatchRefusal);
       if (statement.role === 'delete') outcome.rowsDeleted += changes;
@@ -116,6 +119,16 @@ function runStatement(db: Warehouse, plan: StatementsToRun, statement: Statement
       throw new Error(`unknown statement ${JSON.stringify(never)}`);
     }
   }
+}
+
+/**
+ * E230 for a project statement of a publish. A strategy macro may write its own model's scratch tables
+ * (it is handed `temp_relation`, a name containing `__mini_dbt_`), never the ledger.
+ */
+function refuseProjectWrites(plan: StatementsToRun, role: string, template: string | undefined, sql: string): void {
+  const what = role === 'custom' ? 'the incremental strategy macro' : role === 'sql-header' ? 'the sql_header' : `a ${role}`;
+  const file = template?.split('#')[0];
+  refuseReservedWrites(sql, `${what}${template !== undefined && role !== 'custom' ? ` (${template})` : ''} of model '${plan.name}'`, file ? { file } : {}, { scratch: role === 'custom' });
 }
 
 function renderedHook(plan: StatementsToRun, sql: string, template: string, renderHook: HookRenderer | undefined): string {

@@ -3,6 +3,7 @@ import type { Warehouse } from '../engine/open-warehouse.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { dialect, engine } from '../engine/current-engine.js';
 import { ProjectError } from '../errors/project-error.js';
+import { foldAsciiCase, isReservedName } from '../project/reserved-names.js';
 import { ensureSchema } from '../engine/target-schemas.js';
 import { renderTest } from '../data-tests/render-test.js';
 import { failingRowsQuery, testQuery, testStatus, testThresholds, type TestStatus } from '../data-tests/test-query.js';
@@ -43,6 +44,25 @@ export function failuresRelation(test: TestNode, targetSchema: string): Failures
 }
 
 /**
+ * A test's kept failures replace their relation (drop, create): refused when that relation is
+ * another node's (a model, seed or snapshot in the same schema, names compared as SQLite compares
+ * them) or in mini-dbt's reserved namespace (E232). SQLite keeps them in main as
+ * `<schema config>__<alias>`, which a config can aim at any name with `__` in it.
+ */
+function refuseTakenFailuresRelation(manifest: Manifest, test: TestNode, kept: FailuresRelation): void {
+  const where = `test '${test.name}' (${test.path}) keeps its failing rows (store_failures) in "${kept.schema}"."${kept.name}"`;
+  if (isReservedName(kept.name)) throw new ProjectError(`${where}, which is in mini-dbt's reserved namespace`, { hint: 'give the test another alias or schema config', exitCode: 1 });
+  const same = (schema: string, alias: string) => foldAsciiCase(schema) === foldAsciiCase(kept.schema) && foldAsciiCase(alias) === foldAsciiCase(kept.name);
+  const owners = [
+    ...[...manifest.models.values()].filter((m) => m.settings.materialized !== 'ephemeral'),
+    ...manifest.seeds.values(),
+    ...(manifest.snapshots?.values() ?? []),
+  ];
+  const owner = owners.find((n) => same(n.schema, n.alias));
+  if (owner) throw new ProjectError(`${where}, which is ${owner.uniqueId}'s relation: its rows would be replaced`, { hint: 'give the test another alias or schema config', exitCode: 1 });
+}
+
+/**
  * How a test's failures are kept, as dbt decides it: store_failures_as
  * (table, view, or ephemeral: not kept) wins wherever it is set; unset,
  * store_failures (or --store-failures) keeps them in a table.
@@ -73,6 +93,7 @@ export function runTest(db: Warehouse, manifest: Manifest, test: TestNode, optio
   const outcome = testStatus(row, thresholds, options.run?.warnError);
   if (store === 'ephemeral') return { ...outcome, sql };
   const kept = failuresRelation(test, manifest.project.target.schema);
+  refuseTakenFailuresRelation(manifest, test, kept);
   const failing = failingRowsQuery(sql, thresholds.limit);
   db.transaction(() => {
     if (kept.schema !== 'main') ensureSchema(db, manifest.project.target, kept.schema);

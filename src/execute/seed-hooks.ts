@@ -5,6 +5,7 @@ import { Relation } from '../compile/relation.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { ProjectError } from '../errors/project-error.js';
 import type { RunContext } from '../invocation/run-context.js';
+import { refuseReservedWrites } from '../engine/refuse-reserved-writes.js';
 import { runSql } from './run-statements.js';
 
 /** Runs a seed's pre-hooks or post-hooks that belong inside (`transaction: true`) or outside the load's transaction. */
@@ -24,7 +25,10 @@ export function seedHookRunner(manifest: Manifest, node: SeedNode, options: { re
     hooks.forEach((hook, i) => {
       if (hook.transaction !== inTransaction) return;
       const sql = hook.sql.includes('{') ? renderSeedHook(manifest, node, `${which}_hook[${i}]`, hook.sql, db, options) : hook.sql;
-      if (sql.trim() !== '') runSql(db, sql, true);
+      if (sql.trim() === '') return;
+      // The project's SQL may read mini-dbt's own tables, never write them (E230).
+      refuseReservedWrites(sql, `${which}_hook[${i}] of seed '${node.name}'`, { file: node.file.path });
+      runSql(db, sql, true);
     });
   };
 }

@@ -244,7 +244,7 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     }
     models.set(name, { ...node, dependsOn });
   }
-  errors.push(...relationNameProblems(models.values(), seeds.values(), sources.values()));
+  errors.push(...relationNameProblems(models.values(), seeds.values(), sources.values(), snapshots.values()));
   errors.push(...checkMicrobatchInputs(models.values(), new Map<string, ManifestNode>([...seeds.values(), ...sources.values(), ...models.values()].map((n) => [n.uniqueId, n]))));
   const tests = errors.length === 0 && declaresTests(project) ? captureTests({ project, jinja: jinja(), vars, packageVars, models, seeds, sources }, errors) : new Map<string, TestNode>();
   if (errors.length === 0) renderTestDescriptions(tests, project, { jinja, vars });

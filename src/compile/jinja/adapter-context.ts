@@ -10,6 +10,8 @@ import { AdapterColumn, adapterColumnOf, columnApi } from './adapter-column.js';
 import { moreExceptions } from './adapter-exceptions.js';
 import { dropRelation, dropSchema, listSchemas, locate, relationsInSchema, renameRelation, schemaExists, type Located } from './adapter-relations.js';
 import { ensureSchema } from '../../engine/target-schemas.js';
+import { refuseReservedRelation, renderedName } from '../../engine/refuse-reserved-writes.js';
+import { isProjectError } from '../../errors/project-error.js';
 
 export { AdapterColumn };
 
@@ -57,7 +59,14 @@ export function adapterContext(state: RenderState, lookupGlobal: MacroLookup): R
   };
   // Methods that change the warehouse run only while executing, as dbt's do (parsing has no connection).
   const whenExecuting = (fn: () => void): string => {
-    if (state.execute && state.db) fn();
+    if (!state.execute || !state.db) return '';
+    try {
+      fn();
+    } catch (err) {
+      // Kept on the state, a refusal (E230) is the render's message, not a JavaScript error.
+      if (isProjectError(err) && !state.failure) state.failure = err;
+      throw err;
+    }
     return '';
   };
   const adapter = {
@@ -82,6 +91,7 @@ export function adapterContext(state: RenderState, lookupGlobal: MacroLookup): R
     },
     drop_relation: (relation: unknown) => whenExecuting(() => {
       const at = locate(relation, state.target.schema);
+      refuseReservedRelation(at.identifier, 'drop', `adapter.drop_relation in ${renderedName(state.modelName)}`);
       dropRelation(state.db, at, known(at.schema), engine.name);
     }),
     // dbt's create_schema / drop_schema (a relation: its schema). create_schema attaches a SQLite schema's file as a
@@ -96,7 +106,12 @@ export function adapterContext(state: RenderState, lookupGlobal: MacroLookup): R
       const schema = schemaOf(relation, state.target.schema);
       dropSchema(state.db, schema, known(schema), engine.name);
     }),
-    rename_relation: (from: unknown, to: unknown) => whenExecuting(() => renameRelation(state.db, locate(from, state.target.schema), locate(to, state.target.schema), engine.name)),
+    rename_relation: (from: unknown, to: unknown) => whenExecuting(() => {
+      const [source, target] = [locate(from, state.target.schema), locate(to, state.target.schema)];
+      refuseReservedRelation(source.identifier, 'rename', `adapter.rename_relation in ${renderedName(state.modelName)}`);
+      refuseReservedRelation(target.identifier, 'rename a relation to', `adapter.rename_relation in ${renderedName(state.modelName)}`);
+      renameRelation(state.db, source, target, engine.name);
+    }),
     quote: (name: unknown) => quoteIdentifier(String(name)),
     // dbt-sqlite's quote policy quotes database, schema and identifier; any other key leaves the name as it is.
     quote_as_configured: (identifier: unknown, quoteKey: unknown) =>
