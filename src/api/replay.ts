@@ -192,7 +192,8 @@ async function replayPass(db: Warehouse, session: Session, node: ModelNode, o: P
   // `stale --candidates` checks it, the lateness up to the latest row landed upstream, from the last night's verdicts.
   const staleAt = (vars: { as_of?: string }) => {
     const manifest = withVars(session, { ...o.cliVars, ...vars }).manifest;
-    const asOf = vars.as_of ?? (carried ? effectiveAsOf(db, manifest, session.graph, node.uniqueId) : null);
+    // The night's as-of as the ledger has it (a date is the end of that day where loaded_at has times).
+    const asOf = carried ? effectiveAsOf(db, manifest, session.graph, node.uniqueId) : null;
     const candidates = carried && asOf !== null ? carried.stale(manifest, asOf) : undefined;
     return candidates ?? exactStale(db, manifest, node, { detailPartitions: 0 }).stale;
   };

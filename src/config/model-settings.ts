@@ -245,10 +245,19 @@ export function parseSeedSettings(config: RawConfig): SeedSettings {
   };
 }
 
-/** A source table's settings from its config. */
+/** A loaded_at_field that names a column (dbt also takes an SQL expression there, which the toolkit cannot index or compare). */
+const PLAIN_COLUMN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * A source table's settings from its config. Its loaded_at (when rows
+ * landed, for stale, lateness, backfill and replay) is the `loaded_at`
+ * config, else dbt's own `loaded_at_field` (freshness's column, declared on
+ * the source or the table) when it names a plain column.
+ */
 export function parseSourceSettings(config: RawConfig): SourceSettings {
+  const field = str(config.loaded_at_field);
   return {
-    eventTime: str(config.event_time), loadedAt: str(config.loaded_at), tags: tagList(config.tags),
+    eventTime: str(config.event_time), loadedAt: str(config.loaded_at) ?? (field !== undefined && PLAIN_COLUMN.test(field) ? field : undefined), tags: tagList(config.tags),
     loadedAtField: str(config.loaded_at_field), loadedAtQuery: str(config.loaded_at_query), freshness: freshnessCriteria(config.freshness),
   };
 }
