@@ -14,6 +14,7 @@ import type { ColumnProperties } from '../project/project.js';
 import { docBlockRefs } from '../compile/doc-block-refs.js';
 import { seedChecksum, textChecksum } from './file-checksum.js';
 import { constraintJson, contractJson } from './contract-json.js';
+import { nodeConfigJson } from './node-config-json.js';
 
 const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
@@ -29,7 +30,7 @@ function relationJson(node: ManifestNode | SnapshotNode, name: string, manifest:
     alias: node.alias,
     schema: node.schema,
     database: database.name,
-    config: node.config,
+    config: nodeConfigJson(node.resourceType, node.config),
     tags: Array.isArray(node.config.tags) ? node.config.tags : [],
     // dbt-sqlite's: schema-qualified, no database; dbt-postgres's: the database first.
     relation_name: `${database.qualifies ? `${quoted(database.name)}.` : ''}${quoted(node.schema)}.${quoted(node.alias)}`,
@@ -91,19 +92,23 @@ function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknow
       ...describedJson(manifest, node.properties, manifest.project.seedProperties.get(node.name)), depends_on: { macros: [], nodes: [] },
     };
   }
+  const loadedAtField = node.settings.loadedAtField ?? node.config.loaded_at ?? null;
+  // dbt's FreshnessThreshold: an unset threshold is {count: null, period: null}; no criteria is null.
+  const freshness = node.settings.freshness === null ? null : {
+    warn_after: node.settings.freshness.warnAfter ?? { count: null, period: null },
+    error_after: node.settings.freshness.errorAfter ?? { count: null, period: null },
+    filter: node.settings.freshness.filter,
+  };
   return {
     ...common,
+    // dbt 1.10's source config carries the freshness and loaded_at_field the source's table was given (no freshness: the empty threshold).
+    config: { ...common.config as Record<string, unknown>, ...(freshness === null ? {} : { freshness }), loaded_at_field: loadedAtField, loaded_at_query: node.settings.loadedAtQuery ?? null },
     source_name: node.table.sourceName,
     identifier: node.table.identifier,
     original_file_path: node.table.location.file,
     ...describedJson(manifest, node.table, manifest.project.sources.find((t) => t.sourceName === node.table.sourceName && t.tableName === node.table.tableName)),
-    loaded_at_field: node.settings.loadedAtField ?? node.config.loaded_at ?? null,
-    // dbt's FreshnessThreshold: an unset threshold is {count: null, period: null}; no criteria is null.
-    freshness: node.settings.freshness === null ? null : {
-      warn_after: node.settings.freshness.warnAfter ?? { count: null, period: null },
-      error_after: node.settings.freshness.errorAfter ?? { count: null, period: null },
-      filter: node.settings.freshness.filter,
-    },
+    loaded_at_field: loadedAtField,
+    freshness,
   };
 }
 
@@ -136,7 +141,7 @@ function snapshotJson(node: SnapshotNode, manifest: Manifest): Record<string, un
 function analysisJson(node: AnalysisNode, manifest: Manifest): Record<string, unknown> {
   return {
     unique_id: node.uniqueId, name: node.name, resource_type: 'analysis', package_name: node.fqn[0] ?? manifest.project.name, fqn: node.fqn,
-    alias: node.alias, schema: node.schema, database: relationDatabase(manifest.project.target).name, config: node.config,
+    alias: node.alias, schema: node.schema, database: relationDatabase(manifest.project.target).name, config: nodeConfigJson('analysis', node.config),
     tags: node.tags, relation_name: null,
     path: `analysis/${node.file.path.split('/').slice(1).join('/')}`,
     original_file_path: node.file.path,

@@ -1,4 +1,5 @@
 import type { TestNode } from '../compile/test-node.js';
+import { nodeConfigJson } from './node-config-json.js';
 
 /** A data test as a manifest.json node (dbt's shape: test_metadata for generic tests). */
 export function testNodeJson(test: TestNode, packageName: string): Record<string, unknown> {
@@ -13,7 +14,7 @@ export function testNodeJson(test: TestNode, packageName: string): Record<string
     database: 'main',
     path: test.testType === 'generic' ? `${test.name}.sql` : test.path.split('/').slice(1).join('/'),
     original_file_path: test.path,
-    config: { severity: 'ERROR', ...test.config },
+    config: nodeConfigJson('test', test.config),
     tags: Array.isArray(test.config.tags) ? test.config.tags : [],
     description: test.description ?? '',
     depends_on: { macros: test.testType === 'generic' ? [`macro.${packageName}.test_${test.testName}`] : [], nodes: test.dependsOn },
