@@ -1,6 +1,7 @@
 import type { Warehouse } from '../engine/open-warehouse.js';
 import { quoteIdentifier } from '../engine/quote-identifier.js';
 import { dialect } from '../engine/current-engine.js';
+import { refuseReservedWrites } from '../engine/refuse-reserved-writes.js';
 
 /**
  * Run a model's SELECT into a temp table of this connection (allowed on a
@@ -12,7 +13,9 @@ export function withScratchTable<T>(db: Warehouse, name: string, sql: string, fa
   db.exec(dialect.dropRelation('table', relation, { ifExists: true }));
   try {
     try {
-      // prepare() refuses a text holding a second statement: only the model's one SELECT can run here.
+      // prepare() refuses a text holding a second statement: only the model's one SELECT can run here, and
+      // never one writing the tool's own tables (PostgreSQL's data-modifying WITH; E230).
+      refuseReservedWrites(sql, 'the model\'s SQL');
       db.prepare(dialect.createTableAs(quoteIdentifier(name), sql, { temp: true })).run();
     } catch (err) {
       throw failed(err instanceof Error ? err.message : String(err));

@@ -1,4 +1,5 @@
 import type { Warehouse } from '../engine/open-warehouse.js';
+import { refuseReservedWrites } from '../engine/refuse-reserved-writes.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import type { PlannedStatement } from '../materialize/planned-statement.js';
 import { crashPoint, injectedFailure } from '../test-hooks.js';
@@ -16,6 +17,9 @@ const outside = (s: PlannedStatement, when: 'before' | 'after') => s.kind === 'e
  * (a post-hook inside the transaction sees the relation as the publish left it).
  */
 export function publishPlan(db: Warehouse, plan: NodePlan, beforeCommit: (outcome: StatementOutcome) => void, renderHook?: HookRenderer): StatementOutcome {
+  // A model's SELECT writes nothing on SQLite, but on PostgreSQL a data-modifying WITH (`with d as (delete
+  // from _mini_dbt_runs returning 1) select ...`) runs inside the create table as: never on the tool's tables (E230).
+  refuseReservedWrites(plan.sql, `the SQL of model '${plan.name}'`);
   const before = plan.statements.filter((s) => outside(s, 'before'));
   const after = plan.statements.filter((s) => outside(s, 'after'));
   const inside = plan.statements.filter((s) => !outside(s, 'before') && !outside(s, 'after'));

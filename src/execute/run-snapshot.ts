@@ -14,6 +14,8 @@ import type { NodeResult } from '../state/node-result.js';
 import { isBusyError } from '../state/warehouse-locked.js';
 import { crashPoint, injectedFailure } from '../test-hooks.js';
 import { checkSnapshotColumns } from './snapshot-columns.js';
+import { applyGrants, currentGrants } from '../materialize/grant-statements.js';
+import { readGrants } from '../config/grants-config.js';
 import { relationName } from './describe-node.js';
 import type { TestStepContext } from './run-test-step.js';
 
@@ -64,6 +66,8 @@ export function runSnapshotStep(node: SnapshotNode, ctx: SnapshotStepContext): N
     });
   try {
     sql = renderModel(ctx.manifest, asModel(node), { db, incremental: false, run: ctx.run, log: (message) => emit({ type: 'log', message }) }).sql;
+    // PostgreSQL runs a data-modifying WITH inside the snapshot's create table as: never on the tool's tables (E230).
+    refuseReservedWrites(sql, `the SQL of snapshot '${node.name}'`);
     const sourceColumns = describeSelect(db, sql);
     checkSnapshotColumns(node, sourceColumns.map((c) => c.name));
     const target = qualifiedName(node.schema, node.alias);
@@ -108,6 +112,10 @@ export function runSnapshotStep(node: SnapshotNode, ctx: SnapshotStepContext): N
         inserted = db.run(insertNewRows(input, targetColumns)).changes;
         db.exec(dialect.dropRelation('table', staging, { ifExists: true }));
       }
+      // dbt's apply_grants: an existing snapshot keeps its grants (should_revoke), so what the config no longer lists is revoked.
+      const grants = readGrants(node.config);
+      const dcl = applyGrants(db, { schema: node.schema, alias: node.alias, grants, ...(exists && grants ? { current: currentGrants(db, node.schema, node.alias) } : {}) });
+      for (const text of dcl) emit({ type: 'log', message: `${node.name}: ${text}`, level: 'debug' });
       injectedFailure(node.name, 'snapshot');
       crashPoint();
       record('success', inserted, exists ? 'snapshot' : 'full', null);

@@ -183,6 +183,54 @@ describePgProjects('project SQL may not write mini-dbt\'s own tables (PostgreSQL
     for (const [table, rows] of Object.entries(before)) expect(after[table]!.filter((r) => rows.includes(r)), table).toEqual(rows);
     expect(out.statuses['model.guard_pg.mine']).toBe('success');
   });
+
+  it.each(['table', 'incremental'])('a %s model whose SELECT deletes from the ledger in a data-modifying WITH is refused (PostgreSQL would run it)', (materialized) => {
+    const p = conformanceProject({ 'models/mine.sql': "{{ config(materialized='table') }}\nselect 1 as id\n" }, 'guard_pg', { engine: 'postgres' });
+    expect(p.dbt(['run']).code).toBe(0);
+    p.write('models/victim.sql', `{{ config(materialized='${materialized}') }}\nwith d as (delete from _mini_dbt_node_runs returning 1) select count(*) as n from d\n`);
+    const before = pgLedger(p);
+    const out = p.dbt(['run']);
+    expect(out.code, out.stdout + out.stderr).toBe(1);
+    expect(out.stdout).toContain("the SQL of model 'victim' would delete from '_mini_dbt_node_runs'");
+    const after = pgLedger(p);
+    for (const [table, rows] of Object.entries(before)) expect(after[table]!.filter((r) => rows.includes(r)), table).toEqual(rows);
+  });
+});
+
+describe('project SQL that may write: a strategy macro and its own scratch table', () => {
+  const STRATEGY = (extra: string) => `{% macro get_incremental_tidy_sql(arg_dict) %}
+  delete from {{ arg_dict.temp_relation }} where id is null;${extra}
+  insert into {{ arg_dict.target_relation }} (id) select id from {{ arg_dict.temp_relation }}
+{% endmacro %}
+`;
+  const INC = "{{ config(materialized='incremental', incremental_strategy='tidy') }}\nselect 4 as id\n";
+
+  it('a project strategy may write its own model\'s scratch table (temp_relation), not the ledger', () => {
+    const ok = base.copy();
+    ok.write('macros/tidy.sql', STRATEGY(''));
+    ok.write('models/inc.sql', INC);
+    for (let n = 0; n < 2; n++) {
+      const out = ok.dbt(['run', '-s', 'inc']);
+      expect(out.code, out.stdout + out.stderr).toBe(0);
+    }
+    expect(ok.rows('inc')).toEqual([{ id: 4 }, { id: 4 }]);
+    // The incremental run (the first was a full build) runs the strategy: one that also deletes from the ledger is refused.
+    ok.write('macros/tidy.sql', STRATEGY('\n  delete from _mini_dbt_runs;'));
+    const before = ledgerState(ok);
+    const out = ok.dbt(['run', '-s', 'inc']);
+    expectLedgerKept(before, ledgerState(ok));
+    expect(out.code, out.stdout + out.stderr).toBe(1);
+    expect(out.stdout).toContain("the incremental strategy macro of model 'inc' would delete from '_mini_dbt_runs'");
+    expect(ok.rows('inc')).toEqual([{ id: 4 }, { id: 4 }]);
+  });
+
+  it('a snapshot\'s sql_header writing the ledger is refused, the snapshot fails', () => {
+    const { out, said } = hostile({
+      'snapshots/snap.sql': "{% snapshot snap %}\n{{ config(unique_key='id', strategy='check', check_cols='all', sql_header='delete from _mini_dbt_runs;') }}\nselect * from {{ ref('mine') }}\n{% endsnapshot %}\n",
+    }, ['snapshot']);
+    expect(out.code, said).toBe(1);
+    expect(said).toContain("the sql_header of snapshot 'snap' would delete from '_mini_dbt_runs'");
+  });
 });
 
 describe('no node overwrites another node\'s relation or the ledger: snapshots and kept test failures', () => {
