@@ -1,4 +1,5 @@
 import type { ConfigMap } from '../project/project.js';
+import { mergeGrants } from './grants-config.js';
 
 const ADDITIVE = new Set(['tags', 'pre_hook', 'post_hook']);
 const DICT_MERGED = new Set(['meta', 'column_types', 'docs', 'quoting', 'contract']);
@@ -16,7 +17,8 @@ function asList(value: unknown): unknown[] {
 
 /**
  * Merge config layers, lowest precedence first, with dbt's rules: tags and
- * hooks add up, meta/column_types/docs/quoting/contract merge as dictionaries, the rest is replaced.
+ * hooks add up, meta/column_types/docs/quoting/contract merge as dictionaries, grants merge per privilege
+ * (a `+select` extends the earlier list), the rest is replaced.
  */
 export function mergeConfigs(...layers: readonly ConfigMap[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -26,6 +28,8 @@ export function mergeConfigs(...layers: readonly ConfigMap[]): Record<string, un
       if (ADDITIVE.has(key)) {
         const merged = [...asList(out[key]), ...asList(value)];
         out[key] = key === 'tags' ? [...new Set(merged.map(String))] : merged;
+      } else if (key === 'grants') {
+        out[key] = mergeGrants(out[key], value);
       } else if (DICT_MERGED.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
         out[key] = { ...((out[key] as object | undefined) ?? {}), ...value };
       } else {

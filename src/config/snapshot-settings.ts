@@ -1,5 +1,6 @@
 import { ProjectError } from '../errors/project-error.js';
 import type { SourceLocation } from '../project/project.js';
+import { grantsConfigProblem } from './grants-config.js';
 
 export type HardDeletes = 'ignore' | 'invalidate' | 'new_record';
 
@@ -33,6 +34,8 @@ export function parseSnapshotSettings(name: string, config: Readonly<Record<stri
   const fail = (message: string, hint: string): never => {
     throw new ProjectError(`snapshot '${name}': ${message}`, { location, hint });
   };
+  const grants = grantsConfigProblem(config.grants);
+  if (grants) fail(grants, 'grants maps each privilege to a grantee or a list of grantees: {select: [reporter]}');
   const rawKey = config.unique_key;
   const uniqueKey = Array.isArray(rawKey) ? rawKey.map(String) : typeof rawKey === 'string' && rawKey.trim() !== '' ? [rawKey] : [];
   if (uniqueKey.length === 0) fail('unique_key is required', "add unique_key='id' (a column, or a list of columns) to its config");

@@ -31,6 +31,8 @@ import { describeSnapshot, runSnapshotStep } from './run-snapshot.js';
 import type { UnitTestNode } from '../compile/unit-test-node.js';
 import { describeUnitTest, runUnitTestStep } from './run-unit-test-step.js';
 import { busyTimeoutOf, nodeFailure, withRelationLock } from './relation-lock.js';
+import { applyGrants } from '../materialize/grant-statements.js';
+import { readGrants } from '../config/grants-config.js';
 
 /** A node a run builds or checks (ephemeral models are rendered into others, never run). */
 export type RunnableNode = ModelNode | SeedNode | TestNode | SnapshotNode | UnitTestNode;
@@ -148,6 +150,8 @@ async function runNodeCommented(node: RunnableNode, index: number, total: number
           afterBegin: (tx) => runHooks(tx, 'pre', true),
           beforeCommit: (tx) => {
             runHooks(tx, 'post', true);
+            // dbt's apply_grants after the seed's load: the table is always a new one here (staged, swapped in), so only grants.
+            for (const sql of applyGrants(tx, { schema: node.schema, alias: node.alias, grants: readGrants(node.config) })) emit({ type: 'log', message: `${node.name}: ${sql}`, level: 'debug' });
             crashPoint();
             recordNodeRun(tx, ledgerRecord(options.context, node, 'seed', null, { rowsDeleted: 0, rowsInserted: 0, partitions: [] }, 'success', null, startedAt, t0));
             crashPoint();

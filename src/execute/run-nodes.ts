@@ -1,12 +1,14 @@
 import type { Manifest, ModelNode } from '../compile/manifest.js';
-import { engine } from '../engine/current-engine.js';
+import { dialect, engine } from '../engine/current-engine.js';
+import { readGrants } from '../config/grants-config.js';
+import { warnUser } from '../errors/user-warning.js';
 import type { Warehouse } from '../engine/open-warehouse.js';
 import type { Graph } from '../graph/graph-node.js';
 import type { NodePlan } from '../plan/node-plan.js';
 import type { NodeResult, RunEvent } from '../state/node-result.js';
 import type { RunContext } from '../invocation/run-context.js';
 import type { SessionReload } from './node-pool-messages.js';
-import { describeRunnable, notStarted, runNode, type NodeRunState } from './run-node.js';
+import { describeRunnable, notStarted, runNode, type NodeRunState, type RunnableNode } from './run-node.js';
 import { runnableNodes, skipBeforeStart } from './runnable-nodes.js';
 import { runNodesInParallel } from './run-nodes-parallel.js';
 
@@ -47,6 +49,7 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
   const nodes = runnableNodes(options.manifest, options.order);
   const threads = Math.max(1, Math.floor(options.threads ?? 1));
   const emit = options.onEvent ?? (() => undefined);
+  warnGrantsIgnored(nodes);
   if (engine.relationLocks) engine.relationLocks.tagSession(options.db, options.context.invocationId);
   if (threads > 1 && engine.relationLocks && options.session && nodes.length > 1 && options.skipAllBecause === undefined) {
     return runNodesInParallel(nodes, { ...options, threads, sessionOptions: options.session, sequential: () => runNodes({ ...options, threads: 1 }) });
@@ -67,4 +70,16 @@ export async function runNodes(options: RunNodesOptions): Promise<NodeResult[]> 
     results.push(await runNode(node, index, total, state, { db: options.db, manifest: options.manifest, graph: options.graph, context: options.context, emit, onPlanned: options.onPlanned }));
   }
   return results;
+}
+
+/**
+ * SQLite has no privileges: a `grants` config does nothing there (dbt-sqlite's materializations never apply
+ * it), so the run says so once, in one line, instead of letting the user believe the grants were given.
+ */
+function warnGrantsIgnored(nodes: readonly RunnableNode[]): void {
+  if (dialect.name !== 'sqlite') return;
+  const granting = nodes.filter((n) => n.resourceType !== 'test' && n.resourceType !== 'unit_test' && readGrants(n.config) !== undefined);
+  if (granting.length === 0) return;
+  const named = granting.slice(0, 3).map((n) => n.name).join(', ');
+  warnUser(`grants have no effect on SQLite, which has no privileges (dbt-sqlite ignores them too): the grants of ${named}${granting.length > 3 ? ` and ${granting.length - 3} more` : ''} are not applied`);
 }

@@ -2,7 +2,7 @@
 
 export type StatementRole =
   | 'pre-hook' | 'stage' | 'index' | 'delete' | 'insert' | 'upsert' | 'swap' | 'drop' | 'create-view'
-  | 'schema-change' | 'custom' | 'post-hook' | 'sql-header' | 'comment';
+  | 'schema-change' | 'custom' | 'post-hook' | 'sql-header' | 'comment' | 'grant';
 
 export type PlannedStatement =
   | {

@@ -17,6 +17,7 @@ import { captureUnitTests } from '../unit-tests/capture-unit-tests.js';
 import type { UnitTestNode } from '../compile/unit-test-node.js';
 import { constraintDependencies, contractProblem } from './validate-contract.js';
 import { customStrategyNames, validateModelConfig } from './validate-model-config.js';
+import { grantsConfigProblem } from '../config/grants-config.js';
 import { RenderFailureErrors, skipsOfRenderFailures } from '../compile/render-failure-skips.js';
 import { relationNameProblems } from '../compile/check-relation-names.js';
 import { baseModelConfig, captureModel, type CaptureContext, type ModelCapture } from './capture-model.js';
@@ -83,6 +84,11 @@ export function captureProject(loaded: Project, options: CaptureOptions = {}): M
     // `enabled: false` (or a `+enabled` rendered from a var) removes the seed, as it removes a model.
     if (config.enabled === false) {
       disabledSeeds.add(file.name);
+      continue;
+    }
+    const grants = grantsConfigProblem(config.grants);
+    if (grants) {
+      errors.push(new ProjectError(`seed '${file.name}': ${grants}`, { location: properties?.location ?? { file: file.path } }));
       continue;
     }
     const clash = seeds.get(file.name);

@@ -1,5 +1,6 @@
 import { MATERIALIZATIONS, effectiveStrategy } from '../config/model-config.js';
 import { ProjectError } from '../errors/project-error.js';
+import { grantsConfigProblem } from '../config/grants-config.js';
 import { didYouMeanSuffix } from '../errors/did-you-mean.js';
 import type { ModelNode } from '../compile/manifest.js';
 import { findLine } from '../compile/find-line.js';
@@ -84,6 +85,8 @@ export function validateModelConfig(node: Pick<ModelNode, 'name' | 'config' | 'f
   if (ignored !== undefined && ignored !== null && ignored !== 'warn' && ignored !== 'error') {
     return new ProjectError(`model '${node.name}' has invalid full_refresh_ignored '${String(ignored)}'; valid: warn (dbt's behaviour: --full-refresh runs a full_refresh: false model incrementally, with a warning), error (refuse the command)`, { location: at('full_refresh_ignored') });
   }
+  const grants = grantsConfigProblem(config.grants);
+  if (grants) return new ProjectError(`model '${node.name}': ${grants}`, { location: at('grants'), hint: 'grants maps each privilege to a grantee or a list of grantees: {select: [reporter]}' });
   if (materialized !== 'incremental') return undefined;
   for (const listKey of ['merge_update_columns', 'merge_exclude_columns', 'incremental_predicates'] as const) {
     if (given(config[listKey]) && !isStringList(config[listKey])) return new ProjectError(`model '${node.name}': ${listKey} must be a string or a list of strings`, { location: at(listKey) });

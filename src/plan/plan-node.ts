@@ -18,6 +18,9 @@ import { contractPlan, contractSchema } from './contract-preflight.js';
 import { warnUser } from '../errors/user-warning.js';
 import { renderBackfillRanges } from './render-backfill-ranges.js';
 import { persistDocsStatements } from '../materialize/persist-docs.js';
+import { currentGrants, grantStatements } from '../materialize/grant-statements.js';
+import { readGrants } from '../config/grants-config.js';
+import type { WarehouseFacts } from './warehouse-facts.js';
 import { customStrategyNames, strategyConfigProblem, unknownMaterializationProblem, unknownStrategyProblem, writtenMaterialization } from '../parse/validate-model-config.js';
 
 export type { PlanNodeInput } from './plan-inputs.js';
@@ -40,7 +43,8 @@ export function planNode(input: PlanNodeInput, options: { readonly refusalAsPlan
     if (options.refusalAsPlan && mode.kind !== 'microbatch') return refusedPlan(node, mode, existing, refusal, input);
     throw refusal;
   }
-  const plan = mode.kind === 'microbatch' ? microbatchNodePlan(input, mode, existing) : selectPlan(input, mode, existing);
+  const built = mode.kind === 'microbatch' ? microbatchNodePlan(input, mode, existing) : selectPlan(input, mode, existing);
+  const plan = built.batches ? withBatchGrants(built, node, facts, existing) : built;
   return withAudits(plan, auditStatements(manifest, node, plan.mode, { db: facts?.db, run: context }));
 }
 
@@ -115,9 +119,33 @@ function selectPlan(input: PlanNodeInput, mode: Exclude<BuildMode, { kind: 'micr
     ...(contract?.table ? { contract: contract.table } : {}),
   });
   // A contract that failed its checks stops the run before anything is written, as dbt's preflight does.
-  if (!contract?.failure) return withPersistedDocs(plan, node, facts ? () => facts.selectColumns(rendered.sql)?.map((c) => c.name) : undefined);
+  if (!contract?.failure) return withPersistedDocs(withGrants(plan, node, facts, existing), node, facts ? () => facts.selectColumns(rendered.sql)?.map((c) => c.name) : undefined);
   const { schemaChange: _unused, ...refused } = plan;
   return { ...refused, statements: [{ kind: 'fail', message: contract.failure }] };
+}
+
+/**
+ * dbt's apply_grants (PostgreSQL): after the transactional post-hooks, before persist_docs, in the publish
+ * transaction. A relation the build keeps (an incremental run into the existing table: dbt's should_revoke)
+ * has its current grants read and what the config no longer lists revoked; a rebuilt table or view is a
+ * new relation with no grants, so only grants are issued.
+ */
+function withGrants(plan: NodePlan, node: ModelNode, facts: WarehouseFacts | undefined, existing: RelationKind | null): NodePlan {
+  const grants = readGrants(node.config);
+  if (plan.mode === 'ephemeral' || grants === undefined) return plan;
+  const keeps = (plan.mode === 'incremental' || plan.mode === 'backfill') && existing === 'table';
+  const statements = grantStatements({ schema: node.schema, alias: node.alias, grants, ...(keeps && facts ? { current: currentGrants(facts.db, node.schema, node.alias) } : {}) });
+  return statements.length === 0 ? plan : { ...plan, statements: [...plan.statements, ...statements] };
+}
+
+/** A microbatch model's grants, applied by its first batch (the later ones find them in place, as dbt's do). */
+function withBatchGrants(plan: NodePlan, node: ModelNode, facts: WarehouseFacts | undefined, existing: RelationKind | null): NodePlan {
+  const grants = readGrants(node.config);
+  const [first, ...rest] = plan.batches ?? [];
+  if (grants === undefined || first === undefined) return plan;
+  const keeps = first.mode === 'incremental' && existing === 'table';
+  const statements = grantStatements({ schema: node.schema, alias: node.alias, grants, ...(keeps && facts ? { current: currentGrants(facts.db, node.schema, node.alias) } : {}) });
+  return statements.length === 0 ? plan : { ...plan, batches: [{ ...first, statements: [...first.statements, ...statements] }, ...rest] };
 }
 
 /** dbt's persist_docs (PostgreSQL): the comments run last in the publish, on the relation the plan builds. */
