@@ -1,4 +1,4 @@
-import { isReservedName } from '../project/reserved-names.js';
+import { foldAsciiCase, isReservedName } from '../project/reserved-names.js';
 import { skipQuoted } from './sql-quoted-text.js';
 
 /**
@@ -15,7 +15,10 @@ import { skipQuoted } from './sql-quoted-text.js';
  *   an index on the ledger changes what the tool's own writes do;
  * - `DROP TABLE|VIEW|INDEX|TRIGGER|SEQUENCE [IF EXISTS] a, b`, `ALTER TABLE|VIEW|INDEX name`
  *   and its `RENAME TO name`, `REFERENCES name` (a foreign key tying a table to the ledger),
- *   `COMMENT ON TABLE name`.
+ *   `COMMENT ON TABLE name`;
+ * - a write to SQLite's `sqlite_sequence` in a text naming a reserved relation anywhere (its row
+ *   is named in a string: `update sqlite_sequence set seq = ... where name = '_mini_dbt_node_runs'`
+ *   would make the ledger's next ids fail).
  *
  * A relation counts by its last name part (`w._mini_dbt_runs` through an attached alias is the
  * ledger as much as `main."_MINI_DBT_RUNS"`). Reads are not writes: `select ... from _mini_dbt_runs`,
@@ -122,10 +125,17 @@ export function reservedWrites(sql: string, options: { readonly postgres?: boole
     while (tokens[at + 1]?.text === '.' && tokens[at + 1]!.kind === 'punct' && isName(at + 2)) at += 2;
     return { last: tokens[at]!, next: at + 1 };
   };
+  let sequenceChecked = false;
   const check = (i: number, action: string): number => {
     const name = qualified(i);
     if (!name) return i;
     if (isReservedName(name.last.text)) found.push({ name: name.last.text, action, offset: name.last.offset });
+    // SQLite's AUTOINCREMENT counters: a row of sqlite_sequence belongs to its table, named in a string.
+    else if (foldAsciiCase(name.last.text) === 'sqlite_sequence' && !sequenceChecked) {
+      sequenceChecked = true;
+      const reserved = tokens.find((t) => t.kind !== 'punct' && isReservedName(t.text));
+      if (reserved) found.push({ name: reserved.text, action: `${action} sqlite_sequence for`, offset: reserved.offset });
+    }
     return name.next;
   };
   /** Names separated by commas (DROP TABLE a, b; TRUNCATE a, b). */

@@ -9,6 +9,10 @@ function warehouse(): Database.Database {
     create index _mini_dbt_runs_status on _mini_dbt_runs (status);
     create table orders__mini_dbt_tmp (id int);
     create table mine (id int, status text);
+    create table _mini_dbt_auto (id integer primary key autoincrement);
+    create table mine_auto (id integer primary key autoincrement);
+    insert into _mini_dbt_auto default values;
+    insert into mine_auto default values;
     insert into _mini_dbt_runs values ('a', 'success'), ('b', 'error');
     insert into orders__mini_dbt_tmp values (1);
     insert into mine values (1, 'x');`);
@@ -17,7 +21,10 @@ function warehouse(): Database.Database {
 
 /** The reserved objects' definitions and rows: what a write to them changes. */
 function reservedState(db: Database.Database): string {
-  const schema = db.prepare("select type, name, tbl_name, sql from sqlite_schema where name like '%mini_dbt%' or tbl_name like '%mini_dbt%' order by name").all();
+  const schema = [
+    ...db.prepare("select type, name, tbl_name, sql from sqlite_schema where name like '%mini_dbt%' or tbl_name like '%mini_dbt%' order by name").all(),
+    ...db.prepare("select * from sqlite_sequence where name like '%mini_dbt%' order by name").all(),
+  ];
   const tables = db.prepare("select name from sqlite_schema where type = 'table' and name like '%mini_dbt%' order by name").pluck().all() as string[];
   return JSON.stringify({ schema, rows: tables.map((t) => db.prepare(`select * from "${t}" order by 1`).all()) });
 }
@@ -53,6 +60,7 @@ const HOSTILE: readonly (readonly [string, string])[] = [
   ['create trigger t after insert on mine begin delete from _mini_dbt_runs; end', '_mini_dbt_runs'],
   ['create temp trigger t after update of status on main.mine begin update main._mini_dbt_runs set status = new.status; end', '_mini_dbt_runs'],
   ["select 1; delete from _mini_dbt_runs; select 'drop table x'", '_mini_dbt_runs'],
+  ["update sqlite_sequence set seq = 9223372036854775807 where name = '_mini_dbt_auto'", '_mini_dbt_auto'],
 ];
 
 /** Forms that read the reserved tables or write the user's own: never refused. */
@@ -69,6 +77,7 @@ const ALLOWED: readonly string[] = [
   'insert into mine (id, status) values (1, \'a\') on conflict do update set status = \'b\'',
   "create trigger keep after insert on mine begin insert into mine (id, status) select 9, status from _mini_dbt_runs where invocation_id = 'a'; end",
   'select replace(status, \'a\', \'b\') from _mini_dbt_runs',
+  "update sqlite_sequence set seq = 100 where name = 'mine_auto'",
 ];
 
 describe('reservedWrites: the statements that would create, change or drop mini-dbt\'s own relations', () => {
