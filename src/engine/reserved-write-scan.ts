@@ -47,7 +47,11 @@ interface Token {
   readonly offset: number;
 }
 
-const isWordCode = (c: string): boolean => /[A-Za-z0-9_$]/.test(c) || c.charCodeAt(0) >= 0x80;
+/** A character of a bare word: ASCII letters, digits, `_`, `$`, and anything past ASCII (as SQLite reads names). */
+function isWordCode(c: string): boolean {
+  const code = c.charCodeAt(0);
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36 || code >= 0x80;
+}
 
 function tokenize(sql: string, postgres: boolean): Token[] {
   const tokens: Token[] = [];
