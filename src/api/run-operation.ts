@@ -71,7 +71,9 @@ export function runOperation(options: RunOperationOptions): RunOperationResult {
   });
   let output: string;
   try {
-    const state = operationRenderState(manifest, { name: `macro '${name}'`, path, db, run, log: options.log, debug: options.debug, print: options.print, graph: () => graphContext(manifest, session.graph) });
+    // var() as in dbt's macro context: the macro's package's vars (its project file's, then the root's scoped to it, then --vars).
+    const vars = owner === project.name ? undefined : manifest.packageVars?.get(owner);
+    const state = operationRenderState(manifest, { name: `macro '${name}'`, path, db, run, log: options.log, debug: options.debug, print: options.print, graph: () => graphContext(manifest, session.graph), ...(vars ? { vars } : {}) });
     const args = options.args && Object.keys(options.args).length > 0 ? [{ ...options.args, __keywords: true }] : [];
     output = manifest.jinja.callMacro(qualified, args, state, path);
   } catch (err) {

@@ -28,6 +28,8 @@ export interface OperationRenderOptions {
   readonly graph?: () => unknown;
   /** Ephemeral models it refs are rendered here, for the caller to inline as CTEs. */
   readonly ctes?: Map<string, EphemeralCte>;
+  /** What var() sees (default the root project's): run-operation of a package's macro sees that package's vars, as dbt's macro context does. */
+  readonly vars?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface OperationRenderOptions {
  * a dependency: an operation is not in the DAG), source() every source, `this` is the target schema.
  */
 export function operationRenderState(manifest: Manifest, options: OperationRenderOptions): RenderState {
-  const { vars } = manifest;
+  const vars = options.vars ?? manifest.vars;
   const ctes = options.ctes ?? new Map<string, EphemeralCte>();
   const run = options.run ?? PARSE_CONTEXT;
   return {
