@@ -18,6 +18,7 @@ import { applyGrants, currentGrants } from '../materialize/grant-statements.js';
 import { readGrants } from '../config/grants-config.js';
 import { relationName } from './describe-node.js';
 import type { TestStepContext } from './run-test-step.js';
+import { snapshotHookRunner } from './snapshot-hooks.js';
 
 /** What a snapshot step needs: what a data test step needs (the warehouse, the run, the progress lines, the failed nodes). */
 export type SnapshotStepContext = TestStepContext;
@@ -65,7 +66,8 @@ export function runSnapshotStep(node: SnapshotNode, ctx: SnapshotStepContext): N
       started_at: startedAt, completed_at: nowIso(), execution_time: (performance.now() - t0) / 1000,
     });
   try {
-    sql = renderModel(ctx.manifest, asModel(node), { db, incremental: false, run: ctx.run, log: (message) => emit({ type: 'log', message }) }).sql;
+    const log = (message: string) => emit({ type: 'log', message });
+    sql = renderModel(ctx.manifest, asModel(node), { db, incremental: false, run: ctx.run, log }).sql;
     // PostgreSQL runs a data-modifying WITH inside the snapshot's create table as: never on the tool's tables (E230).
     refuseReservedWrites(sql, `the SQL of snapshot '${node.name}'`);
     const sourceColumns = describeSelect(db, sql);
@@ -85,8 +87,12 @@ export function runSnapshotStep(node: SnapshotNode, ctx: SnapshotStepContext): N
       refuseReservedWrites(header, `the sql_header of snapshot '${node.name}'`);
       db.runScript(header);
     };
+    // dbt's snapshot materialization runs pre-hooks and post-hooks as the table one does (run_hooks around the build).
+    const hooks = snapshotHookRunner(ctx.manifest, node, asModel(node), { run: ctx.run, log });
+    hooks(db, 'pre', false);
     db.begin();
     try {
+      hooks(db, 'pre', true);
       if (!exists) {
         runHeader();
         db.exec(buildSnapshotTable(input));
@@ -116,6 +122,7 @@ export function runSnapshotStep(node: SnapshotNode, ctx: SnapshotStepContext): N
       const grants = readGrants(node.config);
       const dcl = applyGrants(db, { schema: node.schema, alias: node.alias, grants, ...(exists && grants ? { current: currentGrants(db, node.schema, node.alias) } : {}) });
       for (const text of dcl) emit({ type: 'log', message: `${node.name}: ${text}`, level: 'debug' });
+      hooks(db, 'post', true);
       injectedFailure(node.name, 'snapshot');
       crashPoint();
       record('success', inserted, exists ? 'snapshot' : 'full', null);
@@ -124,6 +131,7 @@ export function runSnapshotStep(node: SnapshotNode, ctx: SnapshotStepContext): N
       db.rollback();
       throw err;
     }
+    hooks(db, 'post', false);
     emit({ type: 'log', message: `${node.name}: new ${counts.new}, changed ${counts.changed}, deleted ${counts.deleted}, unchanged ${counts.unchanged}` });
     const message = `INSERT ${inserted}`;
     const result: NodeResult = {
