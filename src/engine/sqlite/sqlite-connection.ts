@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { rewriteForSqlite } from './sqlite-rewrites.js';
 import { convertTimezoneSql } from './sqlite-convert-timezone.js';
+import { regexpReplaceSql } from './sqlite-regexp-replace.js';
 import { MultipleStatementsError, type BindParameters, type Connection, type OpenOptions, type PreparedStatement, type RunResult } from '../connection.js';
 
 type Driver = typeof Database;
@@ -242,6 +243,8 @@ export function openSqlite(path: string, options: OpenOptions): SqliteConnection
     db.function('md5', { deterministic: true }, (value: unknown) => (value === null || value === undefined ? null : createHash('md5').update(String(value)).digest('hex')));
     // convert_timezone([source,] target, ts), Snowflake's and Redshift's: the zone rules SQLite lacks, from Node's Intl.
     db.function('convert_timezone', { deterministic: true, varargs: true }, convertTimezoneSql);
+    // regexp_replace(source, pattern, replacement [, flags]), PostgreSQL's: packages written for PostgreSQL, DuckDB, Snowflake call it.
+    db.function('regexp_replace', { deterministic: true, varargs: true }, regexpReplaceSql);
     // Touch the schema so a file that is not a database fails here, clearly.
     db.prepare('select count(*) from sqlite_master').get();
   } catch (err) {
