@@ -9,6 +9,7 @@ import { installForLoops } from './for-loops.js';
 import { installSetBlock } from './set-block.js';
 import { installBlockParsers } from './block-parsers.js';
 import { installParseErrors } from './parse-errors.js';
+import { installPythonStringLiterals } from './python-string-literal.js';
 import { installWithBlock } from './with-block.js';
 import { installPythonCollectionMethods } from './python-collection-methods.js';
 import { installTestArguments } from './test-arguments.js';
@@ -92,6 +93,8 @@ export function installJinjaExtensions(env: nunjucks.Environment): void {
   installForLoops();
   installSetBlock();
   installBlockParsers();
+  // Before installParseErrors: its unterminated-string check wraps the string reader.
+  installPythonStringLiterals();
   installParseErrors();
   installPythonCollectionMethods();
   installPythonOperators();
