@@ -114,6 +114,9 @@ function nodeEntries(yaml: YamlFile, key: 'models' | 'seeds' | 'analyses', into:
       columns: columnsOf(yaml, entry, path),
       ...(key === 'models' && entry.deprecation_date !== undefined && entry.deprecation_date !== null
         ? { deprecationDate: entry.deprecation_date instanceof Date ? entry.deprecation_date.toISOString() : String(entry.deprecation_date) } : {}),
+      // dbt's (MetricFlow's) `time_spine:` of a model: the manifest's time_spine (graph.nodes' too; dbt_project_evaluator leaves time spines out of its root models).
+      ...(key === 'models' && typeof entry.time_spine === 'object' && entry.time_spine !== null && !Array.isArray(entry.time_spine)
+        ? { timeSpine: { custom_granularities: [], ...(entry.time_spine as Record<string, unknown>) } } : {}),
       ...(key === 'models' && entry.constraints !== undefined ? { constraints: constraintEntries(entry.constraints, () => ({ file: yaml.displayPath, line: yaml.lineOf([...path, 'constraints']) })) } : {}),
       config: key === 'seeds' ? withTimeKeys(entry, configOf(yaml, entry, path)) : key === 'models' ? withAccessKeys(entry, configOf(yaml, entry, path)) : configOf(yaml, entry, path),
       tests: testsOf(yaml, entry, path),

@@ -52,6 +52,8 @@ export interface NodeProperties {
   readonly version?: ModelVersion;
   /** An unversioned model's `deprecation_date:` as written (a version's is its ModelVersion's). */
   readonly deprecationDate?: string;
+  /** A model's `time_spine:` (standard_granularity_column, custom_granularities), as written. */
+  readonly timeSpine?: Readonly<Record<string, unknown>>;
 }
 
 export interface SourceTable {

@@ -71,6 +71,8 @@ function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknow
       version: version?.v ?? null,
       latest_version: version?.latest ?? null,
       deprecation_date: version?.deprecationDate ?? node.properties?.deprecationDate ?? null,
+      // dbt's time_spine: null unless the model's properties declare one.
+      time_spine: node.properties?.timeSpine ?? null,
       // dbt's model access (protected when unset) and group (null when none).
       access: modelAccess(node.config),
       group: typeof node.config.group === 'string' ? node.config.group : null,
