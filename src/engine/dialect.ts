@@ -20,9 +20,9 @@ export interface Dialect {
   /**
    * The column types a seed's columns are inferred as (dbt: agate's type,
    * then the adapter's convert_*_type). The optional ones fall back: whole
-   * numbers beyond 32 bits to `integer`, a column with no value to `text`;
-   * an engine without `date`, `timestamp` and `boolean` types (SQLite) loads
-   * such values as text.
+   * numbers beyond 32 bits to `integer`, a column with no value to `text`.
+   * On SQLite, dbt-sqlite's: dates and timestamps `TEXT`, booleans `INT`
+   * (see `seedValues`).
    */
   readonly types: {
     /** Whole numbers (PostgreSQL: within 32 bits, dbt-postgres's `integer`). */
@@ -35,12 +35,21 @@ export interface Dialect {
     /** A column whose every value is empty (dbt-postgres: agate's Number, so `integer`). */
     readonly empty?: string;
     /** YYYY-MM-DD. */
-    readonly date?: string;
+    readonly date: string;
     /** YYYY-MM-DD HH:MM:SS, or ISO 8601's YYYY-MM-DDTHH:MM[:SS[.ffffff]] (without a time zone). */
-    readonly timestamp?: string;
+    readonly timestamp: string;
     /** true / false, in any case. */
-    readonly boolean?: string;
+    readonly boolean: string;
   };
+  /**
+   * How a seed's inferred dates, timestamps and booleans are written.
+   * 'text': the CSV's text, which the engine reads as its date, timestamp
+   * and boolean types (PostgreSQL). 'python': what dbt-sqlite's Python
+   * sqlite3 driver stores for agate's values, on an engine whose column types
+   * are only affinities (SQLite): booleans 1 and 0, dates `YYYY-MM-DD`,
+   * timestamps `YYYY-MM-DD HH:MM:SS[.ffffff]` (seed-stored-value.ts).
+   */
+  readonly seedValues: 'text' | 'python';
   /**
    * The family of a declared column type: how values in it compare and
    * convert (SQLite: its type affinity). Schema changes compare families,

@@ -3,7 +3,8 @@
  * carriage returns): the column types are inferred from a first sample of
  * rows, the staging table is created with them, and the rest of the rows are
  * checked (ragged rows, column_types) and inferred while they are inserted.
- * If the whole file infers the same types as the sample (the common case;
+ * If the whole file infers the same types as the sample, and on SQLite the
+ * same stored forms of dates, timestamps and booleans (the common case;
  * always when every column is declared) the result is exactly what the two
  * passes give. Otherwise, or when a quote or carriage return shows up, the
  * transaction rolls back and the caller falls back to the two passes.
@@ -17,6 +18,7 @@ import { blankHeaderError, checkIndexes, headerColumns, isWhitespaceRecord, type
 import { withLine } from './seed-record-error.js';
 import { SeedRowChecker } from './seed-row-checker.js';
 import { SeedStaging } from './seed-staging.js';
+import { storedFormsDiffer } from './seed-stored-value.js';
 import type { LoadSeedOptions, SeedLoadResult } from './seed.js';
 import { NotPlainCsvError, streamCsvRecords } from './stream-csv-records.js';
 
@@ -43,7 +45,8 @@ export async function loadSeedInOnePass(
 
   const startStaging = (c: SeedColumn[]): SeedStaging => {
     const types = checker!.types();
-    const started = new SeedStaging(db, options, c.map((column, i) => ({ name: column.name, type: types[i]! })), indexes);
+    const classes = checker!.classes();
+    const started = new SeedStaging(db, options, c.map((column, i) => ({ name: column.name, type: types[i]!, cls: classes[i] })), indexes);
     widenedAtStart = checker!.widenings;
     sample.forEach((record, i) => started.add(record, sampleIndexes[i]!));
     sample = [];
@@ -83,7 +86,8 @@ export async function loadSeedInOnePass(
   if (columns === undefined) return null; // empty file: the two-pass load says so
   staging ??= startStaging(columns);
   const types = checker!.types();
-  if (types.some((type, i) => type !== staging!.types[i])) {
+  const classes = checker!.classes();
+  if (types.some((type, i) => type !== staging!.types[i]) || classes.some((cls, i) => cls !== undefined && storedFormsDiffer(cls, staging!.classes[i]!))) {
     staging.rollback();
     return null;
   }

@@ -17,9 +17,16 @@ import { SeedInsertWriter } from './seed-insert-writer.js';
 import { quoteForMessage } from './seed-record-error.js';
 import type { SeedRowWriter } from './seed-row-writer.js';
 import { checkBareColumns, seedColumnSql, seedQuoteColumns } from './seed-quote-columns.js';
-import { foldIdentifier } from './seed-types.js';
+import { foldIdentifier, type ValueClass } from './seed-types.js';
 import { stagedTableName } from './staging-names.js';
 import type { LoadSeedOptions, SeedLoadResult } from './seed.js';
+
+/** A staging table's column: its SQL type and, when inferred, its class (how a date, timestamp or boolean is written: seed-stored-value.ts). */
+export interface StagingColumn {
+  name: string;
+  type: string;
+  cls?: ValueClass | undefined;
+}
 
 export class SeedStaging {
   private readonly statements: string[] = [];
@@ -35,7 +42,7 @@ export class SeedStaging {
   constructor(
     private readonly db: Warehouse,
     private readonly options: LoadSeedOptions,
-    private readonly columns: readonly { name: string; type: string }[],
+    private readonly columns: readonly StagingColumn[],
     private readonly indexes: readonly ResolvedIndex[],
   ) {
     this.staging = stagedTableName(options.table);
@@ -67,6 +74,11 @@ export class SeedStaging {
   /** The SQL types the staging table was created with. */
   get types(): string[] {
     return this.columns.map((c) => c.type);
+  }
+
+  /** The inferred classes its rows are written by (undefined for a declared column). */
+  get classes(): (ValueClass | undefined)[] {
+    return this.columns.map((c) => c.cls);
   }
 
   /** Add one data record (exactly `width` fields; '' and 'null' load as NULL); `recordIndex`: its record number in the file. */
@@ -135,7 +147,7 @@ function errorMessage(err: unknown): string {
 }
 
 /** COPY where the connection has a bulk path (PostgreSQL), else multi-row INSERTs (SQLite). */
-function rowWriter(db: Warehouse, relation: string, columnSql: readonly string[], columns: readonly { name: string; type: string }[]): SeedRowWriter {
+function rowWriter(db: Warehouse, relation: string, columnSql: readonly string[], columns: readonly StagingColumn[]): SeedRowWriter {
   if (db.copyIn) return new SeedCopyWriter(db as Warehouse & { copyIn: NonNullable<Warehouse['copyIn']> }, relation, columnSql, columns.map((c) => c.name));
-  return new SeedInsertWriter(db, relation, columnSql, columns.map((c) => c.type));
+  return new SeedInsertWriter(db, relation, columnSql, columns);
 }

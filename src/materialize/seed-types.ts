@@ -9,14 +9,17 @@
  * else text. Numbers stay lossless, unlike agate's: a column becomes a
  * number only when storing it as one cannot change what the CSV says (no
  * leading zeros, no `+` sign, no currency or group symbols, no integer
- * outside the 64-bit range). Dates, timestamps and booleans are typed only
- * where the engine has such types (PostgreSQL); on SQLite they are text.
+ * outside the 64-bit range). Dates, timestamps and booleans get the
+ * engine's types: PostgreSQL's date, timestamp and boolean; on SQLite
+ * dbt-sqlite's TEXT, TEXT and INT, their values stored as dbt-sqlite's
+ * Python driver stores them (booleans 1 and 0, dates and timestamps in ISO
+ * form with a space: seed-stored-value.ts).
  */
 import { dialect } from '../engine/current-engine.js';
 import { classifyCalendarValue } from './seed-calendar-value.js';
 import { ValueClass } from './seed-value-class.js';
 
-/** The SQL type a seed column is inferred as: one of the engine's `types` (SQLite: INTEGER, REAL, TEXT). */
+/** The SQL type a seed column is inferred as: one of the engine's `types` (SQLite: INTEGER, REAL, TEXT, INT). */
 export type InferredType = string;
 
 /** How values of a declared (`column_types`) column are checked. */
@@ -69,19 +72,12 @@ function fitsInt32(text: string): boolean {
 /**
  * Classify one non-null CSV value for inference. Integer-looking values with
  * a leading zero (`007`) or outside the 64-bit range are text: storing them as
- * numbers would change them. Without `calendar` (an engine with no date,
- * timestamp or boolean types) everything but a number is text.
+ * numbers would change them.
  */
-export function classifyValue(value: string, calendar = false): ValueClass {
+export function classifyValue(value: string): ValueClass {
   if (INFER_INTEGER.test(value)) return fitsInt32(value) ? ValueClass.Integer : fitsInt64(value) ? ValueClass.BigInteger : ValueClass.Text;
   if (INFER_NUMBER.test(value) && Number.isFinite(Number(value))) return ValueClass.Real;
-  return calendar ? classifyCalendarValue(value) : ValueClass.Text;
-}
-
-/** Whether the engine types dates, timestamps and booleans (else they are text). */
-export function engineTypesCalendar(): boolean {
-  const { date, timestamp, boolean } = dialect.types;
-  return date !== undefined && timestamp !== undefined && boolean !== undefined;
+  return classifyCalendarValue(value);
 }
 
 /** The SQL type for a column whose values combined to `state`. */
@@ -97,12 +93,12 @@ export function inferredType(state: ValueClass): InferredType {
     case ValueClass.Real:
       return types.real;
     case ValueClass.Date:
-      return types.date ?? types.text;
+      return types.date;
     case ValueClass.Timestamp:
     case ValueClass.IsoTimestamp:
-      return types.timestamp ?? types.text;
+      return types.timestamp;
     case ValueClass.Boolean:
-      return types.boolean ?? types.text;
+      return types.boolean;
     default:
       return types.text;
   }

@@ -7,7 +7,7 @@ import { blankHeaderError, checkIndexes, headerColumns, isWhitespaceRecord, type
 import { loadSeedInOnePass } from './seed-one-pass.js';
 import { isBlankRecord, withLine } from './seed-record-error.js';
 import { SeedRowChecker } from './seed-row-checker.js';
-import { SeedStaging } from './seed-staging.js';
+import { SeedStaging, type StagingColumn } from './seed-staging.js';
 import { NotPlainCsvError, streamCsvRecords } from './stream-csv-records.js';
 
 export { indexName } from './seed-header.js';
@@ -92,7 +92,8 @@ const connectionLocks = new WeakMap<Warehouse, Promise<void>>();
 
 interface ScanResult {
   header: string[];
-  columns: SeedColumn[];
+  /** The header's columns with their types and, when inferred, their classes. */
+  columns: (SeedColumn & StagingColumn)[];
   rows: number;
   /** The file has no quotes and no carriage returns: pass 2 splits it plainly too. */
   plain: boolean;
@@ -153,7 +154,8 @@ async function scanSeed(options: LoadSeedOptions, delimiter: string): Promise<Sc
     });
   }
   const types = checker!.types();
-  const columns = checker!.columns.map((column, c) => ({ ...column, type: types[c]! }));
+  const classes = checker!.classes();
+  const columns = checker!.columns.map((column, c) => ({ ...column, type: types[c]!, cls: classes[c] }));
   return { header, columns, rows, plain };
 }
 

@@ -11,8 +11,8 @@ import { describeEachEngine } from '../support/engine-under-test.js';
  * model built unqualified and as dbt.<macro>.
  *
  * Translated to run on SQLite and PostgreSQL: bool_or's expected seed says
- * true/false, which a seed loads as text; SQLite's booleans are 1 and 0 and
- * PostgreSQL's are booleans, so the model maps both sides to 1 and 0.
+ * true/false, which a seed loads as a boolean on PostgreSQL and as 1 and 0 on
+ * SQLite (dbt-sqlite's INT), so the model maps both sides to 1 and 0.
  * test_equals counts 3 equal and 6 unequal rows with BaseUtils' own null-safe
  * `equals` (a project macro, which wins over dbt's). dbt's equals itself is
  * plain `=` unless the behavior flag enable_truthy_nulls_equals_macro is on,
@@ -45,7 +45,7 @@ with data as (
     select * from {{ ref('data_bool_or') }}
 ),
 data_output as (
-    select key_column, case value when 'true' then 1 when 'false' then 0 end as value
+    select key_column, case when value then 1 when not value then 0 end as value
     from {{ ref('data_bool_or_expected') }}
 ),
 calculate as (

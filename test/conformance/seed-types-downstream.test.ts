@@ -5,7 +5,8 @@ import { describeEachEngine } from '../support/engine-under-test.js';
 /**
  * A seed's inferred types carried into a project on each engine. On
  * PostgreSQL the seed's columns are dbt-postgres's (date, timestamp without
- * time zone, boolean, float8, integer); on SQLite they stay text and numbers.
+ * time zone, boolean, float8, integer); on SQLite dbt-sqlite's (TEXT dates
+ * and timestamps, an INT boolean holding 1 and 0, INTEGER and REAL numbers).
  * Either way an incremental model partitioned by the day column records its
  * partitions in the ledger as YYYY-MM-DD text, the rows read back print
  * dates and timestamps as dbt does (ISO), and the totals agree.
@@ -28,9 +29,8 @@ group by day
 describeEachEngine('seed types downstream: ledger partitions, values read back, totals', (engine) => {
   it('builds over the typed seed; partitions are YYYY-MM-DD text; dates and timestamps read back ISO', () => {
     const postgres = engine === 'postgres';
-    // SQLite has no boolean: its `paid` is the text 'true' / 'false' (compared as such).
-    const daily = postgres ? DAILY : DAILY.replace('when paid then', "when lower(paid) = 'true' then");
-    const p = conformanceProject({ 'seeds/orders.csv': SEED, 'models/daily.sql': daily }, 'seedtypes', { engine });
+    // SQLite has no boolean: its `paid` holds 1 and 0, so `when paid` reads it as PostgreSQL's boolean.
+    const p = conformanceProject({ 'seeds/orders.csv': SEED, 'models/daily.sql': DAILY }, 'seedtypes', { engine });
     const built = p.dbt(['build']);
     expect(built.code, built.stdout + built.stderr).toBe(0);
 
@@ -39,7 +39,7 @@ describeEachEngine('seed types downstream: ledger partitions, values read back, 
       : "select name, type from pragma_table_info('orders')");
     expect(types.map((t) => t.type)).toEqual(postgres
       ? ['integer', 'date', 'timestamp without time zone', 'boolean', 'double precision']
-      : ['INTEGER', 'TEXT', 'TEXT', 'TEXT', 'REAL']);
+      : ['INTEGER', 'TEXT', 'TEXT', 'INT', 'REAL']);
 
     expect(p.rows('daily', 'day')).toEqual([
       { day: '2024-01-01', orders: 2, paid_amount: 10.5, last_at: '2024-01-01 18:00:00' },
@@ -57,8 +57,8 @@ describeEachEngine('seed types downstream: ledger partitions, values read back, 
     const shown = p.dbt(['-q', 'show', '--select', 'orders', '--output', 'json', '--limit', '2']);
     expect(shown.code, shown.stderr).toBe(0);
     expect(JSON.parse(shown.stdout).show).toEqual([
-      { id: 1, day: '2024-01-01', at: '2024-01-01 09:30:00', paid: postgres ? true : 'true', amount: 10.5 },
-      { id: 2, day: '2024-01-01', at: '2024-01-01 18:00:00', paid: postgres ? false : 'false', amount: 2.25 },
+      { id: 1, day: '2024-01-01', at: '2024-01-01 09:30:00', paid: postgres ? true : 1, amount: 10.5 },
+      { id: 2, day: '2024-01-01', at: '2024-01-01 18:00:00', paid: postgres ? false : 0, amount: 2.25 },
     ]);
   });
 });

@@ -29,12 +29,12 @@ const tableRows = (stdout: string): string[] => {
 describeEachEngine('show (dbt-core tests/functional/show)', (engine) => {
   const p = conformanceProject(files, 'show', { engine });
   // The seed's true/false column: a boolean on PostgreSQL (dbt-postgres's seed type), printed as agate
-  // prints a bool (True / False) and a JSON boolean; text on SQLite (no boolean type).
-  const yes = engine === 'postgres' ? 'True' : 'true';
-  const no = engine === 'postgres' ? 'False' : 'false';
-  // PostgreSQL's booleans are agate Booleans, right-aligned as every non-text column; SQLite's are text, left-aligned.
-  const flag = (text: string, width: number) => (engine === 'postgres' ? text.padStart(width) : text.padEnd(width));
-  const json = (b: boolean): unknown => (engine === 'postgres' ? b : String(b));
+  // prints a bool (True / False) and a JSON boolean; on SQLite dbt-sqlite's INT column of 1 and 0, numbers.
+  const yes = engine === 'postgres' ? 'True' : '1';
+  const no = engine === 'postgres' ? 'False' : '0';
+  // Booleans and numbers are right-aligned, as agate prints every non-text column.
+  const flag = (text: string, width: number) => text.padStart(width);
+  const json = (b: boolean): unknown => (engine === 'postgres' ? b : b ? 1 : 0);
   const built = p.dbt(['build']);
 
   it('builds the fixture project', () => {

@@ -17,8 +17,9 @@ import { describePg, freshPgDatabase, withPgClient, type PgTestTarget } from '..
  * every value, else Text, and SQLAdapter names them integer (float8 with
  * decimals), date, timestamp without time zone, boolean, text. An empty
  * column is agate's Number: integer. column_types wins over all of it. On
- * SQLite, which has no date or boolean type, the same file keeps mini-dbt's
- * INTEGER / REAL / TEXT.
+ * SQLite, which has no date or boolean type, the same file gets mini-dbt's
+ * INTEGER / REAL / TEXT and dbt-sqlite's INT for booleans, holding what
+ * dbt-sqlite stores (1 / 0; dates and timestamps in Python's ISO form).
  */
 const HEADER = 'id,big,price,flag,day,at,iso,label,empty,mixed_day_ts,mixed_num_day,bad_day,zoned,zero_code,declared_day';
 const ROWS = [
@@ -146,7 +147,7 @@ describePg('seed column types on PostgreSQL are dbt-postgres\'s', () => {
   });
 });
 
-describe('seed column types on SQLite stay INTEGER / REAL / TEXT (SQLite has no date, timestamp or boolean type)', () => {
+describe("seed column types on SQLite: INTEGER / REAL / TEXT, dbt-sqlite's INT for booleans (SQLite has no date, timestamp or boolean type)", () => {
   let dir: string;
   let db: Warehouse;
   beforeEach(() => {
@@ -159,19 +160,19 @@ describe('seed column types on SQLite stay INTEGER / REAL / TEXT (SQLite has no 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('dates, timestamps and booleans are TEXT holding the file\'s text; an empty column is TEXT', async () => {
+  it("booleans are INT holding 1 / 0, dates and timestamps TEXT in dbt-sqlite's stored form, a declared column the file's text; an empty column is TEXT", async () => {
     const csvPath = join(dir, 'typed.csv');
     writeFileSync(csvPath, CSV);
     await loadSeed(db, { csvPath, displayPath: 'seeds/typed.csv', table: 'typed', columnTypes: { declared_day: 'text' } });
     const types = Object.fromEntries((db.prepare('select name, type from pragma_table_info(?)').all('typed') as { name: string; type: string }[]).map((c) => [c.name, c.type]));
     expect(types).toEqual({
-      id: 'INTEGER', big: 'INTEGER', price: 'REAL', flag: 'TEXT', day: 'TEXT', at: 'TEXT', iso: 'TEXT', label: 'TEXT', empty: 'TEXT',
+      id: 'INTEGER', big: 'INTEGER', price: 'REAL', flag: 'INT', day: 'TEXT', at: 'TEXT', iso: 'TEXT', label: 'TEXT', empty: 'TEXT',
       mixed_day_ts: 'TEXT', mixed_num_day: 'TEXT', bad_day: 'TEXT', zoned: 'TEXT', zero_code: 'TEXT', declared_day: 'TEXT',
     });
-    expect(db.prepare('select flag, day, at, iso from typed order by id').rows()).toEqual([
-      ['true', '2024-01-05', '2024-01-05 10:00:00', '2024-01-05T10:00:00'],
-      ['FALSE', '2024-1-6', '2024-01-06 23:59:59', '2024-01-06T23:59:59.123456'],
-      ['True', null, null, '2024-01-07T08:30'],
+    expect(db.prepare('select flag, day, at, iso, declared_day from typed order by id').rows()).toEqual([
+      [1, '2024-01-05', '2024-01-05 10:00:00', '2024-01-05 10:00:00', '2024-01-05'],
+      [0, '2024-01-06', '2024-01-06 23:59:59', '2024-01-06 23:59:59.123456', '2024-1-6'],
+      [1, null, null, '2024-01-07 08:30:00', null],
     ]);
   });
 });

@@ -31,6 +31,7 @@ export const postgresDialect: Dialect = {
     timestamp: 'timestamp without time zone',
     boolean: 'boolean',
   },
+  seedValues: 'text',
   /** The family of a PostgreSQL type name, in SQLite's words (what the tool compares and binds by). */
   typeAffinity: (declared) => {
     const t = declared.toLowerCase().trim();

@@ -9,7 +9,9 @@ export const sqliteDialect: Dialect = {
   unquotedName: (name) => name,
   subqueryAlias: () => '',
   quoteLiteral: (value) => `'${value.replace(/'/g, "''")}'`,
-  types: { integer: 'INTEGER', real: 'REAL', text: 'TEXT' },
+  // dbt-sqlite's convert_*_type for agate's dates, datetimes and booleans (its impl.py); numbers keep mini-dbt's INTEGER and REAL.
+  types: { integer: 'INTEGER', real: 'REAL', text: 'TEXT', date: 'TEXT', timestamp: 'TEXT', boolean: 'INT' },
+  seedValues: 'python',
   /** SQLite's type affinity rules (section 3.1 of "Datatypes In SQLite"), in their order. */
   typeAffinity: (declared) => {
     const t = declared.toUpperCase();

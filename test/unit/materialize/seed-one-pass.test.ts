@@ -54,6 +54,19 @@ describe('one-pass seed loads of long plain files', () => {
     expect(db.prepare("select typeof(code) from big where id = 5").value()).toBe('text');
   });
 
+  it("a late value that makes a date column text (on SQLite TEXT either way) loads every value of it as written, not in dbt-sqlite's stored form", async () => {
+    const lines = ['id,day,flag', ...body(SAMPLE + 10, (i) => `${i},2024-1-5,True`), '-1,soon,false'];
+    const result = await loadSeed(db, seedFile(lines));
+    expect(result.columns).toEqual([{ name: 'id', type: 'INTEGER' }, { name: 'day', type: 'TEXT' }, { name: 'flag', type: 'INT' }]);
+    expect(db.prepare('select day, flag, count(*) as n from big group by day, flag order by n').all()).toEqual([
+      { day: 'soon', flag: 0, n: 1 },
+      { day: '2024-1-5', flag: 1, n: SAMPLE + 10 },
+    ]);
+    // A column that stays a date and a boolean throughout is stored as dbt-sqlite stores it.
+    await loadSeed(db, seedFile(['id,day,flag', ...body(SAMPLE + 10, (i) => `${i},2024-1-5,True`)]));
+    expect(db.prepare('select day, flag, count(*) as n from big group by day, flag').all()).toEqual([{ day: '2024-01-05', flag: 1, n: SAMPLE + 10 }]);
+  });
+
   it('falls back to parsing when a quote shows up after the sample', async () => {
     const lines = ['id,note', ...body(SAMPLE + 10, (i) => `${i},n${i}`), '-1,"a, b"'];
     const result = await loadSeed(db, seedFile(lines));
