@@ -262,7 +262,7 @@ export function renderYmlValues(
 
 /** What of a model or seed entry is rendered here (its tests' arguments are rendered by data-tests/, their configs here). */
 const propertyValues = (p: NodeProperties) => [p.description, p.config, p.columns.map((c) => [c.description, c.dataType]), testConfigValues(p.tests, p.columns)];
-const sourceValues = (t: SourceTable) => [t.identifier, t.schema, t.description, t.config, t.columns.map((c) => [c.description, c.dataType]), testConfigValues(t.tests ?? [], t.columns)];
+const sourceValues = (t: SourceTable) => [t.identifier, t.schema, t.description, t.sourceDescription, t.config, t.columns.map((c) => [c.description, c.dataType]), testConfigValues(t.tests ?? [], t.columns)];
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -359,6 +359,7 @@ function renderSource(table: SourceTable, renderer: YmlRenderer, idPrefix: strin
     identifier: identifier === undefined || identifier === null || identifier === '' ? table.tableName : String(identifier),
     schema: schema === undefined || schema === null || schema === '' ? table.sourceName : String(schema),
     description: renderer.text(table.description, ['description'], where),
+    ...(table.sourceDescription === undefined ? {} : { sourceDescription: renderer.text(table.sourceDescription, ['description'], where) }),
     config: renderConfig(table.config, renderer, where),
     columns: renderColumns(table.columns, renderer, where),
     ...(table.tests ? { tests: renderTests(table.tests, renderer, where, ['data_tests']) } : {}),

@@ -167,6 +167,8 @@ function sourceEntries(yaml: YamlFile, into: SourceTable[]): void {
         // dbt: a source's schema defaults to its name.
         schema: typeof source.schema === 'string' && source.schema !== '' ? source.schema : source.name as string,
         description: typeof table.description === 'string' ? table.description : undefined,
+        ...(typeof source.description === 'string' ? { sourceDescription: source.description } : {}),
+        ...(typeof source.loader === 'string' ? { loader: source.loader } : {}),
         columns: columnsOf(yaml, table, path),
         config,
         location: ymlEntryLocation(yaml, path),

@@ -64,6 +64,9 @@ export interface SourceTable {
   /** The schema the source's tables are in (the source's `schema:`, default its name; read only with a profile). */
   readonly schema: string;
   readonly description?: string;
+  /** The source's own `description:` and `loader:` (dbt's source_description and loader). */
+  readonly sourceDescription?: string;
+  readonly loader?: string;
   readonly columns: readonly ColumnProperties[];
   readonly config: ConfigMap;
   readonly location: SourceLocation;

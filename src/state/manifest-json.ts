@@ -106,6 +106,9 @@ function nodeJson(node: ManifestNode, manifest: Manifest): Record<string, unknow
     // dbt 1.10's source config carries the freshness and loaded_at_field the source's table was given (no freshness: the empty threshold).
     config: { ...common.config as Record<string, unknown>, ...(freshness === null ? {} : { freshness }), loaded_at_field: loadedAtField, loaded_at_query: node.settings.loadedAtQuery ?? null },
     source_name: node.table.sourceName,
+    // dbt's source_description and loader: the source's own (empty when it has none).
+    source_description: node.table.sourceDescription ?? '',
+    loader: node.table.loader ?? '',
     identifier: node.table.identifier,
     original_file_path: node.table.location.file,
     ...describedJson(manifest, node.table, manifest.project.sources.find((t) => t.sourceName === node.table.sourceName && t.tableName === node.table.tableName)),
@@ -222,7 +225,9 @@ export function manifestJson(manifest: Manifest, graph: Graph, invocationId: str
   for (const node of manifest.nodes.values()) {
     (node.resourceType === 'source' ? sources : nodes)[node.uniqueId] = nodeJson(node, manifest);
   }
-  for (const test of manifest.tests.values()) nodes[test.uniqueId] = testNodeJson(test, test.fqn[0] ?? manifest.project.name);
+  const macros = macrosJson(manifest);
+  const hasMacro = (uniqueId: string) => uniqueId in macros;
+  for (const test of manifest.tests.values()) nodes[test.uniqueId] = testNodeJson(test, test.fqn[0] ?? manifest.project.name, hasMacro);
   for (const snapshot of manifest.snapshots?.values() ?? []) nodes[snapshot.uniqueId] = snapshotJson(snapshot, manifest);
   for (const analysis of manifest.analyses?.values() ?? []) nodes[analysis.uniqueId] = analysisJson(analysis, manifest);
   return {
@@ -232,7 +237,7 @@ export function manifestJson(manifest: Manifest, graph: Graph, invocationId: str
     docs: docsJson(manifest),
     exposures: exposuresJson(manifest, graph),
     groups: groupsJson(manifest),
-    macros: macrosJson(manifest),
+    macros,
     unit_tests: Object.fromEntries([...(manifest.unitTests?.values() ?? [])].map((u) => [u.uniqueId, unitTestJson(u, manifest.project.name, manifest.models.get(u.model)?.schema ?? 'main')])),
     disabled: Object.fromEntries([...manifest.disabled.values()].map((n) => [n.uniqueId, [nodeJson(n, manifest)]])),
     parent_map: Object.fromEntries([...graph.parents].map(([k, v]) => [k, v])),
