@@ -1,8 +1,12 @@
 import { versionAlias } from '../project/model-version.js';
 import type { ListedNode } from '../api/list-nodes.js';
+import { nodeConfigJson } from '../state/node-config-json.js';
 
 /** dbt's `ls --output json` keys when --output-keys is not given (its ListTask.ALLOWED_KEYS). */
 const DEFAULT_KEYS = new Set(['alias', 'name', 'package_name', 'depends_on', 'tags', 'config', 'resource_type', 'source_name', 'original_file_path', 'unique_id']);
+
+/** Resource types whose config dbt writes with every key of its config class (exposures and unit tests keep theirs). */
+const CONFIGURED: ReadonlySet<string> = new Set(['model', 'seed', 'snapshot', 'test', 'source', 'analysis']);
 
 /**
  * One node as a line of `ls --output json`: the fields of dbt's node
@@ -18,6 +22,8 @@ export function lsJsonLine(n: ListedNode, keys?: ReadonlySet<string>): string {
   const dot = n.name.indexOf('.');
   // A versioned model: named after its model (fqn <project>...<name>.v<v>), its default alias <name>_v<v>.
   const model = n.version !== undefined ? n.fqn[n.fqn.length - 2] ?? n.name : undefined;
+  // dbt's node config: its defaults where the project set nothing (enabled, materialized, on_schema_change...), as manifest.json has it.
+  const config = CONFIGURED.has(n.resourceType) ? nodeConfigJson(n.resourceType, n.config) : n.config;
   const alias = typeof n.config.alias === 'string' && n.config.alias !== '' ? n.config.alias : model !== undefined ? versionAlias({ modelName: model, v: n.version! }) : n.name;
   const fields: [string, unknown][] = [
     ['name', source && dot >= 0 ? n.name.slice(dot + 1) : model ?? n.name],
@@ -26,8 +32,8 @@ export function lsJsonLine(n: ListedNode, keys?: ReadonlySet<string>): string {
     ['original_file_path', n.path],
     ['unique_id', n.uniqueId],
     ['fqn', n.fqn],
-    ...(source ? [['source_name', n.name.slice(0, Math.max(dot, 0))] as [string, unknown], ['tags', n.tags] as [string, unknown], ['config', n.config] as [string, unknown]]
-      : [...(n.resourceType === 'unit_test' || n.resourceType === 'exposure' ? [] : [['alias', alias] as [string, unknown]]), ['config', n.config] as [string, unknown], ['tags', n.tags] as [string, unknown], ['depends_on', { nodes: n.dependsOn }] as [string, unknown]]),
+    ...(source ? [['source_name', n.name.slice(0, Math.max(dot, 0))] as [string, unknown], ['tags', n.tags] as [string, unknown], ['config', config] as [string, unknown]]
+      : [...(n.resourceType === 'unit_test' || n.resourceType === 'exposure' ? [] : [['alias', alias] as [string, unknown]]), ['config', config] as [string, unknown], ['tags', n.tags] as [string, unknown], ['depends_on', { nodes: n.dependsOn }] as [string, unknown]]),
     ...(n.resourceType === 'model' ? [['version', n.version ?? null] as [string, unknown], ['latest_version', n.latestVersion ?? null] as [string, unknown]] : []),
   ];
   const wanted = keys ?? DEFAULT_KEYS;

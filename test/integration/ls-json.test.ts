@@ -24,11 +24,13 @@ describe('ls --output json and --output-keys', () => {
       name: 'big_orders', resource_type: 'model', package_name: 'shop', original_file_path: 'models/big_orders.sql',
       unique_id: 'model.shop.big_orders', alias: 'large_orders', tags: ['daily'], depends_on: { nodes: ['seed.shop.orders'] },
     });
+    // dbt's node config: every key, its default where nothing set it.
+    expect(line!.config).toMatchObject({ enabled: true, materialized: 'view', alias: 'large_orders', tags: ['daily'], on_schema_change: 'ignore', 'pre-hook': [], docs: { show: true, node_color: null } });
   });
 
   it('a source is named by its table and carries its source_name', () => {
     const [line] = ls('--output', 'json', '--resource-type', 'source');
-    expect(line).toMatchObject({ name: 'payments', source_name: 'raw', resource_type: 'source', unique_id: 'source.shop.raw.payments' });
+    expect(line).toMatchObject({ name: 'payments', source_name: 'raw', resource_type: 'source', unique_id: 'source.shop.raw.payments', config: { enabled: true, loaded_at_field: null, tags: [] } });
     expect(line).not.toHaveProperty('alias');
   });
 
