@@ -26,7 +26,10 @@ export function readYamlFile(absPath: string, displayPath: string, options: { re
     const why = code === 'EISDIR' ? 'it is a directory, not a YAML file' : `cannot read it (${err instanceof Error ? err.message : String(err)})`;
     throw new ProjectError(why, { location: { file: displayPath } });
   }
-  return options.secret ? parseDocumentText(text, displayPath) : parseYamlText(text, displayPath);
+  if (!options.secret) return parseYamlText(text, displayPath);
+  // Not memoized, but parsed the fast way all the same (positions only when an error asks for a line).
+  const fast = fastYamlValue(text);
+  return fast ? withLinesOnDemand(text, displayPath, fast.value) : parseDocumentText(text, displayPath);
 }
 
 /** Parse YAML text, through the memo of earlier parses of the same text (see yaml-memo.ts). */
