@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
 import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
+import { run, type RunOptions } from '../../src/api/run.js';
 import { runCli, type CliResult } from '../support/run-cli.js';
 
 /**
@@ -18,6 +19,9 @@ import { runCli, type CliResult } from '../support/run-cli.js';
  * then 5 rows); mini-dbt's is the window delete and insert of dbt-snowflake and
  * the README, so here the unfiltered rows are written by every batch, and the
  * cases check which ids reach the table.
+ *
+ * Cases about rows run the commands in process (the API the CLI calls); the
+ * cases about what the CLI prints (the warning, log() lines) spawn it.
  */
 
 const INPUT = `{{ config(materialized='table', event_time='event_time') }}
@@ -53,48 +57,54 @@ const projectOn = (engine: EngineName) => (files: Record<string, string>): Proje
 const at = (now: string) => ['--vars', `{as_of: "${now}"}`];
 const dbt = (p: Project, ...args: string[]): CliResult => runCli([...args, '--project-dir', p.dir]);
 const ok = (r: CliResult) => expect(r.code, r.stdout + r.stderr).toBe(0);
+/** A command in process: `run` (or `seed`) with "now" at `now`, every node succeeding (exit 0). */
+async function built(p: Project, now: string | undefined, options: Partial<RunOptions> = {}): Promise<void> {
+  const r = await run({ projectDir: p.dir, writeArtifacts: false, ...(now === undefined ? {} : { vars: { as_of: now } }), ...options });
+  expect(r.results.filter((x) => x.status !== 'success').map((x) => `${x.name}: ${x.status} ${x.message}`)).toEqual([]);
+  expect(r.exitCode).toBe(0);
+}
+const only = (model: string): Partial<RunOptions> => ({ select: [model] });
 const distinct = (ids: unknown[]) => [...new Set(ids)];
 
 describeEachEngine('a source that declares event_time is filtered to each batch (TestMicrobatchWithSource)', (engine) => {
   const project = projectOn(engine);
-  it('seeded source with config: event_time: rows land in the model only as "now" reaches their day', () => {
+  it('seeded source with config: event_time: rows land in the model only as "now" reaches their day', async () => {
     const p = project({
       'seeds/raw_source.csv': 'id,event_time\n1,2020-01-01 00:00:00\n2,2020-01-02 00:00:00\n3,2020-01-03 00:00:00\n',
       'models/seeds.yml': 'seeds:\n  - name: raw_source\n    config:\n      column_types:\n        event_time: TIMESTAMP\n',
       'models/sources.yml': 'sources:\n  - name: seed_sources\n    schema: "{{ target.schema }}"\n    tables:\n      - name: raw_source\n        config:\n          event_time: event_time\n',
       'models/microbatch_model.sql': `${CONFIG}\nselect * from {{ source('seed_sources', 'raw_source') }}\n`,
     });
-    ok(dbt(p, 'seed'));
-    ok(dbt(p, 'run', ...at('2020-01-03 13:57:00')));
+    await built(p, undefined, { command: 'seed' });
+    await built(p, '2020-01-03 13:57:00');
     expect(p.ids()).toEqual([1, 2, 3]);
-    ok(dbt(p, 'run', ...at('2020-01-03 14:57:00')));
+    await built(p, '2020-01-03 14:57:00');
     expect(p.ids()).toEqual([1, 2, 3]);
 
     p.exec("insert into raw_source (id, event_time) values (4, '2020-01-04 00:00:00'), (5, '2020-01-05 00:00:00')");
     expect(p.ids('raw_source')).toEqual([1, 2, 3, 4, 5]);
-    ok(dbt(p, 'run', '--select', 'microbatch_model', ...at('2020-01-03 14:57:00')));
+    await built(p, '2020-01-03 14:57:00', only('microbatch_model'));
     expect(p.ids()).toEqual([1, 2, 3]);
-    ok(dbt(p, 'run', '--select', 'microbatch_model', ...at('2020-01-04 14:57:00')));
+    await built(p, '2020-01-04 14:57:00', only('microbatch_model'));
     expect(p.ids()).toEqual([1, 2, 3, 4]);
-    ok(dbt(p, 'run', '--select', 'microbatch_model', ...at('2020-01-05 14:57:00')));
+    await built(p, '2020-01-05 14:57:00', only('microbatch_model'));
     expect(p.ids()).toEqual([1, 2, 3, 4, 5]);
   });
 });
 
 describeEachEngine('an input without event_time is not filtered (TestMicrobatchWithInputWithoutEventTime)', (engine) => {
   const project = projectOn(engine);
-  it('every batch reads every row, so rows after the last batch reach the table at once', () => {
+  it('every batch reads every row, so rows after the last batch reach the table at once', async () => {
     const p = project({
       'models/input_model.sql': INPUT.replace(", event_time='event_time'", ''),
       'models/microbatch_model.sql': MICROBATCH,
     });
-    const first = dbt(p, 'run', ...at('2020-01-03 13:57:00'));
-    ok(first);
+    await built(p, '2020-01-03 13:57:00');
     // Batch 1 writes 1, 2, 3; batch 2 replaces its day (id 2) with 1, 2, 3; batch 3 its day (both 3s) with 1, 2, 3.
     expect(p.ids()).toEqual([1, 1, 1, 2, 2, 3]);
 
     p.exec("insert into input_model (id, event_time) values (4, '2020-01-04 00:00:00'), (5, '2020-01-05 00:00:00')");
-    ok(dbt(p, 'run', '--select', 'microbatch_model', ...at('2020-01-03 14:57:00')));
+    await built(p, '2020-01-03 14:57:00', only('microbatch_model'));
     // Same "now" as before, yet 4 and 5 are in: nothing filtered them out.
     expect(distinct(p.ids())).toEqual([1, 2, 3, 4, 5]);
   });
@@ -116,19 +126,19 @@ describeEachEngine('an input without event_time is not filtered (TestMicrobatchW
 
 describeEachEngine("ref('x').render() opts out of the filter (TestMicrobatchUsingRefRenderSkipsFilter)", (engine) => {
   const project = projectOn(engine);
-  it('filtered, rows after the last batch stay out; after switching to .render(), the same run reads them', () => {
+  it('filtered, rows after the last batch stay out; after switching to .render(), the same run reads them', async () => {
     const p = project({ 'models/input_model.sql': INPUT, 'models/microbatch_model.sql': MICROBATCH });
-    ok(dbt(p, 'run', ...at('2020-01-03 13:57:00')));
+    await built(p, '2020-01-03 13:57:00');
     expect(p.ids()).toEqual([1, 2, 3]);
-    ok(dbt(p, 'run', ...at('2020-01-03 14:57:00')));
+    await built(p, '2020-01-03 14:57:00');
     expect(p.ids()).toEqual([1, 2, 3]);
 
     p.exec("insert into input_model (id, event_time) values (4, '2020-01-04 00:00:00'), (5, '2020-01-05 00:00:00')");
-    ok(dbt(p, 'run', '--select', 'microbatch_model', ...at('2020-01-03 14:57:00')));
+    await built(p, '2020-01-03 14:57:00', only('microbatch_model'));
     expect(p.ids()).toEqual([1, 2, 3]);
 
     p.write('models/microbatch_model.sql', `${CONFIG}\nselect * from {{ ref('input_model').render() }}\n`);
-    ok(dbt(p, 'run', '--select', 'microbatch_model', ...at('2020-01-03 14:57:00')));
+    await built(p, '2020-01-03 14:57:00', only('microbatch_model'));
     expect(distinct(p.ids())).toEqual([1, 2, 3, 4, 5]);
   });
 });
@@ -136,7 +146,7 @@ describeEachEngine("ref('x').render() opts out of the filter (TestMicrobatchUsin
 describeEachEngine('the Jinja context of a batch (TestMicrobatchJinjaContext, TestMicrobatchJinjaContextVarsAvailable)', (engine) => {
   const project = projectOn(engine);
   for (const [where, hook] of [['in the model', ''], ['and in a pre-hook that renders to nothing (dbt\'s run_hooks skips it)', 'pre_hook="{{ check_invalid_batch_jinja_context() }}", ']] as const) {
-    it(`model is a mapping, sql and compiled_code are strings, is_incremental and should_full_refresh are callable, in every batch: ${where}`, () => {
+    it(`model is a mapping, sql and compiled_code are strings, is_incremental and should_full_refresh are callable, in every batch: ${where}`, async () => {
       const p = project({
         'macros/check_batch_jinja_context.sql': CONTEXT_CHECK,
         'models/input_model.sql': INPUT,
@@ -145,12 +155,12 @@ describeEachEngine('the Jinja context of a batch (TestMicrobatchJinjaContext, Te
 select * from {{ ref('input_model') }}
 `,
       });
-      ok(dbt(p, 'run', ...at('2020-01-03 13:57:00')));
+      await built(p, '2020-01-03 13:57:00');
       expect(p.ids()).toEqual([1, 2, 3]);
     });
   }
 
-  it('should_full_refresh() is the full_refresh config, else --full-refresh, and false in a batch that runs incrementally (dbt\'s macro and build_jinja_context_for_batch)', () => {
+  it('should_full_refresh() is the full_refresh config, else --full-refresh, and false in a batch that runs incrementally (dbt\'s macro and build_jinja_context_for_batch)', async () => {
     const said = "'{{ 'yes' if should_full_refresh() else 'no' }}' as refresh";
     const p = project({
       'models/input_model.sql': INPUT,
@@ -160,9 +170,9 @@ select * from {{ ref('input_model') }}
     });
     // One row in each table but the microbatch model's, whose rows come one per batch, in id order.
     const refresh = (table: string) => p.rows(`select refresh from "${table}"${table === 'microbatch_model' ? ' order by id' : ''}`).map((r) => r.refresh);
-    ok(dbt(p, 'run', ...at('2020-01-03 13:57:00')));
+    await built(p, '2020-01-03 13:57:00');
     expect([refresh('plain'), refresh('protected'), refresh('microbatch_model')]).toEqual([['no'], ['no'], ['no', 'no', 'no']]);
-    ok(dbt(p, 'run', '--full-refresh', ...at('2020-01-03 13:57:00')));
+    await built(p, '2020-01-03 13:57:00', { fullRefresh: true });
     // The first batch of a full refresh builds the table (not incremental); the later ones run incrementally.
     expect([refresh('plain'), refresh('protected'), refresh('microbatch_model')]).toEqual([['yes'], ['no'], ['yes', 'no', 'no']]);
   });
@@ -223,18 +233,18 @@ select * from {{ ref('input_model') }}
   // Each hook numbers its row (n), so the log reads in the order the hooks ran on either engine.
   const hookLog = (p: Project) => p.rows('select said from hook_log order by n').map((r) => r.said);
 
-  it('four batches: the pre-hook runs with the first batch, the post-hook with the last', () => {
+  it('four batches: the pre-hook runs with the first batch, the post-hook with the last', async () => {
     const p = project({ 'models/input_model.sql': INPUT, 'models/microbatch_model.sql': hooked });
     p.exec('create table hook_log (n integer, said text)');
-    ok(dbt(p, 'run', ...at('2020-01-04 13:57:00')));
+    await built(p, '2020-01-04 13:57:00');
     expect(hookLog(p)).toEqual(['execute: True, pre-hook run by batch 20200101', 'execute: True, post-hook run by batch 20200104']);
     expect(p.ids()).toEqual([1, 2, 3]);
   });
 
-  it('one batch: both hooks run, with that batch', () => {
+  it('one batch: both hooks run, with that batch', async () => {
     const p = project({ 'models/input_model.sql': INPUT, 'models/microbatch_model.sql': hooked });
     p.exec('create table hook_log (n integer, said text)');
-    ok(dbt(p, 'run', ...at('2020-01-01 13:57:00')));
+    await built(p, '2020-01-01 13:57:00');
     expect(hookLog(p)).toEqual(['execute: True, pre-hook run by batch 20200101', 'execute: True, post-hook run by batch 20200101']);
     expect(p.ids()).toEqual([1]);
   });
