@@ -1,9 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BAD_INPUTS } from '../support/bad-input-catalogue.js';
+import { BAD_INPUTS, type BadInput } from '../support/bad-input-catalogue.js';
+import { DEPS_BAD_INPUTS } from '../support/deps-bad-inputs.js';
 import { exampleProject, REPO_ROOT } from '../support/example-project.js';
-import { runCli } from '../support/run-cli.js';
+import { runCliAsync } from '../support/run-cli.js';
 import { warehouseSnapshot } from '../support/warehouse-snapshot.js';
 
 /** docs/errors.md rows: | id | category | bad input | `message` | exit | */
@@ -16,11 +17,46 @@ function documented(): Map<string, { message: string; exit: number }> {
   return rows;
 }
 
+/**
+ * Two cases at once (each on its own project copy, its CLI a child process):
+ * the file's time is CLI processes, and two of them fill both cores. The deps
+ * cases run alone: their hub's address is in process.env while they run, which
+ * a CLI spawned beside them would inherit.
+ */
+const LANES = 2;
+let free = LANES;
+const waiting: (() => void)[] = [];
+async function inLanes<T>(lanes: number, body: () => Promise<T>): Promise<T> {
+  while (free < lanes) await new Promise<void>((wake) => waiting.push(wake));
+  free -= lanes;
+  try {
+    return await body();
+  } finally {
+    free += lanes;
+    for (const wake of waiting.splice(0)) wake();
+  }
+}
+
 let base: string;
-beforeAll(() => {
+let baseWarehouse: Buffer;
+let baseSnapshot: Record<string, unknown>;
+beforeAll(async () => {
   base = exampleProject();
-  expect(runCli(['build', '--project-dir', base]).code).toBe(0);
+  expect((await runCliAsync(['build', '--project-dir', base])).code).toBe(0);
+  baseWarehouse = readFileSync(join(base, 'warehouse.db'));
+  baseSnapshot = warehouseSnapshot(join(base, 'warehouse.db'));
 });
+
+/** The warehouse's snapshot: the built example's (taken once) when the case left its bytes as they were. */
+function snapshotOf(db: string): Record<string, unknown> {
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readFileSync(db);
+  } catch {
+    // Missing or not a file: warehouseSnapshot says which.
+  }
+  return bytes?.equals(baseWarehouse) ? structuredClone(baseSnapshot) : warehouseSnapshot(db);
+}
 
 describe('the bad-input catalogue (docs/errors.md): each message, exit code, and an unchanged warehouse', () => {
   const docs = documented();
@@ -30,23 +66,26 @@ describe('the bad-input catalogue (docs/errors.md): each message, exit code, and
     expect([...docs.keys()].sort()).toEqual(BAD_INPUTS.map((c) => c.id).sort());
   });
 
-  it.each(BAD_INPUTS)('$id', async ({ id, edit, args }) => {
-    const dir = exampleProject();
-    writeFileSync(join(dir, 'warehouse.db'), readFileSync(join(base, 'warehouse.db')));
-    const cleanup = await edit?.(dir);
-    const db = join(dir, 'warehouse.db');
-    const before = warehouseSnapshot(db);
-    try {
-      const result = runCli([...args, '--project-dir', dir]);
-      const seen = `${result.stderr}\n${result.stdout}`.replaceAll(dir, '<project>');
-      const doc = docs.get(id);
-      expect(doc, `${id} is not documented; it printed:\n${seen}`).toBeDefined();
-      expect(seen).toContain(doc!.message);
-      expect(result.code).toBe(doc!.exit);
-      expect(result.stderr).not.toMatch(/\n\s+at .*\.js:\d+/);
-    } finally {
-      if (typeof cleanup === 'function') cleanup();
-    }
-    expect(warehouseSnapshot(db)).toEqual(before);
+  it.concurrent.for(BAD_INPUTS)('$id', async (input: BadInput, { expect }) => {
+    const { id, edit, args } = input;
+    await inLanes(DEPS_BAD_INPUTS.includes(input) ? LANES : 1, async () => {
+      const dir = exampleProject();
+      writeFileSync(join(dir, 'warehouse.db'), baseWarehouse);
+      const cleanup = await edit?.(dir);
+      const db = join(dir, 'warehouse.db');
+      const before = snapshotOf(db);
+      try {
+        const result = await runCliAsync([...args, '--project-dir', dir]);
+        const seen = `${result.stderr}\n${result.stdout}`.replaceAll(dir, '<project>');
+        const doc = docs.get(id);
+        expect(doc, `${id} is not documented; it printed:\n${seen}`).toBeDefined();
+        expect(seen).toContain(doc!.message);
+        expect(result.code).toBe(doc!.exit);
+        expect(result.stderr).not.toMatch(/\n\s+at .*\.js:\d+/);
+      } finally {
+        if (typeof cleanup === 'function') cleanup();
+      }
+      expect(warehouseSnapshot(db)).toEqual(before);
+    });
   });
 });
