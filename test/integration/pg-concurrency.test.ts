@@ -114,7 +114,10 @@ describePg('--threads on PostgreSQL', () => {
     expect(n).toBe(2);
   });
 
-  it('two CLI runs on different models at once both succeed, and their publishes overlap in time', async () => {
+  // The four cases below wait on the server (pg_sleep) most of their time, and prove nothing about each other's
+  // timing: they run at once (vitest's concurrent), each on models of its own (the lock case on a database of its
+  // own, as it watches the database's advisory locks), so the file waits for the longest of them, not their sum.
+  it.concurrent('two CLI runs on different models at once both succeed, and their publishes overlap in time', async ({ expect }) => {
     const dir = project(place, { west: sleeper(1, 2), east: sleeper(2, 2) });
     dirs.push(dir);
     const [a, b] = await Promise.all([
@@ -132,7 +135,7 @@ describePg('--threads on PostgreSQL', () => {
     expect(rows).toEqual([1, 2]);
   });
 
-  it('two first runs at once on a new database both succeed: they take turns to create the ledger', async () => {
+  it.concurrent('two first runs at once on a new database both succeed: they take turns to create the ledger', async ({ expect }) => {
     const fresh = await freshPgDatabase('first_runs');
     try {
       const dir = project(fresh, { north: sleeper(1, 0.2), south: sleeper(2, 0.2) });
@@ -149,7 +152,7 @@ describePg('--threads on PostgreSQL', () => {
     }
   });
 
-  it('two runs of the same model take turns: both succeed, one publish after the other', async () => {
+  it.concurrent('two runs of the same model take turns: both succeed, one publish after the other', async ({ expect }) => {
     const dir = project(place, { same: sleeper(7, 1.5) });
     dirs.push(dir);
     const [a, b] = await Promise.all([
@@ -166,25 +169,31 @@ describePg('--threads on PostgreSQL', () => {
     expect(rows).toEqual([7]);
   });
 
-  it('a run that cannot have the model\'s lock within --busy-timeout fails that node (exit 1), naming the run holding it; its other nodes run', async () => {
-    const dir = project(place, { held: sleeper(1, 3), other: 'select 1 as n' });
-    dirs.push(dir);
-    const holder = runCliAsync(['run', '-s', 'held', '--project-dir', dir, '--profiles-dir', dir]);
-    // Wait until the holder's publish has the lock (its node run is under way on the server).
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const waiting = await withPgClient(async (c) => (await c.query("select count(*)::int as n from pg_locks where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database())")).rows[0].n, place);
-      if (waiting > 0) break;
-      if (Date.now() > deadline) throw new Error('the holder never took its lock');
-      await new Promise((r) => setTimeout(r, 100));
+  it.concurrent('a run that cannot have the model\'s lock within --busy-timeout fails that node (exit 1), naming the run holding it; its other nodes run', async ({ expect }) => {
+    const own = await freshPgDatabase('lock_held');
+    try {
+      const dir = project(own, { held: sleeper(1, 3), other: 'select 1 as n' });
+      dirs.push(dir);
+      const holder = runCliAsync(['run', '-s', 'held', '--project-dir', dir, '--profiles-dir', dir]);
+      // Wait until the holder's publish has the lock (its node run is under way on the server).
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const waiting = await withPgClient(async (c) => (await c.query("select count(*)::int as n from pg_locks where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database())")).rows[0].n, own);
+        if (waiting > 0) break;
+        if (Date.now() > deadline) throw new Error('the holder never took its lock');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      // Not blocking this worker's event loop (runCli would): the other cases run meanwhile.
+      const blocked = await runCliAsync(['run', '-s', 'held', 'other', '--busy-timeout', '200', '--project-dir', dir, '--profiles-dir', dir]);
+      expect(blocked.code).toBe(1);
+      expect(blocked.stdout).toMatch(/"public"\."held" is being published by `mini-dbt run -s held --project-dir [^`]*` \(invocation [0-9a-f-]{36}, started [^)]*, pid \d+\) \[server session \d+, user [^\]]*\]; gave up waiting for it after 200 ms/);
+      expect(blocked.stdout).toMatch(/PASS=1 WARN=0 ERROR=1 SKIP=0 TOTAL=2/);
+      expect((await holder).code).toBe(0);
+      const runs = await ledger(own, 'held');
+      expect(runs.map((r) => r.status).sort()).toEqual(['error', 'success']);
+    } finally {
+      await own.drop();
     }
-    const blocked = cli(dir, 'run', '-s', 'held', 'other', '--busy-timeout', '200');
-    expect(blocked.code).toBe(1);
-    expect(blocked.stdout).toMatch(/"public"\."held" is being published by `mini-dbt run -s held --project-dir [^`]*` \(invocation [0-9a-f-]{36}, started [^)]*, pid \d+\) \[server session \d+, user [^\]]*\]; gave up waiting for it after 200 ms/);
-    expect(blocked.stdout).toMatch(/PASS=1 WARN=0 ERROR=1 SKIP=0 TOTAL=2/);
-    expect((await holder).code).toBe(0);
-    const runs = await ledger(place, 'held');
-    expect(runs.map((r) => r.status).sort()).toEqual(['error', 'success']);
   });
 });
 
