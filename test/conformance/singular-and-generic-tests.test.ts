@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { conformanceProject, type Invocation } from '../support/conformance-project.js';
+import { run } from '../../src/api/run.js';
+import { conformanceProject, type ConformanceProject, type Invocation } from '../support/conformance-project.js';
 import { forEachEngine } from '../support/engine-under-test.js';
 
 /**
@@ -12,7 +13,18 @@ import { forEachEngine } from '../support/engine-under-test.js';
  * repeated value; not_null and relationships: one per failing row;
  * accepted_values: one per value not accepted). Each case reads the statuses
  * and failures of target/run_results.json against rows the warehouse holds.
+ * The commands a case only needs to succeed (loading seeds, building models
+ * the tests read) run in process, through the API the CLI calls; the
+ * commands whose exit code, output or run_results.json a case checks spawn
+ * the CLI.
  */
+
+/** `seed` or `run` in process, every node succeeding (exit 0): a case's set-up. */
+async function done(p: ConformanceProject, command: 'seed' | 'run'): Promise<void> {
+  const r = await run({ projectDir: p.dir, command, writeArtifacts: false });
+  expect(r.results.filter((x) => x.status !== 'success').map((x) => `${x.name}: ${x.status} ${x.message}`)).toEqual([]);
+  expect(r.exitCode).toBe(0);
+}
 
 /** A test's result by the name dbt gives it (unique ids end in a hash, not asserted here). */
 function byTestName(inv: Invocation): Record<string, { status: string; failures: number | null }> {
@@ -36,12 +48,12 @@ forEachEngine((engine) => {
       expect(byTestName(test)).toEqual({ passing: { status: 'pass', failures: 0 }, failing: { status: 'fail', failures: 1 } });
     });
 
-    it('the failures count is the number of rows the query returns, read from a seed', () => {
+    it('the failures count is the number of rows the query returns, read from a seed', async () => {
       const p = onEngine({
         'seeds/people.csv': 'id,age\n1,30\n2,-4\n3,-1\n4,51\n',
         'tests/no_negative_ages.sql': "select * from {{ ref('people') }} where age < 0\n",
       }, 'singular_tests');
-      expect(p.dbt(['seed']).code).toBe(0);
+      await done(p, 'seed');
       const test = p.dbt(['test']);
       expect(test.code).toBe(1);
       const negative = p.rows('people').filter((r) => Number(r.age) < 0).length;
@@ -77,9 +89,9 @@ forEachEngine((engine) => {
       'models/schema_table.yml': notNullOn('models', 'table_model', 'tests'),
     };
 
-    it('seed, test -m base (1 result), run (2), test (3): every test passes', () => {
+    it('seed, test -m base (1 result), run (2), test (3): every test passes', async () => {
       const p = onEngine(files, 'generic_tests');
-      expect(p.dbt(['seed']).code).toBe(0);
+      await done(p, 'seed');
       const onSeed = p.dbt(['test', '-m', 'base']);
       expect(onSeed.code, onSeed.stdout + onSeed.stderr).toBe(0);
       expect(byTestName(onSeed)).toEqual({ not_null_base_id: { status: 'pass', failures: 0 } });
@@ -94,12 +106,12 @@ forEachEngine((engine) => {
       });
     });
 
-    it('a NULL id loaded into the seed fails the seed test and the view test; the table keeps its earlier rows until rebuilt', () => {
+    it('a NULL id loaded into the seed fails the seed test and the view test; the table keeps its earlier rows until rebuilt', async () => {
       const p = onEngine(files, 'generic_tests');
-      expect(p.dbt(['seed']).code).toBe(0);
-      expect(p.dbt(['run']).code).toBe(0);
+      await done(p, 'seed');
+      await done(p, 'run');
       p.write('seeds/base.csv', `${BASE_CSV},Nameless,2000-01-01T00:00:00\n`);
-      expect(p.dbt(['seed']).code).toBe(0);
+      await done(p, 'seed');
       const nulls = p.rows('base').filter((r) => r.id === null).length;
       expect(nulls).toBe(1);
       const test = p.dbt(['test']);
@@ -164,9 +176,9 @@ seeds:
 `,
     };
 
-    it('unique: one failure per repeated value; not_null and relationships: one per row; accepted_values: one per bad value', () => {
+    it('unique: one failure per repeated value; not_null and relationships: one per row; accepted_values: one per bad value', async () => {
       const p = onEngine(files, 'generic');
-      expect(p.dbt(['seed']).code).toBe(0);
+      await done(p, 'seed');
       const test = p.dbt(['test']);
       expect(test.code, test.stdout + test.stderr).toBe(1);
       const orders = p.rows('orders');
@@ -187,16 +199,16 @@ seeds:
       });
     });
 
-    it('test -s orders runs only the tests on orders, the relationships test included; fixing the rows makes them pass', () => {
+    it('test -s orders runs only the tests on orders, the relationships test included; fixing the rows makes them pass', async () => {
       const p = onEngine(files, 'generic');
-      expect(p.dbt(['seed']).code).toBe(0);
+      await done(p, 'seed');
       const selected = p.dbt(['test', '-s', 'orders']);
       expect(Object.keys(byTestName(selected)).sort()).toEqual([
         'accepted_values_orders_status__placed__shipped', 'not_null_orders_customer_id', 'not_null_orders_order_id',
         'relationships_orders_customer_id__id__ref_customers_', 'unique_orders_order_id',
       ]);
       p.write('seeds/orders.csv', 'order_id,customer_id,status\n10,1,placed\n11,1,shipped\n12,2,placed\n13,3,placed\n');
-      expect(p.dbt(['seed']).code).toBe(0);
+      await done(p, 'seed');
       const fixed = p.dbt(['test', '-s', 'orders']);
       expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
       expect(Object.values(byTestName(fixed)).every((r) => r.status === 'pass' && r.failures === 0)).toBe(true);
@@ -248,11 +260,10 @@ models:
 `,
     };
 
-    it('1 NULL under both thresholds passes (0 failures), 1 NULL over warn_if warns (1), 2 NULLs over error_if fail (2), exit 1', () => {
+    it('1 NULL under both thresholds passes (0 failures), 1 NULL over warn_if warns (1), 2 NULLs over error_if fail (2), exit 1', async () => {
       const p = onEngine(files, 'limited');
-      expect(p.dbt(['seed']).code).toBe(0);
-      const run = p.dbt(['run']);
-      expect(run.code, run.stdout + run.stderr).toBe(0);
+      await done(p, 'seed');
+      await done(p, 'run');
       const nulls = (t: string) => p.rows(t).filter((r) => r.count === null).length;
       expect([nulls('table_limit_null'), nulls('table_warning_limit_null'), nulls('table_failure_limit_null')]).toEqual([1, 1, 2]);
       const test = p.dbt(['test']);
@@ -267,7 +278,7 @@ models:
   });
 
   describe('test configs: limit, where, a custom name, severity from the project file, a generic test of the project', () => {
-    it('failures count the rows the configured query returns; data_tests: +severity in dbt_project.yml makes a test warn', () => {
+    it('failures count the rows the configured query returns; data_tests: +severity in dbt_project.yml makes a test warn', async () => {
       const p = onEngine({
         'dbt_project.yml': "name: cfg\nversion: '1.0'\nprofile: default\ndata_tests:\n  cfg:\n    +severity: warn\n",
         'seeds/colors.csv': 'id,color\n1,blue\n2,\n3,\n4,red\n5,\n6,green\n',
@@ -295,7 +306,7 @@ seeds:
 `,
         'tests/generic/is_primary.sql': "{% test is_primary(model, column_name) %}\nselect * from {{ model }} where {{ column_name }} not in ('red', 'blue', 'yellow')\n{% endtest %}\n",
       }, 'cfg');
-      expect(p.dbt(['seed']).code).toBe(0);
+      await done(p, 'seed');
       const rows = p.rows('colors');
       const nulls = rows.filter((r) => r.color === null);
       expect(nulls.length).toBe(3);
@@ -311,7 +322,7 @@ seeds:
   });
 
   describe('tests on sources, and the tests / data_tests keys', () => {
-    it("tests on a source's columns are named source_<test>_<source>_<table>_<column> and select with source:", () => {
+    it("tests on a source's columns are named source_<test>_<source>_<table>_<column> and select with source:", async () => {
       const p = onEngine({
         'seeds/raw_ids.csv': 'id\n1\n2\n',
         'models/sources.yml': `version: 2
@@ -329,7 +340,7 @@ sources:
                   quote: false
 `,
       }, 'src');
-      expect(p.dbt(['seed']).code).toBe(0);
+      await done(p, 'seed');
       const test = p.dbt(['test', '-s', 'source:raw.raw_ids']);
       expect(test.code).toBe(1);
       const notAccepted = new Set(p.rows('raw_ids').map((r) => r.id).filter((id) => id !== 1)).size;
