@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BAD_INPUTS, type BadInput } from '../support/bad-input-catalogue.js';
+import { cliLanes } from '../support/cli-lanes.js';
 import { DEPS_BAD_INPUTS } from '../support/deps-bad-inputs.js';
 import { exampleProject, REPO_ROOT } from '../support/example-project.js';
 import { runCliAsync } from '../support/run-cli.js';
@@ -24,18 +25,7 @@ function documented(): Map<string, { message: string; exit: number }> {
  * a CLI spawned beside them would inherit.
  */
 const LANES = 2;
-let free = LANES;
-const waiting: (() => void)[] = [];
-async function inLanes<T>(lanes: number, body: () => Promise<T>): Promise<T> {
-  while (free < lanes) await new Promise<void>((wake) => waiting.push(wake));
-  free -= lanes;
-  try {
-    return await body();
-  } finally {
-    free += lanes;
-    for (const wake of waiting.splice(0)) wake();
-  }
-}
+const lane = cliLanes(LANES);
 
 let base: string;
 let baseWarehouse: Buffer;
@@ -68,7 +58,7 @@ describe('the bad-input catalogue (docs/errors.md): each message, exit code, and
 
   it.concurrent.for(BAD_INPUTS)('$id', async (input: BadInput, { expect }) => {
     const { id, edit, args } = input;
-    await inLanes(DEPS_BAD_INPUTS.includes(input) ? LANES : 1, async () => {
+    await lane(async () => {
       const dir = exampleProject();
       writeFileSync(join(dir, 'warehouse.db'), baseWarehouse);
       const cleanup = await edit?.(dir);
@@ -86,6 +76,6 @@ describe('the bad-input catalogue (docs/errors.md): each message, exit code, and
         if (typeof cleanup === 'function') cleanup();
       }
       expect(warehouseSnapshot(db)).toEqual(before);
-    });
+    }, DEPS_BAD_INPUTS.includes(input) ? LANES : 1);
   });
 });

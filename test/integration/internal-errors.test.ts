@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { builtExample } from '../support/built-example.js';
+import { cliLanes } from '../support/cli-lanes.js';
 import { runCli, runCliAsync, type CliResult } from '../support/run-cli.js';
 import { warehouseSnapshot } from '../support/warehouse-snapshot.js';
 
@@ -26,6 +27,19 @@ function unchanged(dir: string, args: readonly string[]): CliResult {
   expect(warehouseSnapshot(db)).toEqual(before);
   return r;
 }
+
+/** unchanged(), the CLI as a child process the test awaits (for concurrent tests). */
+async function unchangedAsync(dir: string, args: readonly string[]): Promise<CliResult> {
+  const db = join(dir, 'warehouse.db');
+  const before = warehouseSnapshot(db);
+  const r = await runCliAsync([...args, '--project-dir', dir]);
+  noStack(r);
+  expect(warehouseSnapshot(db)).toEqual(before);
+  return r;
+}
+
+/** Two tests' CLIs at once where a describe's cases are independent (each on its own copy). */
+const lane = cliLanes(2);
 
 /** Nested anchors: 9 aliases per level, 9 levels deep (9^9 nodes expanded). */
 function aliasBomb(indent: string): string {
@@ -105,43 +119,43 @@ describe('target/ that cannot be written, corrupt files in it', () => {
     expect(r.stderr).toContain('writing target/index.html failed:');
   });
 
-  it.each([
+  it.concurrent.for([
     ['truncated', '{"format": 3, "projectKey": "ab'],
     ['binary garbage', '\u0000\u00ff\u0001PK\u0003\u0004'],
     ['wrong shape', JSON.stringify({ format: 3, projectKey: 'k', models: { daily_revenue: { key: 'k', capture: { refs: 5 } } }, yaml: null })],
-  ])('a corrupt parse cache (%s) is ignored with one warning and rebuilt', (_kind, text) => {
+  ])('a corrupt parse cache (%s) is ignored with one warning and rebuilt', ([, text], { expect }) => lane(async () => {
     const dir = builtCopy();
     mkdirSync(join(dir, 'target'), { recursive: true });
-    writeFileSync(join(dir, 'target', 'partial_parse.json'), text);
-    const r = runCli(['ls', '--project-dir', dir]);
+    writeFileSync(join(dir, 'target', 'partial_parse.json'), text!);
+    const r = await runCliAsync(['ls', '--project-dir', dir]);
     noStack(r);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^Warning: ignoring the parse cache target\/partial_parse\.json: .+; it is rebuilt from the project files$/m);
     expect(r.stdout).toContain('brightcart.marts.daily_revenue');
     // Rebuilt: the next load reads it without a warning.
-    const again = runCli(['ls', '--project-dir', dir]);
+    const again = await runCliAsync(['ls', '--project-dir', dir]);
     expect(again.stderr).not.toContain('Warning');
     expect(JSON.parse(readFileSync(join(dir, 'target', 'partial_parse.json'), 'utf8')).format).toBe(3);
-  });
+  }));
 
-  it.each([
+  it.concurrent.for([
     ['truncated', '{"results": [{"unique_id": "model.brightcart.daily_revenue", "sta', 'it is not valid JSON'],
     ['binary garbage', '\u0000\u00ff\u0001', 'it is not valid JSON'],
     ['wrong shape', JSON.stringify({ results: [{ unique_id: 5, status: 'error' }] }), 'results[0] has no unique_id and status'],
     ['bad batches', JSON.stringify({ results: [{ unique_id: 'model.brightcart.daily_revenue', status: 'error', batch_results: { failed: 'x' } }] }), 'batch_results is malformed'],
-  ])('retry on a corrupt run_results.json (%s): ignored, one message, exit 2', (_kind, text, problem) => {
+  ])('retry on a corrupt run_results.json (%s): ignored, one message, exit 2', ([, text, problem], { expect }) => lane(async () => {
     const dir = builtCopy();
     mkdirSync(join(dir, 'target'), { recursive: true });
-    writeFileSync(join(dir, 'target', 'run_results.json'), text);
-    const r = unchanged(dir, ['retry']);
+    writeFileSync(join(dir, 'target', 'run_results.json'), text!);
+    const r = await unchangedAsync(dir, ['retry']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('nothing to retry: target/run_results.json is ignored: it is');
     expect(r.stderr).toContain(problem);
     // docs generate only loses the test statuses, with a warning.
-    const docs = runCli(['docs', 'generate', '--project-dir', dir]);
+    const docs = await runCliAsync(['docs', 'generate', '--project-dir', dir]);
     expect(docs.code).toBe(0);
     expect(docs.stderr).toContain('Warning: ignoring target/run_results.json (the test statuses of the last run)');
-  });
+  }));
 });
 
 describe('odd entries in project folders', () => {
@@ -174,6 +188,16 @@ describe('odd entries in project folders', () => {
 });
 
 describe('replay --keep and docs serve', () => {
+  /** One copy with its docs generated, for the docs serve cases (they only read target/). */
+  let generated = '';
+  const docsGenerated = (): string => {
+    if (generated === '') {
+      generated = builtCopy();
+      expect(runCli(['docs', 'generate', '--project-dir', generated]).code).toBe(0);
+    }
+    return generated;
+  };
+
   it('replay --keep into folders that do not exist yet creates them; a file on the way or an existing folder is refused before replaying', () => {
     const dir = builtCopy();
     const keep = join(dir, 'out', 'nights', 'sim.db');
@@ -191,8 +215,7 @@ describe('replay --keep and docs serve', () => {
   });
 
   it('docs serve on a busy port: "port N is in use; try --port N+1", exit 2', async () => {
-    const dir = builtCopy();
-    expect(runCli(['docs', 'generate', '--project-dir', dir]).code).toBe(0);
+    const dir = docsGenerated();
     const holder: Server = createServer();
     const port = await new Promise<number>((resolve) => holder.listen(0, '127.0.0.1', () => resolve((holder.address() as { port: number }).port)));
     try {
@@ -206,8 +229,7 @@ describe('replay --keep and docs serve', () => {
   });
 
   it('docs serve answers a malformed URL with 400 instead of crashing', async () => {
-    const dir = builtCopy();
-    expect(runCli(['docs', 'generate', '--project-dir', dir]).code).toBe(0);
+    const dir = docsGenerated();
     const { serveDocs } = await import('../../src/docs/serve-docs.js');
     const { server, url } = await serveDocs(join(dir, 'target'), { port: 0 });
     try {
@@ -232,24 +254,24 @@ describe('absurd dates and huge values in raw rows', () => {
     // output buffer; 10 MB asserted nothing more and took 7.5 s of a loaded run.
     ['2 MB', 'x'.repeat(2_000_000)],
   ];
-  it.each(absurd)('%s in the loaded-at and event columns: lateness, stale and history finish, print kilobytes, never a stack', (_kind, value) => {
+  it.concurrent.for(absurd)('%s in the loaded-at and event columns: lateness, stale and history finish, print kilobytes, never a stack', ([, value], { expect }) => lane(async () => {
     const dir = builtCopy();
     const db = new Database(join(dir, 'warehouse.db'));
     db.prepare("insert into raw_orders values (?, 900001, '2026-09-01', 'delivered', 1)").run(value);
     db.prepare("insert into raw_orders values ('2026-10-10', 900002, ?, 'delivered', 1)").run(value);
     db.close();
     for (const args of [['lateness', 'raw_orders', '--by', 'order_date'], ['stale', 'daily_revenue'], ['stale', 'daily_revenue', '--fast'], ['history', 'daily_revenue']]) {
-      const r = unchanged(dir, args);
+      const r = await unchangedAsync(dir, args);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       expect(r.stdout.length + r.stderr.length, args.join(' ')).toBeLessThan(20_000);
     }
-    const lateness = runCli(['lateness', 'raw_orders', '--json', '--project-dir', dir]);
+    const lateness = await runCliAsync(['lateness', 'raw_orders', '--json', '--project-dir', dir]);
     const report = JSON.parse(lateness.stdout) as { invalid_rows: number; histogram: unknown[] };
     // Years 1000-9999 are dates (a row of year 1000 is 374,000 days late, listed as one bin, not 374,000); the rest are invalid.
     expect(report.invalid_rows).toBe(value === '1000-01-01' ? 0 : 2);
     expect(report.histogram.length).toBeLessThan(200);
     // A run then records the row's loaded-at as its as-of (dbt's behaviour for max(load_date)); the printout shows a preview.
-    const run = runCli(['run', '-s', 'daily_revenue', '--project-dir', dir]);
+    const run = await runCliAsync(['run', '-s', 'daily_revenue', '--project-dir', dir]);
     expect(run.stdout.length).toBeLessThan(20_000);
-  });
+  }));
 });
