@@ -1,6 +1,6 @@
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
 import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 
@@ -44,6 +44,16 @@ const contractedColumns = `    columns:
 const MODEL_SCHEMA_YML = `version: 2
 models:
 ${['my_model', 'my_model_wrong_order', 'my_model_wrong_name'].map((name) => `  - name: ${name}
+    config:
+      contract:
+        enforced: true
+${contractedColumns}`).join('\n')}
+`;
+
+/** MODEL_SCHEMA_YML's contract, for the models named. */
+const contractedSchemaYml = (names: readonly string[]) => `version: 2
+models:
+${names.map((name) => `  - name: ${name}
     config:
       contract:
         enforced: true
@@ -175,6 +185,27 @@ models:
         data_type: ${dataType}
 `;
 
+/** dataTypeYml for several models: [model, its column's data_type]. */
+const dataTypesYml = (models: readonly (readonly [string, string])[]) => `version: 2
+models:
+${models.map(([name, dataType]) => `  - name: ${name}
+    config:
+      contract:
+        enforced: true
+    columns:
+      - name: wrong_data_type_column_name
+        data_type: ${dataType}
+`).join('')}`;
+
+/** The "Failure in model <model>" paragraph of a run's summary (it ends at the blank log line after it). */
+function failureOf(out: string, model: string): string {
+  const start = out.indexOf(`Failure in model ${model}\n`);
+  expect(start, `no failure of ${model} in:\n${out}`).toBeGreaterThanOrEqual(0);
+  const rest = out.slice(start);
+  const end = rest.search(/\n(\d\d:\d\d:\d\d {2})?\n/);
+  return end < 0 ? rest : rest.slice(0, end);
+}
+
 /** dbt's _normalize_whitespace. */
 function normalized(sql: string): string {
   return sql.replace(/\s+/g, ' ').replace(/\s?([(),])\s?/g, '$1').toLowerCase().trim();
@@ -232,21 +263,29 @@ function dataTypes(engine: EngineName): [string, string, string][] {
 }
 
 describeEachEngine('contracts: the preflight compares names, number and types of columns (BaseConstraintsColumnsEqual)', (engine) => {
-  for (const [kind, wrap] of [['table', table], ['view', view], ['incremental', incremental]] as const) {
+  // One project for the three materializations (a wrong-order and a wrong-name model of each), one run of the
+  // wrong-order models and one of the wrong-name ones; each case then reads its own models and its model's failure.
+  const kinds = [['table', table], ['view', view], ['incremental', incremental]] as const;
+  let p: ConformanceProject;
+  let failed: string;
+  beforeAll(() => {
+    p = conformanceProject({
+      ...Object.fromEntries(kinds.flatMap(([kind, wrap]) => [[`models/my_model_wrong_order_${kind}.sql`, wrap(WRONG_ORDER)], [`models/my_model_wrong_name_${kind}.sql`, wrap(WRONG_NAME)]])),
+      'models/constraints_schema.yml': contractedSchemaYml(kinds.flatMap(([kind]) => [`my_model_wrong_order_${kind}`, `my_model_wrong_name_${kind}`])),
+    }, 'test', { engine });
+    ok(p, ['run', '-s', ...kinds.map(([kind]) => `my_model_wrong_order_${kind}`)]);
+    failed = failure(p, ['run', '-s', ...kinds.map(([kind]) => `my_model_wrong_name_${kind}`)]);
+  });
+
+  for (const [kind] of kinds) {
     it(`${kind}: the wrong column order passes and the table takes the yml order; a wrong name fails with the mismatch table`, () => {
-      const p = conformanceProject({
-        'models/my_model_wrong_order.sql': wrap(WRONG_ORDER),
-        'models/my_model_wrong_name.sql': wrap(WRONG_NAME),
-        'models/constraints_schema.yml': MODEL_SCHEMA_YML,
-      }, 'test', { engine });
-      ok(p, ['run', '-s', 'my_model_wrong_order']);
-      expect(p.rows('my_model_wrong_order')).toEqual([{ id: 1, color: 'blue', date_day: '2019-01-01' }]);
-      if (kind !== 'view') expect(p.columns('my_model_wrong_order')).toEqual(['id', 'color', 'date_day']);
-      const out = failure(p, ['run', '-s', 'my_model_wrong_name']);
+      expect(p.rows(`my_model_wrong_order_${kind}`)).toEqual([{ id: 1, color: 'blue', date_day: '2019-01-01' }]);
+      if (kind !== 'view') expect(p.columns(`my_model_wrong_order_${kind}`)).toEqual(['id', 'color', 'date_day']);
+      const out = failureOf(failed, `my_model_wrong_name_${kind}`);
       for (const expected of ['This model has an enforced contract that failed.', 'missing in definition', 'missing in contract']) expect(out).toContain(expected);
       expect(out).toMatch(/\| error +\|[^\n]*\| missing in contract +\|/);
       expect(out).toMatch(/\| id +\| +\| integer +\| missing in definition \|/);
-      expect(p.relationType('my_model_wrong_name')).toBeUndefined();
+      expect(p.relationType(`my_model_wrong_name_${kind}`)).toBeUndefined();
     });
   }
 
@@ -255,16 +294,21 @@ describeEachEngine('contracts: the preflight compares names, number and types of
     p.write('models/constraints_schema.yml', dataTypeYml('numeric'));
     p.write('models/my_model_data_type.sql', table('select cast(1.5 as numeric) as wrong_data_type_column_name'));
     expect(ok(p, ['run', '-s', 'my_model_data_type'])).toContain("Detected columns with numeric type and unspecified precision/scale, this can lead to unintended rounding: ['wrong_data_type_column_name']`");
-    for (const [value, schemaType, shown] of dataTypes(engine)) {
-      p.write('models/my_model_data_type.sql', table(`select\n  ${value} as wrong_data_type_column_name`));
-      const wrong = schemaType === 'integer' ? 'text' : 'integer';
-      p.write('models/constraints_schema.yml', dataTypeYml(wrong));
-      const out = failure(p, ['run', '-s', 'my_model_data_type']);
-      expect(out).toContain('data type mismatch');
-      expect(out).toMatch(new RegExp(`\\| wrong_data_type_column_name \\| ${shown.replace(/[[\]]/g, '\\$&')} +\\| ${wrong}`, 'i'));
-      p.write('models/constraints_schema.yml', dataTypeYml(schemaType));
-      ok(p, ['run', '-s', 'my_model_data_type']);
+    // Every type at once, a model each: declared as another type, one run fails every one of them; declared right, one run passes them all.
+    const types = dataTypes(engine).map(([value, schemaType, shown], i) => ({ model: `my_model_data_type_${i}`, value, schemaType, shown, wrong: schemaType === 'integer' ? 'text' : 'integer' }));
+    for (const t of types) p.write(`models/${t.model}.sql`, table(`select\n  ${t.value} as wrong_data_type_column_name`));
+    p.write('models/constraints_schema.yml', dataTypesYml(types.map((t) => [t.model, t.wrong])));
+    const models = types.map((t) => t.model);
+    const out = failure(p, ['run', '-s', ...models]);
+    for (const t of types) {
+      const its = failureOf(out, t.model);
+      expect(its).toContain('data type mismatch');
+      expect(its).toMatch(new RegExp(`\\| wrong_data_type_column_name \\| ${t.shown.replace(/[[\]]/g, '\\$&')} +\\| ${t.wrong}`, 'i'));
     }
+    p.write('models/constraints_schema.yml', dataTypesYml(types.map((t) => [t.model, t.schemaType])));
+    const passed = p.dbt(['run', '-s', ...models]);
+    expect(passed.code, passed.stdout + passed.stderr).toBe(0);
+    expect(passed.statuses).toEqual(Object.fromEntries(models.map((m) => [`model.test.${m}`, 'success'])));
   });
 });
 
