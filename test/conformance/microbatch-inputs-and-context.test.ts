@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
 import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
-import { run, type RunOptions } from '../../src/api/run.js';
+import type { RunOptions } from '../../src/api/run.js';
 import { runCli, type CliResult } from '../support/run-cli.js';
+import { succeedingRun } from '../support/succeeding-run.js';
 
 /**
  * Conformance with dbt (issue 13): what a microbatch batch reads, and what its
@@ -59,9 +60,7 @@ const dbt = (p: Project, ...args: string[]): CliResult => runCli([...args, '--pr
 const ok = (r: CliResult) => expect(r.code, r.stdout + r.stderr).toBe(0);
 /** A command in process: `run` (or `seed`) with "now" at `now`, every node succeeding (exit 0). */
 async function built(p: Project, now: string | undefined, options: Partial<RunOptions> = {}): Promise<void> {
-  const r = await run({ projectDir: p.dir, writeArtifacts: false, ...(now === undefined ? {} : { vars: { as_of: now } }), ...options });
-  expect(r.results.filter((x) => x.status !== 'success').map((x) => `${x.name}: ${x.status} ${x.message}`)).toEqual([]);
-  expect(r.exitCode).toBe(0);
+  await succeedingRun(p.dir, { ...(now === undefined ? {} : { vars: { as_of: now } }), ...options });
 }
 const only = (model: string): Partial<RunOptions> => ({ select: [model] });
 const distinct = (ids: unknown[]) => [...new Set(ids)];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/api/run.js';
 import { conformanceProject, type ConformanceProject, type Invocation } from '../support/conformance-project.js';
 import { forEachEngine } from '../support/engine-under-test.js';
+import { succeedingRun } from '../support/succeeding-run.js';
 
 /**
  * Conformance with dbt (issue 13): data tests. Modelled on dbt-tests-adapter
@@ -21,9 +21,7 @@ import { forEachEngine } from '../support/engine-under-test.js';
 
 /** `seed` or `run` in process, every node succeeding (exit 0): a case's set-up. */
 async function done(p: ConformanceProject, command: 'seed' | 'run'): Promise<void> {
-  const r = await run({ projectDir: p.dir, command, writeArtifacts: false });
-  expect(r.results.filter((x) => x.status !== 'success').map((x) => `${x.name}: ${x.status} ${x.message}`)).toEqual([]);
-  expect(r.exitCode).toBe(0);
+  await succeedingRun(p.dir, { command });
 }
 
 /** A test's result by the name dbt gives it (unique ids end in a hash, not asserted here). */

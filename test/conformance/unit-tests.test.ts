@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
 import { forEachEngine } from '../support/engine-under-test.js';
 import { runCli } from '../support/run-cli.js';
+import { succeedingRun } from '../support/succeeding-run.js';
 
 /**
  * dbt 1.8 unit tests (issue 15), modelled on dbt-core's tests/functional/unit_testing/
@@ -115,9 +116,9 @@ forEachEngine((engine) => {
   const onEngine = (files: Readonly<Record<string, string>>, name = 'conformance') => conformanceProject(files, name, { engine });
 
   describe('unit tests (dbt 1.8)', () => {
-    it('test_unit_testing.py TestUnitTests: dict and csv rows, overrides, selection by model, name, test_name: and tag:; a failure prints the diff', () => {
+    it('test_unit_testing.py TestUnitTests: dict and csv rows, overrides, selection by model, name, test_name: and tag:; a failure prints the diff', async () => {
       const p = onEngine({ ...PROJECT, 'models/test_my_model.yml': TESTS });
-      expect(p.dbt(['run']).code).toBe(0);
+      await succeedingRun(p.dir);
       const all = p.dbt(['test', '--select', 'my_model']);
       expect(all.code).toBe(1);
       expect(all.results).toHaveLength(5);
@@ -165,7 +166,7 @@ forEachEngine((engine) => {
       expect(dup.stderr).toMatch(/two unit tests of model 'my_model' are named 'test_my_model': models\/test_my_model\.yml:2 and models\/test_my_model\.yml:\d+/);
     });
 
-    it('test_csv_fixtures.py / test_sql_format.py: fixture files under tests/fixtures, sql rows, a bad format refused with file and line', () => {
+    it('test_csv_fixtures.py / test_sql_format.py: fixture files under tests/fixtures, sql rows, a bad format refused with file and line', async () => {
       const p = onEngine({
         ...PROJECT,
         'tests/fixtures/test_my_model_a_fixture.csv': 'id,a\n1,1\n',
@@ -199,7 +200,7 @@ forEachEngine((engine) => {
       rows: select 7 as c, null as string_c, 0 as not_testing, null as date_a, 'my_test_var' as var_call, 'default' as env_var_call, '' as invocation_id
 `,
       });
-      expect(p.dbt(['run']).code).toBe(0);
+      await succeedingRun(p.dir);
       const out = p.dbt(['test']);
       expect(out.statuses['unit_test.conformance.my_model.from_files']).toBe('pass');
       // sql expect compares every column the model returns: invocation_id differs (the run's id), so this one fails on it.
@@ -214,7 +215,7 @@ forEachEngine((engine) => {
       expect(bad.stderr).toContain('models/test_my_model.yml:6: unit test \'bad\': given input 1: format must be one of dict, csv, sql, got "xxxx"');
     });
 
-    it('test_ut_sources.py and seeds: a source input; a seed input without rows reads the seed file; an ephemeral input needs format: sql', () => {
+    it('test_ut_sources.py and seeds: a source input; a seed input without rows reads the seed file; an ephemeral input needs format: sql', async () => {
       const p = onEngine({
         'seeds/countries.csv': 'code,name\nfr,France\nde,Germany\n',
         'models/sources.yml': 'sources:\n  - name: raw\n    schema: main\n    tables:\n      - name: events\n',
@@ -246,7 +247,7 @@ forEachEngine((engine) => {
 `,
       });
       p.exec('create table events (id integer, country text)');
-      expect(p.dbt(['seed']).code).toBe(0);
+      await succeedingRun(p.dir, { command: 'seed' });
       const out = p.dbt(['test']);
       expect(out.code, out.stdout).toBe(0);
       expect(out.statuses).toEqual({ 'unit_test.conformance.events_named.named_events': 'pass', 'unit_test.conformance.uses_eph.tenfold': 'pass' });
@@ -310,14 +311,14 @@ ${given}    expect:
       ]);
     });
 
-    it('build: a failing unit test skips its model and what depends on it, whose tables stay as they were', () => {
+    it('build: a failing unit test skips its model and what depends on it, whose tables stay as they were', async () => {
       const p = onEngine({
         'models/base.sql': "{{ config(materialized='table') }}\nselect 1 as id, 5 as amount",
         'models/doubled.sql': "{{ config(materialized='table') }}\nselect id, amount * 2 as amount from {{ ref('base') }}",
         'models/after.sql': "{{ config(materialized='table') }}\nselect * from {{ ref('doubled') }}",
         'models/unit.yml': "unit_tests:\n  - name: doubles\n    model: doubled\n    given:\n      - input: ref('base')\n        rows: [{id: 1, amount: 5}]\n    expect:\n      rows: [{id: 1, amount: 10}]\n",
       });
-      expect(p.dbt(['build']).code).toBe(0);
+      await succeedingRun(p.dir, { command: 'build' });
       expect(p.rows('doubled')).toEqual([{ id: 1, amount: 10 }]);
       p.write('models/doubled.sql', "{{ config(materialized='table') }}\nselect id, amount * 3 as amount from {{ ref('base') }}");
       const out = p.dbt(['build']);
@@ -339,7 +340,7 @@ ${given}    expect:
       expect(p.dbt(['build', '--resource-type', 'unit_tst']).stderr).toContain("--resource-type: unknown resource type 'unit_tst'. Did you mean 'unit_test'?");
     });
 
-    it('bad input: an unknown model or input (closest name), a ref not given, a column the input lacks', () => {
+    it('bad input: an unknown model or input (closest name), a ref not given, a column the input lacks', async () => {
       const p = onEngine({ ...PROJECT, 'models/unit.yml': "unit_tests:\n  - name: t\n    model: my_modle\n    given: []\n    expect:\n      rows: []\n" });
       const model = p.dbt(['test']);
       expect(model.code).toBe(2);
@@ -349,7 +350,7 @@ ${given}    expect:
       expect(p.dbt(['test']).stderr).toContain("Unit test 't' had an input (ref('my_model_c')) which was not found in the manifest. Did you mean 'my_model_a'?");
 
       p.write('models/unit.yml', "unit_tests:\n  - name: t\n    model: my_model\n    given:\n      - input: ref('my_model_a')\n        rows: [{id: 1}]\n    expect:\n      rows: []\n");
-      expect(p.dbt(['run']).code).toBe(0);
+      await succeedingRun(p.dir);
       const notGiven = p.dbt(['test']);
       expect(notGiven.code).toBe(1);
       expect(notGiven.statuses['unit_test.conformance.my_model.t']).toBe('error');
