@@ -6,6 +6,7 @@ import { describePgProjects, pgProjectDatabase, pgReader, withReader } from '../
 import { writeProject } from '../support/example-project.js';
 import { pgOutputYaml, type PgTestTarget } from '../support/pg-test-database.js';
 import { runCli, type CliResult } from '../support/run-cli.js';
+import { succeedingRun } from '../support/succeeding-run.js';
 
 /**
  * Profiles, targets and schemas, as dbt-sqlite has them: profiles.yml found
@@ -14,6 +15,9 @@ import { runCli, type CliResult } from '../support/run-cli.js';
  * attached, dbt's generate_schema_name, and relations rendered
  * schema-qualified (`"main"."orders"`), so the import-CTE style works.
  * Each case: a project, the commands, and the rows in the files afterwards.
+ * The cases about where profiles, targets and files are found, and about
+ * what the CLI prints, spawn it; the cases about what lands in a schema run
+ * their commands in process (the API the CLI calls).
  */
 
 const PROFILE = `shop:
@@ -150,40 +154,37 @@ describe('a dbt-sqlite profile: schemas are attached database files', () => {
     expect(tablesOf(join(dir, 'data/prod.db'))).toEqual(['stg_orders']);
   });
 
-  it('a project generate_schema_name macro decides the schema (here: the custom schema as it is written)', () => {
+  it('a project generate_schema_name macro decides the schema (here: the custom schema as it is written)', async () => {
     const dir = project({
       'macros/generate_schema_name.sql': `{% macro generate_schema_name(custom_schema_name, node) -%}
 {%- if custom_schema_name is none -%}{{ target.schema }}{%- else -%}{{ custom_schema_name | trim }}{%- endif -%}
 {%- endmacro %}`,
     });
-    const r = dbt(dir, ['build']);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
+    await succeedingRun(dir, { command: 'build' });
     expect(tablesOf(join(dir, 'data/dev/marts.db'))).toEqual(['region_totals']);
     expect(tablesOf(join(dir, 'data/dev/seeds.db'))).toEqual(['regions']);
   });
 
-  it('generate_schema_name sees var() (the project\'s vars and --vars), as dbt\'s macros do', () => {
+  it('generate_schema_name sees var() (the project\'s vars and --vars), as dbt\'s macros do', async () => {
     const dir = project({
       'macros/generate_schema_name.sql': `{% macro generate_schema_name(custom_schema_name, node) -%}
 {%- if custom_schema_name is none -%}{{ target.schema }}{%- else -%}{{ var('schema_prefix', 'x') }}_{{ custom_schema_name | trim }}{%- endif -%}
 {%- endmacro %}`,
     });
-    const r = dbt(dir, ['build', '--vars', '{schema_prefix: ci}']);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
+    await succeedingRun(dir, { command: 'build', vars: { schema_prefix: 'ci' } });
     expect(tablesOf(join(dir, 'data/dev/ci_marts.db'))).toEqual(['region_totals']);
   });
 
-  it('incremental models in a custom schema: delete+insert, merge (its unique index) and on_schema_change work in that file', () => {
+  it('incremental models in a custom schema: delete+insert, merge (its unique index) and on_schema_change work in that file', async () => {
     const dir = project({
       'models/marts/orders_di.sql': "{{ config(materialized='incremental', unique_key='id') }}\nselect id, amount from {{ ref('stg_orders') }}\n{% if is_incremental() %}where id >= (select max(id) from {{ this }}){% endif %}\n",
       'models/marts/orders_merge.sql': "{{ config(materialized='incremental', incremental_strategy='merge', unique_key='id', on_schema_change='append_new_columns') }}\nselect id, amount{% if var('extra', false) %}, region{% endif %} from {{ ref('stg_orders') }}\n",
     });
-    expect(dbt(dir, ['build']).code).toBe(0);
+    await succeedingRun(dir, { command: 'build' });
     const raw = new Database(join(dir, 'data/raw.db'));
     raw.exec("update orders set amount = 11 where id = 3; insert into orders values (4, 's', 1);");
     raw.close();
-    const second = dbt(dir, ['run', '--vars', '{extra: true}']);
-    expect(second.code, second.stdout + second.stderr).toBe(0);
+    await succeedingRun(dir, { vars: { extra: true } });
     const marts = join(dir, 'data/dev/main_marts.db');
     expect(rowsOf(marts, 'select id, amount from orders_di order by id')).toEqual([{ id: 1, amount: 10 }, { id: 2, amount: 5 }, { id: 3, amount: 11 }, { id: 4, amount: 1 }]);
     expect(rowsOf(marts, 'select id, amount, region from orders_merge order by id')).toEqual([
@@ -193,15 +194,15 @@ describe('a dbt-sqlite profile: schemas are attached database files', () => {
     expect(rowsOf(marts, "select name from sqlite_master where type = 'index' and tbl_name = 'orders_merge'").length).toBeGreaterThan(0);
   });
 
-  it('adapter.get_relation and get_columns_in_relation look in the relation\'s schema', () => {
+  it('adapter.get_relation and get_columns_in_relation look in the relation\'s schema', async () => {
     const dir = project({
       'models/marts/introspect.sql': `{%- set rel = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
 {%- set cols = adapter.get_columns_in_relation(ref('region_totals')) -%}
 select '{{ this.schema }}' as schema_name, {{ 'true' if rel else 'false' }} as existed, {{ cols | length }} as upstream_columns
 `,
     });
-    expect(dbt(dir, ['build']).code).toBe(0);
-    expect(dbt(dir, ['run', '-s', 'introspect']).code).toBe(0);
+    await succeedingRun(dir, { command: 'build' });
+    await succeedingRun(dir, { select: ['introspect'] });
     expect(rowsOf(join(dir, 'data/dev/main_marts.db'), 'select * from introspect')).toEqual([{ schema_name: 'main_marts', existed: 1, upstream_columns: 4 }]);
   });
 
@@ -262,27 +263,25 @@ ${pgOutputYaml(prod)}`;
     expect(Number(p.rows(p.prod, "select count(*) as n from public._mini_dbt_node_runs where model = 'region_totals'")[0]!.n)).toBe(1);
   });
 
-  it('a project generate_schema_name macro decides the schema, and sees var()', () => {
+  it('a project generate_schema_name macro decides the schema, and sees var()', async () => {
     const p = pgProject({
       'macros/generate_schema_name.sql': `{% macro generate_schema_name(custom_schema_name, node) -%}
 {%- if custom_schema_name is none -%}{{ target.schema }}{%- else -%}{{ var('schema_prefix', 'x') }}_{{ custom_schema_name | trim }}{%- endif -%}
 {%- endmacro %}`,
     });
-    const r = dbt(p.dir, ['build', '--vars', '{schema_prefix: ci}']);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
+    await succeedingRun(p.dir, { command: 'build', vars: { schema_prefix: 'ci' } });
     expect(p.tables(p.dev, 'ci_marts')).toEqual(['region_totals']);
     expect(p.tables(p.dev, 'ci_seeds')).toEqual(['regions']);
   });
 
-  it('incremental models in a custom schema: delete+insert, merge (its unique index) and on_schema_change work in that schema', () => {
+  it('incremental models in a custom schema: delete+insert, merge (its unique index) and on_schema_change work in that schema', async () => {
     const p = pgProject({
       'models/marts/orders_di.sql': "{{ config(materialized='incremental', unique_key='id') }}\nselect id, amount from {{ ref('stg_orders') }}\n{% if is_incremental() %}where id >= (select max(id) from {{ this }}){% endif %}\n",
       'models/marts/orders_merge.sql': "{{ config(materialized='incremental', incremental_strategy='merge', unique_key='id', on_schema_change='append_new_columns') }}\nselect id, amount{% if var('extra', false) %}, region{% endif %} from {{ ref('stg_orders') }}\n",
     });
-    expect(dbt(p.dir, ['build']).code).toBe(0);
+    await succeedingRun(p.dir, { command: 'build' });
     withReader(() => pgReader(p.dev), (r) => r.exec("update raw.orders set amount = 11 where id = 3; insert into raw.orders values (4, 's', 1);"));
-    const second = dbt(p.dir, ['run', '--vars', '{extra: true}']);
-    expect(second.code, second.stdout + second.stderr).toBe(0);
+    await succeedingRun(p.dir, { vars: { extra: true } });
     expect(p.rows(p.dev, 'select id, amount from public_marts.orders_di order by id')).toEqual([{ id: 1, amount: 10 }, { id: 2, amount: 5 }, { id: 3, amount: 11 }, { id: 4, amount: 1 }]);
     expect(p.rows(p.dev, 'select id, amount, region from public_marts.orders_merge order by id')).toEqual([
       { id: 1, amount: 10, region: 'n' }, { id: 2, amount: 5, region: 'n' }, { id: 3, amount: 11, region: 's' }, { id: 4, amount: 1, region: 's' },
@@ -290,22 +289,21 @@ ${pgOutputYaml(prod)}`;
     expect(p.rows(p.dev, "select indexname from pg_indexes where schemaname = 'public_marts' and tablename = 'orders_merge'").length).toBeGreaterThan(0);
   });
 
-  it('adapter.get_relation and get_columns_in_relation look in the relation\'s schema', () => {
+  it('adapter.get_relation and get_columns_in_relation look in the relation\'s schema', async () => {
     const p = pgProject({
       'models/marts/introspect.sql': `{%- set rel = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
 {%- set cols = adapter.get_columns_in_relation(ref('region_totals')) -%}
 select '{{ this.schema }}' as schema_name, {{ 'true' if rel else 'false' }} as existed, {{ cols | length }} as upstream_columns
 `,
     });
-    expect(dbt(p.dir, ['build']).code).toBe(0);
-    expect(dbt(p.dir, ['run', '-s', 'introspect']).code).toBe(0);
+    await succeedingRun(p.dir, { command: 'build' });
+    await succeedingRun(p.dir, { select: ['introspect'] });
     expect(p.rows(p.dev, 'select * from public_marts.introspect')).toEqual([{ schema_name: 'public_marts', existed: true, upstream_columns: 4 }]);
   });
 
-  it('a view may read another schema (unlike a SQLite view, held inside its file)', () => {
+  it('a view may read another schema (unlike a SQLite view, held inside its file)', async () => {
     const p = pgProject({ 'models/stg_orders.sql': "with orders as (select * from {{ source('raw', 'orders') }})\nselect * from orders\n" });
-    const r = dbt(p.dir, ['build']);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
+    await succeedingRun(p.dir, { command: 'build' });
     expect(p.rows(p.dev, "select table_type from information_schema.tables where table_schema = 'public' and table_name = 'stg_orders'")).toEqual([{ table_type: 'VIEW' }]);
     expect(p.rows(p.dev, 'select count(*) as n from public.stg_orders')).toEqual([{ n: 3 }]);
   });
