@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
@@ -91,31 +91,40 @@ describeEachEngine('run and build of a microbatch model (TestMicrobatchCLI, Test
 describeEachEngine('an incremental run builds the current batch and the lookback before it (TestMicroBatchBoundsDefault, dbt-tests-adapter BaseMicrobatch)', (engine) => {
   const project = projectOn(engine);
   const schema = engine === 'postgres' ? 'public' : 'main';
-  const variants: [string, Record<string, string>, string][] = [
-    ['unique_key id', {}, ' 00:00:00'],
+  // The three variants as three microbatch models of one project (the dates variant on an input model of its
+  // own), built by the same five runs: each case reads its model's rows after every run.
+  const variants: [string, string, string][] = [
+    ['unique_key id', 'microbatch_model', microbatch()],
     // dbt-snowflake, dbt-redshift and dbt-spark run BaseMicrobatch without a unique_key.
-    ['no unique_key (dbt-snowflake, dbt-redshift, dbt-spark)', { 'models/microbatch_model.sql': microbatch().replace("unique_key='id', ", '') }, ' 00:00:00'],
+    ['no unique_key (dbt-snowflake, dbt-redshift, dbt-spark)', 'microbatch_no_key', microbatch().replace("unique_key='id', ", '')],
     // dbt-bigquery's TestBigQueryMicrobatchInputWithDate: event_time holds dates.
-    ['event_time holding dates (dbt-bigquery InputWithDate)', { 'models/input_model.sql': INPUT.replace(/ 00:00:00/g, '') }, ''],
+    ['event_time holding dates (dbt-bigquery InputWithDate)', 'microbatch_dates', microbatch().replace("ref('input_model')", "ref('input_dates')")],
   ];
-  for (const [label, files, time] of variants) {
+  const models = variants.map(([, model]) => model);
+  const runs = shared(() => {
+    const p = project({ 'models/input_dates.sql': INPUT.replace(/ 00:00:00/g, ''), ...Object.fromEntries(variants.map(([, model, sql]) => [`models/${model}.sql`, sql])) });
+    const seen: Record<string, number[]>[] = [];
+    const step = (...args: string[]) => {
+      ok(dbt(p, ...args));
+      seen.push(Object.fromEntries(models.map((m) => [m, ids(p, m) as number[]])));
+    };
+    step('run', ...at('2020-01-03 13:57:00'));
+    // Same day, no new data: same rows.
+    step('run', ...at('2020-01-03 14:57:00'));
+    p.exec("insert into input_model (id, event_time) values (4, '2020-01-04 00:00:00'), (5, '2020-01-05 00:00:00')");
+    p.exec("insert into input_dates (id, event_time) values (4, '2020-01-04'), (5, '2020-01-05')");
+    const inputs = { input_model: ids(p, 'input_model'), input_dates: ids(p, 'input_dates') };
+    // Same "now": the new days are after the last batch.
+    step('run', '--select', ...models, ...at('2020-01-03 14:57:00'));
+    step('run', '--select', ...models, ...at('2020-01-04 14:57:00'));
+    step('run', '--select', ...models, ...at('2020-01-05 14:57:00'));
+    return { seen, inputs };
+  });
+  for (const [label, model] of variants) {
     it(`${label}: rows landing later are picked up only as "now" moves into their day`, () => {
-      const p = project(files);
-      ok(dbt(p, 'run', ...at('2020-01-03 13:57:00')));
-      expect(ids(p)).toEqual([1, 2, 3]);
-      // Same day, no new data: same rows.
-      ok(dbt(p, 'run', ...at('2020-01-03 14:57:00')));
-      expect(ids(p)).toEqual([1, 2, 3]);
-
-      p.exec(`insert into input_model (id, event_time) values (4, '2020-01-04${time}'), (5, '2020-01-05${time}')`);
-      expect(ids(p, 'input_model')).toEqual([1, 2, 3, 4, 5]);
-      // Same "now": the new days are after the last batch.
-      ok(dbt(p, 'run', '--select', 'microbatch_model', ...at('2020-01-03 14:57:00')));
-      expect(ids(p)).toEqual([1, 2, 3]);
-      ok(dbt(p, 'run', '--select', 'microbatch_model', ...at('2020-01-04 14:57:00')));
-      expect(ids(p)).toEqual([1, 2, 3, 4]);
-      ok(dbt(p, 'run', '--select', 'microbatch_model', ...at('2020-01-05 14:57:00')));
-      expect(ids(p)).toEqual([1, 2, 3, 4, 5]);
+      const { seen, inputs } = runs(undefined);
+      expect(inputs[model === 'microbatch_dates' ? 'input_dates' : 'input_model']).toEqual([1, 2, 3, 4, 5]);
+      expect(seen.map((after) => after[model])).toEqual([[1, 2, 3], [1, 2, 3], [1, 2, 3], [1, 2, 3, 4], [1, 2, 3, 4, 5]]);
     });
   }
 });
@@ -140,15 +149,25 @@ select id, event_time, version from {{ source('raw', 'events') }}
   const days = ['2020-01-01 10:00:00', '2020-01-02 10:00:00', '2020-01-03 10:00:00', '2020-01-04 10:00:00', '2020-01-05 10:00:00'];
   const rebuilt = (p: Project) => p.rows('microbatch_model', 'id').filter((r) => r.version === 2).map((r) => r.id);
 
-  for (const [lookback, expected] of [[0, [5]], [1, [4, 5]], [3, [2, 3, 4, 5]]] as const) {
+  const rebuiltIn = (p: Project, model: string) => p.rows(model, 'id').filter((r) => r.version === 2).map((r) => r.id);
+  // Lookbacks 0, 1 and 3 as three models of one project, built by the same two runs.
+  const lookbacks = [[0, [5]], [1, [4, 5]], [3, [2, 3, 4, 5]]] as const;
+  const lookbackRuns = shared(() => {
+    const p = versioned(0);
+    rmSync(join(p.dir, 'models/microbatch_model.sql'));
+    for (const [lookback] of lookbacks) p.write(`models/microbatch_lookback_${lookback}.sql`, microbatch(`, lookback=${lookback}`));
+    seed(p, days);
+    ok(dbt(p, 'run', ...at('2020-01-05 13:57:00')));
+    const first = Object.fromEntries(lookbacks.map(([lookback]) => [lookback, ids(p, `microbatch_lookback_${lookback}`)]));
+    p.exec('update events set version = 2');
+    ok(dbt(p, 'run', ...at('2020-01-05 13:57:00')));
+    return { p, first };
+  });
+  for (const [lookback, expected] of lookbacks) {
     it(`lookback=${lookback}: the current day and ${lookback} before it`, () => {
-      const p = versioned(lookback);
-      seed(p, days);
-      ok(dbt(p, 'run', ...at('2020-01-05 13:57:00')));
-      expect(ids(p)).toEqual([1, 2, 3, 4, 5]);
-      p.exec('update events set version = 2');
-      ok(dbt(p, 'run', ...at('2020-01-05 13:57:00')));
-      expect(rebuilt(p)).toEqual(expected);
+      const { p, first } = lookbackRuns(undefined);
+      expect(first[lookback]).toEqual([1, 2, 3, 4, 5]);
+      expect(rebuiltIn(p, `microbatch_lookback_${lookback}`)).toEqual(expected);
     });
   }
 
