@@ -93,8 +93,8 @@ describePg('crash safety on PostgreSQL: SIGKILL at random crash points', () => {
   }
 
   it.each(SCENARIOS)('$name', async (scenario) => {
-    const untouched = await freshCopy(scenario);
-    const before = await pgWarehouseSnapshot(untouched.place);
+    // The warehouse each trial starts from: the base's, which every copy is made from (a scenario's prepare changes files only).
+    const before = await pgWarehouseSnapshot(base);
     const clean = await freshCopy(scenario);
     const counted = runCli(cli(scenario.args, clean.dir), { env: { MINI_DBT_CRASH_COUNT: '1' } });
     expect(counted.code, counted.stdout + counted.stderr).toBe(0);

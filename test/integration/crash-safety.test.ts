@@ -115,7 +115,8 @@ const outcomes: Record<string, { trials: number; before: number; after: number; 
 
 describe('crash safety: SIGKILL at every crash point', () => {
   it.each(SCENARIOS)('$name', async (scenario) => {
-    const before = warehouseSnapshot(join(freshCopy(scenario), 'warehouse.db'));
+    // The warehouse each trial starts from: the base's (a scenario's prepare changes files only).
+    const before = warehouseSnapshot(join(base, 'warehouse.db'));
     const clean = freshCopy(scenario);
     const counted = runCli([...scenario.args, '--project-dir', clean], { env: { MINI_DBT_CRASH_COUNT: '1' } });
     expect(counted.code).toBe(0);
