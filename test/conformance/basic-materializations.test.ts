@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
+import { conformanceProject, type ConformanceProject, type Invocation } from '../support/conformance-project.js';
 import { describeEachEngine } from '../support/engine-under-test.js';
 
 /**
@@ -28,6 +28,12 @@ const ADDED_ROWS = [
   '17,Grayson,2019-08-06T19:28:17', '18,Dylan,2014-03-01T11:50:41', '19,Jayden,2009-06-06T07:12:49',
   '20,Luke,2003-12-05T21:42:18',
 ];
+/** `make` once, on first use: a project and the commands several cases read the results of. */
+const shared = <T>(make: () => T): (() => T) => {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+};
+
 const csv = (rows: readonly string[]) => `id,name,some_date\n${rows.join('\n')}\n`;
 
 // A source whose identifier follows a var, as dbt's schema_base_yml does.
@@ -49,22 +55,24 @@ describeEachEngine('simple materializations: seed, run, and a model switched bet
     'models/table_model.sql': `{{ config(materialized="table") }}\n${FROM_SOURCE}`,
     'models/swappable.sql': `{{ config(materialized=var("materialized_var", "table")) }}\n${FROM_SOURCE}`,
   };
-  // Seeded and run once; the cases after the first start from a copy of it.
+  // Seeded and run once: the first case checks that seed and run, the others start from a copy of what they built.
   let built: ConformanceProject;
+  let builtSeed: Invocation;
+  let builtRun: Invocation;
   beforeAll(() => {
     built = conformanceProject(files, 'base', { engine });
-    expect(built.dbt(['seed']).code).toBe(0);
-    expect(built.dbt(['run']).code).toBe(0);
+    builtSeed = built.dbt(['seed']);
+    builtRun = built.dbt(['run']);
   });
 
   it('seed loads 10 rows; run builds the three models as their configs say, each equal to the seed', () => {
-    const p = conformanceProject(files, 'base', { engine });
-    const seed = p.dbt(['seed']);
+    const p = built;
+    const seed = builtSeed;
     expect(seed.code, seed.stdout + seed.stderr).toBe(0);
     expect(seed.statuses).toEqual({ 'seed.base.base': 'success' });
     expect(p.count('base')).toBe(10);
 
-    const run = p.dbt(['run']);
+    const run = builtRun;
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.statuses).toEqual({ 'model.base.view_model': 'success', 'model.base.table_model': 'success', 'model.base.swappable': 'success' });
     expect(['base', 'view_model', 'table_model', 'swappable'].map((r) => p.relationType(r))).toEqual(['table', 'view', 'table', 'table']);
@@ -126,26 +134,26 @@ where id > (select max(id) from {{ this }})
 {% endif %}
 `,
   };
-  // Seeded and run on added once, for the two cases that start there.
-  let onAdded: ConformanceProject;
-  beforeAll(() => {
-    onAdded = conformanceProject(files, 'incremental', { engine });
-    expect(onAdded.dbt(['seed']).code).toBe(0);
-    expect(onAdded.dbt(['run', '--vars', 'seed_name: added']).code).toBe(0);
+  // Seeded, run on base, then run on added (the first case checks each step): the two cases after it start from a copy.
+  const onAdded = shared(() => {
+    const p = conformanceProject(files, 'incremental', { engine });
+    const seed = p.dbt(['seed']);
+    const counts = [p.count('base'), p.count('added')];
+    const first = p.dbt(['run', '--vars', 'seed_name: base']);
+    const firstDifference = p.difference('base', 'incremental');
+    const second = p.dbt(['run', '--vars', 'seed_name: added']);
+    return { p, seed, counts, first, firstDifference, second };
   });
 
   it('first run equals base (10 rows); pointed at added, the second run adds exactly the 10 new rows', () => {
-    const p = conformanceProject(files, 'incremental', { engine });
-    const seed = p.dbt(['seed']);
+    const { p, seed, counts, first, firstDifference, second } = onAdded();
     expect(Object.keys(seed.statuses).sort()).toEqual(['seed.incremental.added', 'seed.incremental.base']);
-    expect([p.count('base'), p.count('added')]).toEqual([10, 20]);
+    expect(counts).toEqual([10, 20]);
 
-    const first = p.dbt(['run', '--vars', 'seed_name: base']);
     expect(first.code, first.stdout + first.stderr).toBe(0);
     expect(first.statuses).toEqual({ 'model.incremental.incremental': 'success' });
-    expect(p.difference('base', 'incremental')).toBe(0);
+    expect(firstDifference).toBe(0);
 
-    const second = p.dbt(['run', '--vars', 'seed_name: added']);
     expect(second.code, second.stdout + second.stderr).toBe(0);
     expect(second.statuses).toEqual({ 'model.incremental.incremental': 'success' });
     expect(p.difference('added', 'incremental')).toBe(0);
@@ -153,7 +161,7 @@ where id > (select max(id) from {{ this }})
   });
 
   it('a run with no new rows adds nothing and rebuilds nothing (a row removed from the table stays removed)', () => {
-    const p = onAdded.copy();
+    const p = onAdded().p.copy();
     expect(p.difference('added', 'incremental')).toBe(0);
     p.exec('delete from incremental where id = 3');
     const again = p.dbt(['run', '--vars', 'seed_name: added']);
@@ -163,7 +171,7 @@ where id > (select max(id) from {{ this }})
   });
 
   it('--full-refresh rebuilds from the source it now reads', () => {
-    const p = onAdded.copy();
+    const p = onAdded().p.copy();
     const full = p.dbt(['run', '--full-refresh', '--vars', 'seed_name: base']);
     expect(full.code, full.stdout + full.stderr).toBe(0);
     expect(p.difference('base', 'incremental')).toBe(0);
@@ -244,19 +252,23 @@ select 1 as id limit {{ limit_query }}
 `,
   };
 
-  it('compile on an empty warehouse raises nothing; run then sees the upstream table and its columns', () => {
+  // Compiled on an empty warehouse, then run (the first case checks both); the second case tests what that run built.
+  const ran = shared(() => {
     const p = conformanceProject(files, 'adapter_methods', { engine });
-    const compile = p.dbt(['compile']);
+    return { p, compile: p.dbt(['compile']), run: p.dbt(['run']) };
+  });
+
+  it('compile on an empty warehouse raises nothing; run then sees the upstream table and its columns', () => {
+    const { p, compile, run } = ran();
     expect(compile.code, compile.stdout + compile.stderr).toBe(0);
-    const run = p.dbt(['run']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.statuses).toEqual({ 'model.adapter_methods.upstream': 'success', 'model.adapter_methods.model': 'success' });
     expect(p.rows('model')).toEqual([{ found: 'table', column_count: 2, column_names: 'id,label' }]);
   });
 
   it('the singular test reading get_columns_in_relation passes once the model exists', () => {
-    const p = conformanceProject(files, 'adapter_methods', { engine });
-    expect(p.dbt(['run']).code).toBe(0);
+    const { p, run } = ran();
+    expect(run.code).toBe(0);
     const test = p.dbt(['test']);
     expect(test.code, test.stdout + test.stderr).toBe(0);
     expect(test.statuses).toEqual({ 'test.adapter_methods.get_columns_in_relation': 'pass' });
