@@ -50,9 +50,19 @@ function setup(engine: EngineName, files: Record<string, string> = {}) {
 const ok = (r: { code: number; stdout: string; stderr: string }) => expect(r.code, r.stdout + r.stderr).toBe(0);
 
 describeEachEngine('--defer: an unselected node that the dev target has not built is read from the state (test_defer_state.py)', (engine) => {
+  // Prod built once, on first use, for the cases that only add deferred nodes to dev (never upstream or people):
+  // each still finds dev without upstream, as after a fresh setup.
+  let built: ReturnType<typeof setup> | undefined;
+  const prodBuilt = () => {
+    if (built === undefined) {
+      built = setup(engine);
+      built.buildProd();
+    }
+    return built;
+  };
+
   it('run -s reader fails without --defer (no upstream in dev) and with --defer --state reads prod\'s upstream; upstream stays unbuilt in dev', () => {
-    const { p, buildProd, state, prodRelation, compiled } = setup(engine);
-    buildProd();
+    const { p, state, prodRelation, compiled } = prodBuilt();
     const plain = p.dbt(['run', '-s', 'reader']);
     expect(plain.code).toBe(1);
     const deferred = p.dbt(['run', '-s', 'reader', '--defer', '--state', state]);
@@ -64,8 +74,7 @@ describeEachEngine('--defer: an unselected node that the dev target has not buil
   });
 
   it('--defer-state is the state for deferral alone; DBT_DEFER and DBT_DEFER_STATE set them from the environment', () => {
-    const { p, buildProd, state, prodRelation } = setup(engine);
-    buildProd();
+    const { p, state, prodRelation } = prodBuilt();
     ok(p.dbt(['run', '-s', 'reader', '--defer', '--defer-state', state]));
     expect(p.rows('reader')).toEqual([{ n: 2 }]);
     const env = runCli(['compile', '-s', 'reader', '--project-dir', p.dir], { env: { DBT_DEFER: 'true', DBT_DEFER_STATE: state } });
@@ -102,8 +111,7 @@ describeEachEngine('--defer: an unselected node that the dev target has not buil
   });
 
   it('an ephemeral is inlined, never deferred, and its own refs defer: loud is built from prod\'s upstream through shouted', () => {
-    const { p, buildProd, state, prodRelation, compiled } = setup(engine);
-    buildProd();
+    const { p, state, prodRelation, compiled } = prodBuilt();
     // Two independent nodes with --threads 2: on PostgreSQL side by side, each worker deferring as the main thread would.
     ok(p.dbt(['run', '-s', 'loud', 'reader', '--defer', '--state', state, '--threads', '2']));
     expect(p.rows('loud', 'id')).toEqual([{ id: 1, name: 'ALICE' }, { id: 2, name: 'BOB' }]);
@@ -113,8 +121,7 @@ describeEachEngine('--defer: an unselected node that the dev target has not buil
   });
 
   it('test --defer runs the tests of a node dev has not built against the state\'s relation; without --defer they error', () => {
-    const { p, buildProd, state } = setup(engine);
-    buildProd();
+    const { p, state } = prodBuilt();
     expect(p.dbt(['test', '-s', 'upstream']).code).toBe(1);
     const tested = p.dbt(['test', '-s', 'upstream', '--defer', '--state', state]);
     ok(tested);
