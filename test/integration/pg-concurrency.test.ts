@@ -195,75 +195,77 @@ describePg('--threads on PostgreSQL', () => {
       await own.drop();
     }
   });
-});
 
-describePg('the example project built with --threads 4 on PostgreSQL', () => {
-  let place: PgTestTarget;
-  let dir: string;
-  beforeAll(async () => {
-    place = await freshPgDatabase('example_threads');
-    dir = exampleProject();
-    appendFileSync(join(dir, 'project.yml'), 'profile: brightcart\n');
-    writePgProfiles(dir, place, { profile: 'brightcart', threads: 4 });
-  });
-  afterAll(async () => {
-    await place?.drop();
-  });
+  // Concurrent too (each on a database of its own): they run alongside the four cases above.
+  describe.concurrent('the example project built with --threads 4 on PostgreSQL', () => {
+    let place: PgTestTarget;
+    let dir: string;
+    beforeAll(async () => {
+      place = await freshPgDatabase('example_threads');
+      dir = exampleProject();
+      appendFileSync(join(dir, 'project.yml'), 'profile: brightcart\n');
+      writePgProfiles(dir, place, { profile: 'brightcart', threads: 4 });
+    });
+    afterAll(async () => {
+      await place?.drop();
+    });
 
-  it('builds every node (seed, views, tables, incremental, unit and data tests) with the totals of a sequential build, and writes every artifact', async () => {
-    const out = runCli(['build', '--project-dir', dir, '--profiles-dir', dir]);
-    expect(out.code, out.stdout + out.stderr).toBe(0);
-    expect(out.stdout).toMatch(/PASS=13 WARN=0 ERROR=0 SKIP=0 TOTAL=13/);
-    const months = await withPgClient(async (c) => (await c.query('select month, orders, revenue::text as revenue from public.monthly_revenue order by month')).rows, place);
-    expect(months).toEqual([
-      { month: '2026-09', orders: '491', revenue: '188483.88' },
-      { month: '2026-10', orders: '541', revenue: '211109.10' },
-    ]);
-    // The unit test ran before its model, each data test after the node it tests, the mart after its tests.
-    const results = runResults(dir);
-    expect(results).toHaveLength(13);
-    const at = (suffix: string) => {
-      const found = results.find((r) => r.unique_id.endsWith(suffix) || r.unique_id.includes(`.${suffix}.`));
-      if (!found) throw new Error(`no result ends with ${suffix}: ${results.map((r) => r.unique_id).join(', ')}`);
-      return span(found);
-    };
-    expect(at('.daily_revenue')[0]).toBeGreaterThanOrEqual(at('late_refund_outside_the_window_is_not_applied')[1]);
-    expect(at('.monthly_revenue')[0]).toBeGreaterThanOrEqual(at('unique_daily_revenue_order_date')[1]);
-    // Each model's compiled and run SQL, as a sequential build writes them.
-    for (const model of ['stg_orders', 'daily_revenue', 'monthly_revenue']) {
-      expect(readdirSync(join(dir, 'target', 'run', 'brightcart', 'models'), { recursive: true }).map(String).some((f) => f.endsWith(`${model}.sql`)), model).toBe(true);
-    }
-    const ledger = await withPgClient(async (c) => (await c.query("select count(*)::int as n from _mini_dbt_node_runs where status = 'success'")).rows[0].n, place);
-    expect(ledger).toBe(4);
-  });
-});
-
-describePg('a lock past the busy timeout on PostgreSQL', () => {
-  let place: PgTestTarget;
-  beforeAll(async () => {
-    place = await freshPgDatabase('lock_wait');
-  });
-  afterAll(async () => {
-    await place?.drop();
+    it('builds every node (seed, views, tables, incremental, unit and data tests) with the totals of a sequential build, and writes every artifact', async ({ expect }) => {
+      // Not blocking this worker's event loop (runCli would): the other cases run meanwhile.
+      const out = await runCliAsync(['build', '--project-dir', dir, '--profiles-dir', dir]);
+      expect(out.code, out.stdout + out.stderr).toBe(0);
+      expect(out.stdout).toMatch(/PASS=13 WARN=0 ERROR=0 SKIP=0 TOTAL=13/);
+      const months = await withPgClient(async (c) => (await c.query('select month, orders, revenue::text as revenue from public.monthly_revenue order by month')).rows, place);
+      expect(months).toEqual([
+        { month: '2026-09', orders: '491', revenue: '188483.88' },
+        { month: '2026-10', orders: '541', revenue: '211109.10' },
+      ]);
+      // The unit test ran before its model, each data test after the node it tests, the mart after its tests.
+      const results = runResults(dir);
+      expect(results).toHaveLength(13);
+      const at = (suffix: string) => {
+        const found = results.find((r) => r.unique_id.endsWith(suffix) || r.unique_id.includes(`.${suffix}.`));
+        if (!found) throw new Error(`no result ends with ${suffix}: ${results.map((r) => r.unique_id).join(', ')}`);
+        return span(found);
+      };
+      expect(at('.daily_revenue')[0]).toBeGreaterThanOrEqual(at('late_refund_outside_the_window_is_not_applied')[1]);
+      expect(at('.monthly_revenue')[0]).toBeGreaterThanOrEqual(at('unique_daily_revenue_order_date')[1]);
+      // Each model's compiled and run SQL, as a sequential build writes them.
+      for (const model of ['stg_orders', 'daily_revenue', 'monthly_revenue']) {
+        expect(readdirSync(join(dir, 'target', 'run', 'brightcart', 'models'), { recursive: true }).map(String).some((f) => f.endsWith(`${model}.sql`)), model).toBe(true);
+      }
+      const ledger = await withPgClient(async (c) => (await c.query("select count(*)::int as n from _mini_dbt_node_runs where status = 'success'")).rows[0].n, place);
+      expect(ledger).toBe(4);
+    });
   });
 
-  it('a statement that waits longer than --busy-timeout for another session\'s lock fails its node (exit 1); the independent node is built', async () => {
-    const dir = project(place, { reader: "select count(*) as n from {{ source('raw', 'locked') }}", free: 'select 1 as n' });
-    writeFileSync(join(dir, 'models', 'sources.yml'), 'sources:\n  - name: raw\n    schema: public\n    tables:\n      - name: locked\n');
-    await withPgClient((c) => c.query('create table locked (n int)'), place);
-    const holder = await connectPg(place);
-    try {
-      await holder.query('begin');
-      await holder.query('lock table locked in access exclusive mode');
-      const out = cli(dir, 'run', '--busy-timeout', '300');
-      expect(out.code, out.stdout + out.stderr).toBe(1);
-      expect(out.stdout).toMatch(/waited 300 ms for a lock held by another session, then gave up \(canceling statement due to lock timeout\)/);
-      expect(out.stdout).toMatch(/PASS=1 WARN=0 ERROR=1 SKIP=0 TOTAL=2/);
-    } finally {
-      await holder.query('rollback');
-      await holder.end();
-      rmSync(dir, { recursive: true, force: true });
-    }
+  describe.concurrent('a lock past the busy timeout on PostgreSQL', () => {
+    let place: PgTestTarget;
+    beforeAll(async () => {
+      place = await freshPgDatabase('lock_wait');
+    });
+    afterAll(async () => {
+      await place?.drop();
+    });
+
+    it('a statement that waits longer than --busy-timeout for another session\'s lock fails its node (exit 1); the independent node is built', async ({ expect }) => {
+      const dir = project(place, { reader: "select count(*) as n from {{ source('raw', 'locked') }}", free: 'select 1 as n' });
+      writeFileSync(join(dir, 'models', 'sources.yml'), 'sources:\n  - name: raw\n    schema: public\n    tables:\n      - name: locked\n');
+      await withPgClient((c) => c.query('create table locked (n int)'), place);
+      const holder = await connectPg(place);
+      try {
+        await holder.query('begin');
+        await holder.query('lock table locked in access exclusive mode');
+        const out = await runCliAsync(['run', '--busy-timeout', '300', '--project-dir', dir, '--profiles-dir', dir]);
+        expect(out.code, out.stdout + out.stderr).toBe(1);
+        expect(out.stdout).toMatch(/waited 300 ms for a lock held by another session, then gave up \(canceling statement due to lock timeout\)/);
+        expect(out.stdout).toMatch(/PASS=1 WARN=0 ERROR=1 SKIP=0 TOTAL=2/);
+      } finally {
+        await holder.query('rollback');
+        await holder.end();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
   });
 });
 
