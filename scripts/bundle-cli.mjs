@@ -30,9 +30,14 @@ await build({
 
 // The CLI as one CommonJS file, which the bin (main.cjs, src/cli/cli-loader.ts) runs through V8's code
 // cache: a start then skips parsing and compiling the bundle (ES modules have no code cache on Node 20).
+// Whitespace and syntax are minified, names kept (a stack still names its functions): V8 still reads and
+// hashes the whole source at every start, and 3.2 MB -> 2.2 MB took a one-model `run` from 98.5 to 90.1 ms
+// (medians of 40 alternated starts).
 await build({
   entryPoints: [join(root, 'src', 'cli', 'main.ts')],
   outfile: join(outdir, 'cli.cjs'),
+  minifyWhitespace: true,
+  minifySyntax: true,
   bundle: true,
   format: 'cjs',
   platform: 'node',
