@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { run } from '../../src/api/run.js';
 import { runCli } from '../support/run-cli.js';
+import { succeedingRun } from '../support/succeeding-run.js';
 import { miniProject } from '../support/strategy-project.js';
 
 /**
@@ -55,9 +57,9 @@ describe('-m / --models (dbt\'s older --select)', () => {
 });
 
 describe('--empty', () => {
-  it('builds every relation with its columns and no rows: refs and sources read as limit-0 subqueries, `this` does not', () => {
+  it('builds every relation with its columns and no rows: refs and sources read as limit-0 subqueries, `this` does not', async () => {
     const { p, cli } = setup();
-    expect(cli('seed').code).toBe(0);
+    await succeedingRun(p.dir, { command: 'seed' });
     const first = cli('run', '--empty');
     expect(first.code, first.stdout + first.stderr).toBe(0);
     for (const table of ['stg_events', 'events_by_kind', 'events_inc', 'country_names']) expect(p.rows(table), table).toEqual([]);
@@ -77,7 +79,7 @@ describe('--empty', () => {
     expect(String(p.ledger('events_inc').at(-1)!.reason)).toContain('--empty');
 
     // A normal run fills them; then an incremental model under --empty keeps its rows (`this` is not limited).
-    expect(cli('run').code).toBe(0);
+    await succeedingRun(p.dir);
     expect(p.rows('events_inc')).toHaveLength(3);
     expect(p.rows('events_by_kind')).toHaveLength(2);
     p.exec("insert into events values (4, 'view', '2024-01-04')");
@@ -169,9 +171,9 @@ describe('--threads', () => {
 });
 
 describe('global flags, before or after the command', () => {
-  it('-q / --quiet hides everything but errors; failures still show', () => {
-    const { cli } = setup({ 'models/a_broken.sql': BROKEN });
-    expect(cli('seed').code).toBe(0);
+  it('-q / --quiet hides everything but errors; failures still show', async () => {
+    const { p, cli } = setup({ 'models/a_broken.sql': BROKEN });
+    await succeedingRun(p.dir, { command: 'seed' });
     for (const args of [['-q', 'run', '-s', 'country_names'], ['run', '-s', 'country_names', '--quiet'], ['--log-level', 'error', 'run', '-s', 'country_names'], ['run', '-s', 'country_names', '--log-level', 'none']]) {
       const r = cli(...args);
       expect(r.code, args.join(' ')).toBe(0);
@@ -187,9 +189,9 @@ describe('global flags, before or after the command', () => {
     expect(cli('-q', 'ls', '-s', 'country_names').stdout.trim()).toBe('shop.country_names');
   });
 
-  it('--log-format json prints one JSON object a line (info.name, level, msg, ts), before or after the command', () => {
-    const { cli } = setup({ 'models/a_broken.sql': BROKEN });
-    expect(cli('seed').code).toBe(0);
+  it('--log-format json prints one JSON object a line (info.name, level, msg, ts), before or after the command', async () => {
+    const { p, cli } = setup({ 'models/a_broken.sql': BROKEN });
+    await succeedingRun(p.dir, { command: 'seed' });
     for (const args of [['--log-format', 'json', 'run'], ['run', '--log-format', 'json']]) {
       const r = cli(...args);
       expect(r.code).toBe(1);
@@ -228,9 +230,9 @@ describe('global flags, before or after the command', () => {
     expect(existsSync(cache)).toBe(true);
   });
 
-  it('--use-colors forces colors in a pipe, --no-use-colors turns them off; --printer-width sets the line width', () => {
+  it('--use-colors forces colors in a pipe, --no-use-colors turns them off; --printer-width sets the line width', async () => {
     const { p, cli } = setup();
-    expect(cli('seed').code).toBe(0);
+    await succeedingRun(p.dir, { command: 'seed' });
     const colored = runCli(['run', '-s', 'country_names', '--use-colors', '--project-dir', p.dir], { env: { NO_COLOR: '' } });
     expect(colored.stdout).toContain('\u001b[32m');
     expect(cli('--no-use-colors', 'run', '-s', 'country_names').stdout).not.toContain('\u001b[');
@@ -240,12 +242,15 @@ describe('global flags, before or after the command', () => {
     expect(cli('run', '--printer-width', '0').code).toBe(2);
   });
 
-  it('--warn-error-options {include: all} is --warn-error; --debug, --no-version-check and the usage-stats flags are accepted', () => {
-    const { cli } = setup({
+  it('--warn-error-options {include: all} is --warn-error; --debug, --no-version-check and the usage-stats flags are accepted', async () => {
+    const { p, cli } = setup({
       'models/schema.yml': 'models:\n  - name: country_names\n    columns:\n      - name: code\n        data_tests:\n          - accepted_values:\n              values: [fr]\n              config:\n                severity: warn\n',
     });
-    expect(cli('seed').code).toBe(0);
-    expect(cli('build').code).toBe(0);
+    await succeedingRun(p.dir, { command: 'seed' });
+    // the build's accepted_values test warns (severity warn): exit 0 all the same
+    const build = await run({ projectDir: p.dir, command: 'build', writeArtifacts: false });
+    expect(build.results.filter((r) => r.status !== 'success').map((r) => `${r.name}: ${r.status}`)).toEqual([expect.stringMatching(/^accepted_values_country_names_code.*: warn$/)]);
+    expect(build.exitCode).toBe(0);
     for (const args of [['--warn-error', 'test'], ['test', '--warn-error'], ['--warn-error-options', '{include: all}', 'test'], ['test', '--warn-error-options', '{"include": ["LogTestResult"]}']]) {
       expect(cli(...args).code, args.join(' ')).toBe(1);
     }
