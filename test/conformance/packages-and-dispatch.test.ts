@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
 import { forEachEngine } from '../support/engine-under-test.js';
+import { succeedingRun } from '../support/succeeding-run.js';
 
 /**
  * Conformance with dbt (issue 14): installed packages load as dbt loads them.
@@ -96,10 +97,10 @@ forEachEngine((engine) => {
 
   describe('packages: macros, dispatch, models, vars and configs (dbt-core functional/macros, dependencies)', () => {
     let project: ConformanceProject;
-    beforeAll(() => {
+    beforeAll(async () => {
       project = onEngine({ ...ROOT, ...PKG_A }, 'root_project');
-      const build = project.dbt(['build']);
-      expect(build.code, build.stdout + build.stderr).toBe(0);
+      // In process (the API the CLI calls), writing target/ as the CLI does: a case reads its manifest.json.
+      await succeedingRun(project.dir, { command: 'build', writeArtifacts: true });
     });
 
     it("a package's macros are called through its namespace; two packages may share a macro name", () => {
@@ -175,17 +176,17 @@ models:
       expect(byName.gap_counted_as_rows).toMatchObject({ status: 'fail', failures: 1 });
     });
 
-    it("dispatch searches the root project first: its default__ wins over the package's sqlite__", () => {
+    it("dispatch searches the root project first: its default__ wins over the package's sqlite__", async () => {
       const p = project.copy();
       p.write('macros/override.sql', '{% macro default__greet(x) %}root default {{ x }}{% endmacro %}\n');
-      expect(p.dbt(['run', '-s', 'calls']).code).toBe(0);
+      await succeedingRun(p.dir, { select: ['calls'] });
       expect(p.rows('calls')[0]!.greeted).toBe('root default 1');
     });
 
-    it("the root project's dispatch: search_order puts a shim package before the package itself", () => {
+    it("the root project's dispatch: search_order puts a shim package before the package itself", async () => {
       const p = project.copy();
       p.write('dbt_project.yml', `${ROOT['dbt_project.yml']}dispatch:\n  - macro_namespace: pkg_a\n    search_order: ['pkg_b', 'pkg_a']\n`);
-      expect(p.dbt(['run', '-s', 'calls']).code).toBe(0);
+      await succeedingRun(p.dir, { select: ['calls'] });
       expect(p.rows('calls')[0]!.greeted).toBe('shimmed 1');
     });
 
@@ -217,10 +218,10 @@ models:
       expect(parse.stderr).toContain("macro 'shared_name' is defined twice: in dbt_packages/pkg_b/macros/again.sql and dbt_packages/pkg_b/macros/shim.sql");
     });
 
-    it("a package's macro file compiles when first used; parse checks every one and names the file and line of a syntax error", () => {
+    it("a package's macro file compiles when first used; parse checks every one and names the file and line of a syntax error", async () => {
       const p = project.copy();
       p.write('dbt_packages/pkg_b/macros/broken.sql', "{% macro unused() %}\n{{ 1 + }}\n{% endmacro %}\n");
-      expect(p.dbt(['run', '-s', 'calls']).code).toBe(0);
+      await succeedingRun(p.dir, { select: ['calls'] });
       const parse = p.dbt(['parse']);
       expect(parse.code).toBe(2);
       expect(parse.stderr).toMatch(/dbt_packages\/pkg_b\/macros\/broken\.sql:2/);
@@ -260,7 +261,7 @@ models:
       expect(unknown.stderr).toContain("Did you mean 'make_table'?");
     });
 
-    it('a declared package that is not installed stops the load with dbt\'s message and "mini-dbt deps"; after deps the project builds', () => {
+    it('a declared package that is not installed stops the load with dbt\'s message and "mini-dbt deps"; after deps the project builds', async () => {
       // deps installs exactly what packages.yml declares (the staged install replaces dbt_packages/ whole): a project of its own.
       const p = onEngine({}, 'with_deps');
       p.write('local_pkgs/greeter/dbt_project.yml', "name: greeter\nversion: '1.0'\n");
@@ -271,7 +272,7 @@ models:
       expect(before.code).toBe(2);
       expect(before.stderr).toContain('mini-dbt found 1 package(s) specified in packages.yml, but only 0 package(s) installed in dbt_packages. Run "mini-dbt deps" to install package dependencies.');
       expect(p.dbt(['deps']).code).toBe(0);
-      expect(p.dbt(['run', '-s', 'uses_greeter']).code).toBe(0);
+      await succeedingRun(p.dir, { select: ['uses_greeter'] });
       expect(p.rows('uses_greeter')).toEqual([{ said: 'hi from greeter' }]);
     });
   });
