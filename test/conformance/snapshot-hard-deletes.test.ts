@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
 import { describeEachEngine, pgReader, withReader, type EngineName } from '../support/engine-under-test.js';
+import { succeedingRun } from '../support/succeeding-run.js';
 
 /**
  * Conformance with dbt (issue 15): deleted source rows, modelled on dbt-tests-adapter's
@@ -26,10 +27,10 @@ function project(engine: EngineName, config: string): ConformanceProject {
 
 describeEachEngine('snapshot hard deletes', (engine) => {
   for (const config of [", invalidate_hard_deletes=True", ", hard_deletes='invalidate'"]) {
-    it(`${config.slice(2)}: the deleted key's row is closed at the run's time, nothing inserted`, () => {
+    it(`${config.slice(2)}: the deleted key's row is closed at the run's time, nothing inserted`, async () => {
       const p = project(engine, config);
-      p.dbt(['seed']);
-      p.dbt(['snapshot']);
+      await succeedingRun(p.dir, { command: 'seed' });
+      await succeedingRun(p.dir, { command: 'snapshot' });
       p.exec('delete from seed where id = 1');
       const out = p.dbt(['snapshot']);
       expect(out.code, out.stdout + out.stderr).toBe(0);
@@ -40,7 +41,7 @@ describeEachEngine('snapshot hard deletes', (engine) => {
       expect(snap.slice(1).map((r) => r.dbt_valid_to)).toEqual([null, null]);
       expect(p.columns('snapshot_actual')).not.toContain('dbt_is_deleted');
       // Rerun: already closed, nothing changes.
-      p.dbt(['snapshot']);
+      await succeedingRun(p.dir, { command: 'snapshot' });
       expect(p.rows('snapshot_actual', 'id')).toEqual(snap);
     });
   }
@@ -69,9 +70,9 @@ describeEachEngine('snapshot hard deletes', (engine) => {
     ]);
   });
 
-  it('build --empty leaves an existing snapshot as it is (its query reads no rows: nothing is deleted)', () => {
+  it('build --empty leaves an existing snapshot as it is (its query reads no rows: nothing is deleted)', async () => {
     const p = project(engine, ", hard_deletes='invalidate'");
-    p.dbt(['build']);
+    await succeedingRun(p.dir, { command: 'build' });
     const before = p.rows('snapshot_actual');
     const out = p.dbt(['build', '--empty']);
     expect(out.code, out.stdout + out.stderr).toBe(0);
@@ -79,10 +80,10 @@ describeEachEngine('snapshot hard deletes', (engine) => {
     expect(p.rows('snapshot_actual')).toEqual(before);
   });
 
-  it("hard_deletes: 'new_record': a dbt_is_deleted 'True' row per deletion; reinsert and delete again (2, 2, 3, 4 rows)", () => {
+  it("hard_deletes: 'new_record': a dbt_is_deleted 'True' row per deletion; reinsert and delete again (2, 2, 3, 4 rows)", async () => {
     const p = project(engine, ", hard_deletes='new_record'");
-    p.dbt(['seed']);
-    p.dbt(['snapshot']);
+    await succeedingRun(p.dir, { command: 'seed' });
+    await succeedingRun(p.dir, { command: 'snapshot' });
     const first = p.rows('snapshot_actual', 'id');
     expect(first.map((r) => [r.dbt_is_deleted, r.dbt_scd_id])).toEqual([
       ['False', md5('1-Judith|2015-12-24 12:19:28')],
@@ -101,19 +102,19 @@ describeEachEngine('snapshot hard deletes', (engine) => {
     const marker = deleted.find((r) => r.dbt_is_deleted === 'True')!;
     expect(marker.dbt_scd_id).toBe(md5(`${md5('1-Judith|2015-12-24 12:19:28')}|${marker.dbt_valid_from}`));
     // Same source: nothing happens.
-    p.dbt(['snapshot']);
+    await succeedingRun(p.dir, { command: 'snapshot' });
     expect(key1()).toHaveLength(2);
     // Reinsert: the deletion row is closed, a new current row.
     p.exec("insert into seed values (1, 'Judith', '(not provided)', '2200-01-01 12:00:00')");
-    p.dbt(['snapshot']);
+    await succeedingRun(p.dir, { command: 'snapshot' });
     const back = key1();
     expect(back).toHaveLength(3);
     expect(back.filter((r) => r.dbt_valid_to === null).map((r) => [r.dbt_is_deleted, r.updated_at])).toEqual([['False', '2200-01-01 12:00:00']]);
     // Delete again, then rerun: 4 rows, then still 4.
     p.exec('delete from seed where id = 1');
-    p.dbt(['snapshot']);
+    await succeedingRun(p.dir, { command: 'snapshot' });
     expect(key1()).toHaveLength(4);
-    p.dbt(['snapshot']);
+    await succeedingRun(p.dir, { command: 'snapshot' });
     expect(key1()).toHaveLength(4);
   });
 });
