@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
 import { describeEachEngine } from '../support/engine-under-test.js';
+import { succeedingRun } from '../support/succeeding-run.js';
 
 /**
  * Conformance with dbt (issue 13): ephemeral models. Modelled on
@@ -36,9 +37,9 @@ describeEachEngine('an ephemeral model feeds a view and a table and is not built
     'models/table_model.sql': "{{ config(materialized='table') }}\nselect * from {{ ref('ephemeral') }}\n",
   };
 
-  it('run has two results (no ephemeral), both relations equal the seed, and no relation is named after the ephemeral', () => {
+  it('run has two results (no ephemeral), both relations equal the seed, and no relation is named after the ephemeral', async () => {
     const p = conformanceProject(files, 'ephemeral', { engine });
-    expect(p.dbt(['seed']).statuses).toEqual({ 'seed.ephemeral.base': 'success' });
+    expect((await succeedingRun(p.dir, { command: 'seed' })).results.map((r) => [r.uniqueId, r.status])).toEqual([['seed.ephemeral.base', 'success']]);
     const run = p.dbt(['run']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.statuses).toEqual({ 'model.ephemeral.view_model': 'success', 'model.ephemeral.table_model': 'success' });
@@ -64,10 +65,16 @@ describeEachEngine('several ephemerals feeding one model share one CTE each (Bas
     'models/super_dependent.sql': "select * from {{ref('female_only')}}\nunion all\nselect * from {{ref('double_dependent')}} where gender = 'Male'\n",
   };
 
+  // One project, seeded (in process) and run once: the first case checks the run, the second its executed SQL.
+  let p: ReturnType<typeof conformanceProject>;
+  let run: ReturnType<ReturnType<typeof conformanceProject>['dbt']>;
+  beforeAll(async () => {
+    p = conformanceProject(files, 'test', { engine });
+    await succeedingRun(p.dir, { command: 'seed' });
+    run = p.dbt(['run']);
+  });
+
   it('run builds the three models, each equal to the seed', () => {
-    const p = conformanceProject(files, 'test', { engine });
-    expect(p.dbt(['seed']).code).toBe(0);
-    const run = p.dbt(['run']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.statuses).toEqual({ 'model.test.dependent': 'success', 'model.test.double_dependent': 'success', 'model.test.super_dependent': 'success' });
     for (const model of ['dependent', 'double_dependent', 'super_dependent']) {
@@ -77,9 +84,7 @@ describeEachEngine('several ephemerals feeding one model share one CTE each (Bas
   });
 
   it('the executed SQL of double_dependent defines each ephemeral CTE once, base before base_copy', () => {
-    const p = conformanceProject(files, 'test', { engine });
-    expect(p.dbt(['seed']).code).toBe(0);
-    expect(p.dbt(['run']).code).toBe(0);
+    expect(run.code).toBe(0);
     const sql = readFileSync(join(p.dir, 'target/run/test/models/double_dependent.sql'), 'utf8');
     const definitions = [...sql.matchAll(/(__dbt__cte__\w+) as \(/g)].map((m) => m[1]);
     expect(definitions).toEqual(['__dbt__cte__base', '__dbt__cte__base_copy']);
@@ -113,9 +118,9 @@ describeEachEngine('an ephemeral that fails: the model using it fails, the rest 
     'models/unrelated.sql': "{{ config(materialized='table') }}\nselect * from {{ ref('base') }}\n",
   };
 
-  it('a SQL error in the ephemeral: the dependent model errors with the database message, the unrelated model is built', () => {
+  it('a SQL error in the ephemeral: the dependent model errors with the database message, the unrelated model is built', async () => {
     const p = conformanceProject({ ...base, 'models/base/base_copy.sql': "{{ config(materialized='ephemeral') }}\n\nselect id, gender, no_such_column from {{ ref('base') }}\n" }, 'test', { engine });
-    expect(p.dbt(['seed']).code).toBe(0);
+    await succeedingRun(p.dir, { command: 'seed' });
     const run = p.dbt(['run']);
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(run.statuses).toEqual({ 'model.test.dependent': 'error', 'model.test.unrelated': 'success' });
@@ -124,10 +129,19 @@ describeEachEngine('an ephemeral that fails: the model using it fails, the rest 
     expect(p.difference('seed', 'unrelated')).toBe(0);
   });
 
+  // The run-time Jinja error: one project, seeded (in process) and run once, read by the two cases below.
+  const runTimeJinja = { ...base, 'models/base/base_copy.sql': "{{ config(materialized='ephemeral') }}\n\n{% if execute %}{{ adapter.invalid_method() }}{% endif %}\n\nselect * from {{ ref('base') }}\n" };
+  let jinja: ReturnType<typeof conformanceProject>;
+  let jinjaRun: ReturnType<ReturnType<typeof conformanceProject>['dbt']>;
+  beforeAll(async () => {
+    jinja = conformanceProject(runTimeJinja, 'test', { engine });
+    await succeedingRun(jinja.dir, { command: 'seed' });
+    jinjaRun = jinja.dbt(['run']);
+  });
+
   it('a Jinja error met only at run time (under execute): exit 1, the dependent is not built, the unrelated model is', () => {
-    const p = conformanceProject({ ...base, 'models/base/base_copy.sql': "{{ config(materialized='ephemeral') }}\n\n{% if execute %}{{ adapter.invalid_method() }}{% endif %}\n\nselect * from {{ ref('base') }}\n" }, 'test', { engine });
-    expect(p.dbt(['seed']).code).toBe(0);
-    const run = p.dbt(['run']);
+    const p = jinja;
+    const run = jinjaRun;
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(run.statuses['model.test.unrelated']).toBe('success');
     expect(['error', 'skipped']).toContain(run.statuses['model.test.dependent']);
@@ -139,9 +153,7 @@ describeEachEngine('an ephemeral that fails: the model using it fails, the rest 
   // dbt: the dependent's message "Compilation Error in model.test.dependent, caused by compilation error in referenced
   // ephemeral model model.test.base_copy" (its status `skipped`; mini-dbt's is `error`, README's deviations).
   it("a run-time Jinja error in an ephemeral fails the dependent with dbt's wording, at the ephemeral's own file and line", () => {
-    const p = conformanceProject({ ...base, 'models/base/base_copy.sql': "{{ config(materialized='ephemeral') }}\n\n{% if execute %}{{ adapter.invalid_method() }}{% endif %}\n\nselect * from {{ ref('base') }}\n" }, 'test', { engine });
-    expect(p.dbt(['seed']).code).toBe(0);
-    const run = p.dbt(['run']);
+    const run = jinjaRun;
     expect(run.code).toBe(1);
     const message = run.results.find((r) => r.unique_id === 'model.test.dependent')!.message!;
     expect(message).toContain('models/base/base_copy.sql:3');
@@ -151,10 +163,10 @@ describeEachEngine('an ephemeral that fails: the model using it fails, the rest 
   // dbt's own fixture calls {{ adapter.invalid_method() }} unguarded: dbt's parse renders unknown names as a callable
   // undefined, so the project loads and only the dependent fails at run time (skipped, exit 1). mini-dbt refuses the
   // load (exit 2, "'adapter' has no attribute 'invalid_method'") and runs nothing.
-  it('an unknown adapter method in an ephemeral is a run-time error of its dependents, not a load error', () => {
+  it('an unknown adapter method in an ephemeral is a run-time error of its dependents, not a load error', async () => {
     const p = conformanceProject({ ...base, 'models/base/base_copy.sql': "{{ config(materialized='ephemeral') }}\n\n{{ adapter.invalid_method() }}\n\nselect * from {{ ref('base') }}\n" }, 'test', { engine });
     expect(p.dbt(['ls']).code).toBe(0);
-    expect(p.dbt(['seed']).code).toBe(0);
+    await succeedingRun(p.dir, { command: 'seed' });
     const run = p.dbt(['run']);
     expect(run.code).toBe(1);
     expect(run.statuses).toEqual({ 'model.test.dependent': 'error', 'model.test.unrelated': 'success' });
@@ -176,10 +188,15 @@ describeEachEngine('singular tests that ref an ephemeral model (BaseSingularTest
     'tests/failing.sql': failing,
   };
 
+  // One project seeded (in process) for the `test` case and the `run` case (test builds nothing; run reads the seed).
+  let p: ReturnType<typeof conformanceProject>;
+  beforeAll(async () => {
+    p = conformanceProject(files, 'singular_tests_ephemeral', { engine });
+    await succeedingRun(p.dir, { command: 'seed' });
+  });
+
   // dbt inlines the ephemeral into the test's SQL as a CTE: passing passes, failing fails once per seed row.
   it("test: a singular test reading an ephemeral passes or fails on the ephemeral's rows (failures = 10)", () => {
-    const p = conformanceProject(files, 'singular_tests_ephemeral', { engine });
-    expect(p.dbt(['seed']).code).toBe(0);
     const test = p.dbt(['test']);
     expect(test.code, test.stdout + test.stderr).toBe(1);
     const byName = Object.fromEntries(test.results.map((r) => [r.unique_id.split('.').at(-1), r]));
@@ -203,8 +220,6 @@ describeEachEngine('singular tests that ref an ephemeral model (BaseSingularTest
   });
 
   it('run builds the two models (WITH merged into the CTEs of the ephemeral) and neither is the ephemeral', () => {
-    const p = conformanceProject(files, 'singular_tests_ephemeral', { engine });
-    expect(p.dbt(['seed']).code).toBe(0);
     const run = p.dbt(['run']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.statuses).toEqual({ 'model.singular_tests_ephemeral.failing_model': 'success', 'model.singular_tests_ephemeral.passing_model': 'success' });
