@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { conformanceProject } from '../support/conformance-project.js';
 import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
+import { succeedingRun } from '../support/succeeding-run.js';
 
 /**
  * Conformance with dbt (issue 13): `--empty` (dbt 1.8+). Modelled on
@@ -30,11 +31,10 @@ const projectOn = (engine: EngineName) => (files: Record<string, string> = {}) =
 
 describeEachEngine('run --empty: refs and sources (ephemeral refs too) read no rows, so relations are built with their columns and no rows (BaseTestEmpty)', (engine) => {
   const project = projectOn(engine);
-  it('a plain run gives 3 rows (one per input); run --empty then gives 0 rows and the same column', () => {
+  it('a plain run gives 3 rows (one per input); run --empty then gives 0 rows and the same column', async () => {
     const p = project();
-    expect(p.dbt(['seed']).code).toBe(0);
-    const run = p.dbt(['run']);
-    expect(run.code, run.stdout + run.stderr).toBe(0);
+    await succeedingRun(p.dir, { command: 'seed' });
+    await succeedingRun(p.dir);
     expect(p.rows('model', 'id')).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
     const empty = p.dbt(['run', '--empty']);
     expect(empty.code, empty.stdout + empty.stderr).toBe(0);
@@ -45,13 +45,13 @@ describeEachEngine('run --empty: refs and sources (ephemeral refs too) read no r
     expect(p.rows('model_input')).toEqual([{ id: 1 }]);
   });
 
-  it('a table model built from a source under --empty exists with every column of the source and no rows', () => {
+  it('a table model built from a source under --empty exists with every column of the source and no rows', async () => {
     const p = project({
       'seeds/wide.csv': 'id,name,amount\n1,a,2.5\n2,b,3.5\n',
       'models/sources.yml': `${SOURCES}      - name: wide\n`,
       'models/wide_copy.sql': "{{ config(materialized='table') }}\nselect id, name, amount * 2 as doubled from {{ source('seed_sources', 'wide') }}\n",
     });
-    expect(p.dbt(['seed']).code).toBe(0);
+    await succeedingRun(p.dir, { command: 'seed' });
     const empty = p.dbt(['run', '--empty', '-s', 'wide_copy']);
     expect(empty.code, empty.stdout + empty.stderr).toBe(0);
     expect(p.relationType('wide_copy')).toBe('table');
@@ -78,13 +78,13 @@ describeEachEngine('run --empty: refs and sources (ephemeral refs too) read no r
 // (` _dbt_limit_subq_<name>`) and an alias written after it cannot follow; dbt-postgres does not run this test either.
 describe('--empty keeps SQL that aliases or qualifies a relation working (BaseTestEmptyInlineSourceRef) [sqlite]', () => {
   const project = projectOn('sqlite');
-  it('`from source(...) as raw_source` and a join on aliased refs build with 0 rows', () => {
+  it('`from source(...) as raw_source` and a join on aliased refs build with 0 rows', async () => {
     const p = project({
       'models/inline.sql': "{{ config(materialized='table') }}\nselect * from {{ source('seed_sources', 'raw_source') }} as raw_source\n",
       'models/joined.sql': "{{ config(materialized='table') }}\nselect a.id, b.id as other_id\nfrom {{ ref('model_input') }} as a\njoin {{ source('seed_sources', 'raw_source') }} b on b.id > a.id\n",
     });
-    expect(p.dbt(['seed']).code).toBe(0);
-    expect(p.dbt(['run']).code).toBe(0);
+    await succeedingRun(p.dir, { command: 'seed' });
+    await succeedingRun(p.dir);
     expect([p.count('inline'), p.count('joined')]).toEqual([1, 1]);
     const empty = p.dbt(['run', '--empty']);
     expect(empty.code, empty.stdout + empty.stderr).toBe(0);
@@ -95,19 +95,19 @@ describe('--empty keeps SQL that aliases or qualifies a relation working (BaseTe
 
 describeEachEngine('what --empty does not limit: .render(), this, and metadata (MetadataWithEmptyFlag)', (engine) => {
   const project = projectOn(engine);
-  it("ref('x').render() and source(...).render() read every row under --empty", () => {
+  it("ref('x').render() and source(...).render() read every row under --empty", async () => {
     const p = project({
       'models/rendered.sql': "{{ config(materialized='table') }}\nselect id from {{ ref('model_input').render() }}\nunion all\nselect id from {{ source('seed_sources', 'raw_source').render() }}\n",
     });
-    expect(p.dbt(['seed']).code).toBe(0);
-    expect(p.dbt(['run']).code).toBe(0);
+    await succeedingRun(p.dir, { command: 'seed' });
+    await succeedingRun(p.dir);
     const empty = p.dbt(['run', '--empty']);
     expect(empty.code, empty.stdout + empty.stderr).toBe(0);
     expect(p.count('model')).toBe(0);
     expect(p.rows('rendered', 'id')).toEqual([{ id: 1 }, { id: 3 }]);
   });
 
-  it('`this` is not limited: an incremental run under --empty reads its own table whole, and adds no rows from its empty refs', () => {
+  it('`this` is not limited: an incremental run under --empty reads its own table whole, and adds no rows from its empty refs', async () => {
     const p = project({
       'models/inc.sql': `{{ config(materialized='incremental') }}
 select id, {% if is_incremental() %}(select count(*) from {{ this }}){% else %}0{% endif %} as rows_before
@@ -116,8 +116,8 @@ union all
 select 100 + {% if is_incremental() %}(select count(*) from {{ this }}){% else %}0{% endif %}, -1
 `,
     });
-    expect(p.dbt(['seed']).code).toBe(0);
-    expect(p.dbt(['run', '-s', 'inc']).code).toBe(0);
+    await succeedingRun(p.dir, { command: 'seed' });
+    await succeedingRun(p.dir, { select: ['inc'] });
     expect(p.rows('inc', 'id')).toEqual([{ id: 3, rows_before: 0 }, { id: 100, rows_before: -1 }]);
     const empty = p.dbt(['run', '--empty', '-s', 'inc']);
     expect(empty.code, empty.stdout + empty.stderr).toBe(0);
@@ -125,7 +125,7 @@ select 100 + {% if is_incremental() %}(select count(*) from {{ this }}){% else %
     expect(p.rows('inc', 'id')).toEqual([{ id: 3, rows_before: 0 }, { id: 100, rows_before: -1 }, { id: 102, rows_before: -1 }]);
   });
 
-  it('adapter.get_columns_in_relation(ref(...)) answers the columns under --empty (dbt-adapters#213: no limit in metadata queries)', () => {
+  it('adapter.get_columns_in_relation(ref(...)) answers the columns under --empty (dbt-adapters#213: no limit in metadata queries)', async () => {
     const p = conformanceProject({
       'seeds/my_seed.csv': 'my_id,my_value\n1,a\n2,b\n3,c\n',
       'models/copy_columns.sql': `{{ config(materialized="table") }}
@@ -134,7 +134,7 @@ select {% for c in columns %}{{ c.name }} as copy_{{ c.name }}{% if not loop.las
 from {{ ref("my_seed") }}
 `,
     }, 'empty', { engine });
-    expect(p.dbt(['seed']).code).toBe(0);
+    await succeedingRun(p.dir, { command: 'seed' });
     const empty = p.dbt(['run', '--empty', '--select', 'copy_columns']);
     expect(empty.code, empty.stdout + empty.stderr).toBe(0);
     expect(p.columns('copy_columns')).toEqual(['copy_my_id', 'copy_my_value']);
@@ -144,10 +144,10 @@ from {{ ref("my_seed") }}
 
 describeEachEngine('compile --empty shows the limited relations without building anything', (engine) => {
   const project = projectOn(engine);
-  it('compile --empty exits 0 and the warehouse keeps the rows of the last real run', () => {
+  it('compile --empty exits 0 and the warehouse keeps the rows of the last real run', async () => {
     const p = project();
-    expect(p.dbt(['seed']).code).toBe(0);
-    expect(p.dbt(['run']).code).toBe(0);
+    await succeedingRun(p.dir, { command: 'seed' });
+    await succeedingRun(p.dir);
     const compile = p.dbt(['compile', '--empty']);
     expect(compile.code, compile.stdout + compile.stderr).toBe(0);
     expect(p.count('model')).toBe(3);
@@ -160,13 +160,13 @@ describeEachEngine('seed --empty (dbt 1.12, BaseTestEmptySeedFlag)', (engine) =>
   const project = projectOn(engine);
   const seedFiles = { 'seeds/people.csv': 'id,name,score\n1,Ann,1.5\n2,Bo,2.5\n' };
 
-  it('seed --empty creates the seed table with its columns and 0 rows; a later seed --full-refresh loads its rows', () => {
+  it('seed --empty creates the seed table with its columns and 0 rows; a later seed --full-refresh loads its rows', async () => {
     const p = conformanceProject(seedFiles, 'empty_seed', { engine });
     const empty = p.dbt(['seed', '--empty']);
     expect(empty.code, empty.stdout + empty.stderr).toBe(0);
     expect(p.count('people')).toBe(0);
     expect(p.columns('people')).toEqual(['id', 'name', 'score']);
-    expect(p.dbt(['seed', '--full-refresh']).code).toBe(0);
+    await succeedingRun(p.dir, { command: 'seed', fullRefresh: true });
     expect(p.count('people')).toBe(2);
   });
 
