@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
 import { forEachEngine, type EngineName } from '../support/engine-under-test.js';
+import { succeedingRun } from '../support/succeeding-run.js';
 
 /**
  * Conformance with dbt (issue 15): `source freshness`, modelled on dbt-core's
@@ -50,9 +51,10 @@ interface SourcesJson {
 }
 const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as SourcesJson;
 
-function seeded(engine: EngineName, files: Record<string, string> = {}): ConformanceProject {
+/** The project with its seed loaded (in process: no case checks the seed's output). */
+async function seeded(engine: EngineName, files: Record<string, string> = {}): Promise<ConformanceProject> {
   const p = conformanceProject({ 'models/schema.yml': SOURCES, 'seeds/source.csv': SEED, 'models/descendant_model.sql': "select * from {{ source('test_source', 'test_table') }}\n", ...files }, 'conformance', { engine });
-  expect(p.dbt(['seed']).code).toBe(0);
+  await succeedingRun(p.dir, { command: 'seed' });
   return p;
 }
 
@@ -60,8 +62,8 @@ forEachEngine((engine) => {
   const onEngine = (files: Readonly<Record<string, string>>, name = 'conformance') => conformanceProject(files, name, { engine });
 
   describe('source freshness (dbt-core tests/functional/sources/test_source_freshness.py)', () => {
-    it('TestSourceFreshness: error, then warn, then pass as rows land; sources.json in dbt\'s shape at -o', () => {
-      const p = seeded(engine);
+    it('TestSourceFreshness: error, then warn, then pass as rows land; sources.json in dbt\'s shape at -o', async () => {
+      const p = await seeded(engine);
       const errorPath = join(p.dir, 'target/error_source.json');
       const error = p.dbt(['source', 'freshness', '-o', errorPath]);
       expect(error.code, error.stdout + error.stderr).toBe(1);
@@ -97,8 +99,8 @@ forEachEngine((engine) => {
       expect(read(join(p.dir, 'target/pass_source.json')).results[0]!.status).toBe('pass');
     });
 
-    it('snapshot-freshness is the older name; selection by source:, by graph (+descendant_model) and --exclude', () => {
-      const p = seeded(engine);
+    it('snapshot-freshness is the older name; selection by source:, by graph (+descendant_model) and --exclude', async () => {
+      const p = await seeded(engine);
       insertHoursAgo(p, 2);
       expect(p.dbt(['source', 'snapshot-freshness']).code).toBe(0);
       expect(p.dbt(['source', 'freshness', '--threads', '4']).code).toBe(0);
@@ -112,9 +114,9 @@ forEachEngine((engine) => {
       expect(read(join(p.dir, 'target/sources.json')).results).toEqual([]);
     });
 
-    it('TestSourceFreshnessFilter: the filter decides which rows count; none matching is a runtime error', () => {
+    it('TestSourceFreshnessFilter: the filter decides which rows count; none matching is a runtime error', async () => {
       const filtered = SOURCES.replace('error_after: {count: 18, period: hour}', 'error_after: {count: 18, period: hour}\n          filter: id > 101');
-      const p = seeded(engine, { 'models/schema.yml': filtered });
+      const p = await seeded(engine, { 'models/schema.yml': filtered });
       const none = p.dbt(['source', 'freshness']);
       expect(none.code).toBe(1);
       expect(read(join(p.dir, 'target/sources.json')).results[0]).toMatchObject({ status: 'runtime error' });
@@ -126,7 +128,7 @@ forEachEngine((engine) => {
       expect(read(join(p.dir, 'target/sources.json')).results[0]).toMatchObject({ status: 'pass', criteria: { filter: 'id > 101' } });
     });
 
-    it('TestOverrideSourceFreshness: config over top-level, table over source, key by key; null turns a check off', () => {
+    it('TestOverrideSourceFreshness: config over top-level, table over source, key by key; null turns a check off', async () => {
       const override = `sources:
   - name: test_source
     schema: "{{ target.schema }}"
@@ -167,7 +169,7 @@ forEachEngine((engine) => {
         identifier: source
         freshness: null
 `;
-      const p = seeded(engine, { 'models/schema.yml': override, 'models/descendant_model.sql': 'select 1 as id\n' });
+      const p = await seeded(engine, { 'models/schema.yml': override, 'models/descendant_model.sql': 'select 1 as id\n' });
       insertHoursAgo(p, 30);
       const r = p.dbt(['source', 'freshness']);
       expect(r.code).toBe(1);
@@ -185,22 +187,22 @@ forEachEngine((engine) => {
       expect(manifest.sources['source.conformance.test_source.source_e']!.freshness).toBeNull();
     });
 
-    it('TestSourceFreshnessErrors and explicit nulls: a missing relation is a runtime error; freshness: null on the source checks nothing', () => {
-      const p = seeded(engine, { 'models/schema.yml': SOURCES.replace('identifier: source\n        loaded_at_field', 'identifier: no_such_table\n        loaded_at_field') });
+    it('TestSourceFreshnessErrors and explicit nulls: a missing relation is a runtime error; freshness: null on the source checks nothing', async () => {
+      const p = await seeded(engine, { 'models/schema.yml': SOURCES.replace('identifier: source\n        loaded_at_field', 'identifier: no_such_table\n        loaded_at_field') });
       const r = p.dbt(['source', 'freshness']);
       expect(r.code).toBe(1);
       expect(r.stdout).toContain('1 of 1 ERROR freshness of test_source.test_table');
       expect(read(join(p.dir, 'target/sources.json')).results[0]).toMatchObject({ unique_id: 'source.conformance.test_source.test_table', status: 'runtime error' });
       expect(r.stdout).toContain('"no_such_table" does not exist');
 
-      const off = seeded(engine, { 'models/schema.yml': 'sources:\n  - name: test_source\n    schema: "{{ target.schema }}"\n    freshness: null\n    loaded_at_field: updated_at\n    tables:\n      - name: test_table\n        identifier: source\n' });
+      const off = await seeded(engine, { 'models/schema.yml': 'sources:\n  - name: test_source\n    schema: "{{ target.schema }}"\n    freshness: null\n    loaded_at_field: updated_at\n    tables:\n      - name: test_table\n        identifier: source\n' });
       const none = off.dbt(['source', 'freshness']);
       expect(none.code).toBe(0);
       expect(read(join(off.dir, 'target/sources.json')).results).toEqual([]);
     });
 
-    it('as_of is "now": only rows landed by that night count, and the age is measured from its end', () => {
-      const p = seeded(engine);
+    it('as_of is "now": only rows landed by that night count, and the age is measured from its end', async () => {
+      const p = await seeded(engine);
       p.exec("insert into source (id, updated_at) values (201, '2026-09-01 06:00:00'), (202, '2026-09-02 20:00:00'), (203, '2026-09-03 01:00:00')");
       // The night of 2026-09-02 ends at 2026-09-03 00:00: the newest row landed 4 hours before; the 09-03 row has not landed yet.
       const pass = p.dbt(['source', 'freshness', '--vars', '{as_of: 2026-09-02}']);
@@ -217,8 +219,8 @@ forEachEngine((engine) => {
       expect(read(join(p.dir, 'target/sources.json')).results[0]).toMatchObject({ max_loaded_at: '2026-09-01T06:00:00+00:00', max_loaded_at_time_ago_in_s: 14 * 3600, status: 'warn' });
     });
 
-    it('a bad period or count is refused at load with the yml line (exit 2)', () => {
-      const p = seeded(engine);
+    it('a bad period or count is refused at load with the yml line (exit 2)', async () => {
+      const p = await seeded(engine);
       p.write('models/schema.yml', SOURCES.replace('error_after: {count: 18, period: hour}', 'error_after: {count: 18, period: week}'));
       const r = p.dbt(['source', 'freshness']);
       expect(r.code).toBe(2);
