@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
 import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
+import { succeedingRun } from '../support/succeeding-run.js';
 
 /**
  * Conformance with dbt's model contracts and constraints, modelled on
@@ -268,12 +269,12 @@ describeEachEngine('contracts: the preflight compares names, number and types of
   const kinds = [['table', table], ['view', view], ['incremental', incremental]] as const;
   let p: ConformanceProject;
   let failed: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     p = conformanceProject({
       ...Object.fromEntries(kinds.flatMap(([kind, wrap]) => [[`models/my_model_wrong_order_${kind}.sql`, wrap(WRONG_ORDER)], [`models/my_model_wrong_name_${kind}.sql`, wrap(WRONG_NAME)]])),
       'models/constraints_schema.yml': contractedSchemaYml(kinds.flatMap(([kind]) => [`my_model_wrong_order_${kind}`, `my_model_wrong_name_${kind}`])),
     }, 'test', { engine });
-    ok(p, ['run', '-s', ...kinds.map(([kind]) => `my_model_wrong_order_${kind}`)]);
+    await succeedingRun(p.dir, { select: kinds.map(([kind]) => `my_model_wrong_order_${kind}`) });
     failed = failure(p, ['run', '-s', ...kinds.map(([kind]) => `my_model_wrong_name_${kind}`)]);
   });
 
@@ -343,7 +344,7 @@ from (
     });
   }
 
-  it('model-level constraints: check, primary key, a named unique and a foreign key by expression (BaseModelConstraintsRuntimeEnforcement)', () => {
+  it('model-level constraints: check, primary key, a named unique and a foreign key by expression (BaseModelConstraintsRuntimeEnforcement)', async () => {
     const p = conformanceProject({
       'models/my_model.sql': table(DEPENDS_ON_FK),
       'models/foreign_key_model.sql': table('select 1 as id'),
@@ -368,7 +369,7 @@ from (
     select 'blue' as color, 1 as id, '2019-01-01' as date_day
 ) as model_subq;`));
     // A second build: on PostgreSQL the named constraint's index (a schema-wide name) is the old table's until the swap.
-    ok(p, ['run', '-s', 'my_model']);
+    await succeedingRun(p.dir, { select: ['my_model'] });
     expect(p.rows('my_model')).toEqual([{ id: 1, color: 'blue', date_day: '2019-01-01' }]);
     // The named unique constraint is enforced: a second row with the same color and day fails, the table is kept.
     p.write('models/my_model.sql', table(`-- depends_on: {{ ref('foreign_key_model') }}\nselect 'blue' as color, 1 as id, '2019-01-01' as date_day union all select 'blue', 2, '2019-01-01'`));
@@ -415,9 +416,9 @@ from (
 
 describeEachEngine('contracts: a row that breaks a constraint fails the model and leaves the previous table (BaseConstraintsRollback)', (engine) => {
   for (const [kind, wrap] of [['table', table], ['incremental', incremental]] as const) {
-    it(`${kind}: a NULL id fails on not null, and the table still holds the blue row`, () => {
+    it(`${kind}: a NULL id fails on not null, and the table still holds the blue row`, async () => {
       const p = conformanceProject({ 'models/my_model.sql': wrap(BASE), 'models/constraints_schema.yml': MODEL_SCHEMA_YML }, 'test', { engine });
-      ok(p, ['run', '-s', 'my_model']);
+      await succeedingRun(p.dir, { select: ['my_model'] });
       p.write('models/my_model.sql', wrap(WITH_NULLS));
       const out = failure(p, ['run', '-s', 'my_model']);
       expect(out).toMatch(engine === 'postgres' ? /null value in column "id"[\s\S]*violates not-null constraint/ : /NOT NULL constraint failed: [^\n]*\.?id/);
@@ -426,18 +427,18 @@ describeEachEngine('contracts: a row that breaks a constraint fails the model an
     });
   }
 
-  it('incremental: every run checks the contract; a later run whose column changed type fails it (TestIncrementalModelContractEnforcement)', () => {
+  it('incremental: every run checks the contract; a later run whose column changed type fails it (TestIncrementalModelContractEnforcement)', async () => {
     const yml = `models:\n  - name: my_model\n    config:\n      materialized: incremental\n      on_schema_change: append_new_columns\n      contract: {enforced: true}\n    columns:\n      - name: string_column\n        data_type: text\n`;
     const p = conformanceProject({ 'models/my_model.sql': "select cast('some string' as text) as string_column", 'models/schema.yml': yml }, 'test', { engine });
-    ok(p, ['run']);
+    await succeedingRun(p.dir);
     p.write('models/my_model.sql', 'select cast(123 as integer) as int_column');
     expect(failure(p, ['run'])).toContain('This model has an enforced contract that failed.');
     p.write('models/my_model.sql', "select cast('again' as text) as string_column");
-    ok(p, ['run']);
+    await succeedingRun(p.dir);
     expect(p.rows('my_model', 'string_column')).toEqual([{ string_column: 'again' }, { string_column: 'some string' }]);
   });
 
-  it('an incremental model with a foreign key to a contracted table runs twice (BaseIncrementalForeignKeyConstraint)', () => {
+  it('an incremental model with a foreign key to a contracted table runs twice (BaseIncrementalForeignKeyConstraint)', async () => {
     const yml = `version: 2
 models:
   - name: raw_numbers
@@ -467,9 +468,9 @@ models:
             to_columns: [n]
 `;
     const p = conformanceProject({ 'models/schema.yml': yml, 'models/raw_numbers.sql': 'select 1 as n', 'models/stg_numbers.sql': "select * from {{ ref('raw_numbers') }}" }, 'test', { engine });
-    ok(p, ['run', '--select', 'raw_numbers']);
-    ok(p, ['run', '--select', 'stg_numbers']);
-    ok(p, ['run', '--select', 'stg_numbers']);
+    await succeedingRun(p.dir, { select: ['raw_numbers'] });
+    await succeedingRun(p.dir, { select: ['stg_numbers'] });
+    await succeedingRun(p.dir, { select: ['stg_numbers'] });
     expect(p.rows('stg_numbers')).toEqual([{ n: 1 }]);
   });
 });
@@ -535,18 +536,18 @@ describeEachEngine('contracts: what fails before the build (test_contract_config
 });
 
 describeEachEngine('contracts on SQLite: values the declared type cannot hold', (engine) => {
-  it('text that is not a number in an integer column fails the build, the previous table kept', () => {
+  it('text that is not a number in an integer column fails the build, the previous table kept', async () => {
     // SQLite stores a date as text (a date data_type accepts it); PostgreSQL's date would not take the text literal.
     const yml = `models:\n  - name: my_model\n    config:\n      contract: {enforced: true}\n    columns:\n      - name: id\n        data_type: integer\n      - name: color\n        data_type: text\n      - name: date_day\n        data_type: ${engine === 'sqlite' ? 'date' : 'text'}\n`;
     const p = conformanceProject({ 'models/my_model.sql': table(BASE), 'models/schema.yml': yml }, 'test', { engine });
-    ok(p, ['run']);
+    await succeedingRun(p.dir);
     // '7' is stored as 7 by the integer column (SQLite's affinity), as PostgreSQL would cast a literal; 'seven' cannot be.
     p.write('models/my_model.sql', table("select '7' as id, 'red' as color, '2019-01-02' as date_day"));
     if (engine === 'postgres') {
       expect(failure(p, ['run'])).toContain('data type mismatch');
       return;
     }
-    ok(p, ['run']);
+    await succeedingRun(p.dir);
     expect(p.rows('my_model')).toEqual([{ id: 7, color: 'red', date_day: '2019-01-02' }]);
     p.write('models/my_model.sql', table("select 'seven' as id, 'green' as color, '2019-01-03' as date_day"));
     expect(failure(p, ['run'])).toContain("contract data type mismatch: column 'id' (data_type integer) holds values SQLite could not store as integer");
@@ -555,17 +556,17 @@ describeEachEngine('contracts on SQLite: values the declared type cannot hold', 
 });
 
 describeEachEngine('contracts on SQLite: an incremental run\'s new rows take the declared types too', (engine) => {
-  it("'8' is written as 8, 'eight' fails the run and leaves the table as it was", () => {
+  it("'8' is written as 8, 'eight' fails the run and leaves the table as it was", async () => {
     const yml = `models:\n  - name: inc\n    config:\n      materialized: incremental\n      on_schema_change: fail\n      contract: {enforced: true}\n    columns:\n      - name: id\n        data_type: integer\n        constraints: [{type: not_null}]\n      - name: color\n        data_type: text\n`;
     const model = (id: string) => `select ${id} as id, 'blue' as color`;
     const p = conformanceProject({ 'models/inc.sql': model('1'), 'models/schema.yml': yml }, 'test', { engine });
-    ok(p, ['run']);
+    await succeedingRun(p.dir);
     p.write('models/inc.sql', model("'8'"));
     if (engine === 'postgres') {
       expect(failure(p, ['run'])).toMatch(/\| id +\| text +\| integer +\| data type mismatch \|/);
       return;
     }
-    ok(p, ['run']);
+    await succeedingRun(p.dir);
     expect(p.query('select id, typeof(id) as t from inc order by id')).toEqual([{ id: 1, t: 'integer' }, { id: 8, t: 'integer' }]);
     p.write('models/inc.sql', model("'eight'"));
     expect(failure(p, ['run'])).toContain("contract data type mismatch: column 'id' (data_type integer) holds values SQLite could not store as integer (1 value: eight)");
@@ -574,12 +575,12 @@ describeEachEngine('contracts on SQLite: an incremental run\'s new rows take the
 });
 
 describeEachEngine('contracts on a microbatch model (an incremental materialization: checked, typed and constrained)', (engine) => {
-  it('batches build into the contracted table; a NULL id in a later batch fails it, the earlier rows kept; a renamed column fails the preflight', () => {
+  it('batches build into the contracted table; a NULL id in a later batch fails it, the earlier rows kept; a renamed column fails the preflight', async () => {
     const input = `{{ config(materialized='table', event_time='event_time') }}\nselect 1 as id, '2020-01-01 00:00:00' as event_time\nunion all select 2, '2020-01-02 00:00:00'\nunion all select {{ var('third', 3) }}, '2020-01-03 00:00:00'\n`;
     const mb = (select: string) => `{{ config(materialized='incremental', incremental_strategy='microbatch', on_schema_change='append_new_columns', event_time='event_time', batch_size='day', begin=modules.datetime.datetime(2020, 1, 1, 0, 0, 0)) }}\n${select} from {{ ref('input_model') }}\n`;
     const yml = `models:\n  - name: mb\n    config:\n      contract: {enforced: true}\n    columns:\n      - name: id\n        data_type: integer\n        constraints: [{type: not_null}]\n      - name: event_time\n        data_type: text\n`;
     const p = conformanceProject({ 'models/input_model.sql': input, 'models/mb.sql': mb('select id, cast(event_time as text) as event_time'), 'models/schema.yml': yml }, 'test', { engine });
-    ok(p, ['run', '--vars', '{as_of: "2020-01-02 12:00:00"}']);
+    await succeedingRun(p.dir, { vars: { as_of: '2020-01-02 12:00:00' } });
     expect(p.rows('mb', 'id').map((r) => r.id)).toEqual([1, 2]);
     expect(ok(p, ['compile', '-s', 'mb', '--full-refresh', '--vars', '{as_of: "2020-01-02 12:00:00"}'])).toMatch(/create table \S*mb\S* \(\n {4}id integer not null,\n {4}event_time text\n\)/);
     const third = p.dbt(['run', '--vars', '{as_of: "2020-01-03 12:00:00", third: "null"}']);
@@ -593,10 +594,10 @@ describeEachEngine('contracts on a microbatch model (an incremental materializat
 });
 
 describeEachEngine('contracts: state:modified.contract (dbt\'s same_contract)', (engine) => {
-  it('a changed data_type, a new constraint, or a contract now enforced is modified.contract; a description is not', () => {
+  it('a changed data_type, a new constraint, or a contract now enforced is modified.contract; a description is not', async () => {
     const yml = (idType: string, extra = '', enforced = true) => `models:\n  - name: my_model\n    description: ${extra ? 'changed' : 'first'}\n    config:\n      contract: {enforced: ${enforced}}\n    columns:\n      - name: id\n        data_type: ${idType}\n${extra}      - name: color\n        data_type: text\n      - name: date_day\n        data_type: text\n  - name: other\n    columns:\n      - name: id\n`;
     const p = conformanceProject({ 'models/my_model.sql': table(BASE), 'models/other.sql': table('select 1 as id'), 'models/schema.yml': yml('integer') }, 'test', { engine });
-    ok(p, ['run']);
+    await succeedingRun(p.dir, { writeArtifacts: true }); // its manifest.json is the state compared against
     cpSync(join(p.dir, 'target'), join(p.dir, 'prod'), { recursive: true });
     const selected = () => {
       const run = p.dbt(['ls', '--select', 'state:modified.contract', '--state', join(p.dir, 'prod'), '--resource-type', 'model', '--output', 'name']);
