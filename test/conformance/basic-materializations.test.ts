@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { conformanceProject, type ConformanceProject, type Invocation } from '../support/conformance-project.js';
 import { describeEachEngine } from '../support/engine-under-test.js';
+import { run as apiRun, type RunOptions } from '../../src/api/run.js';
+import { succeedingRun } from '../support/succeeding-run.js';
 
 /**
  * Conformance with dbt (issue 13): the simple materializations. Modelled on
@@ -47,6 +49,15 @@ sources:
 `;
 const FROM_SOURCE = "select * from {{ source('raw', 'seed') }}\n";
 
+/**
+ * A run in process through the API the CLI calls, for the cases about what a run builds (not about the CLI):
+ * its exit code and each node's status, as the CLI's run_results.json would give them.
+ */
+async function runInProcess(p: ConformanceProject, options: Partial<RunOptions> = {}): Promise<{ code: number; statuses: Record<string, string>; messages: string }> {
+  const r = await apiRun({ projectDir: p.dir, writeArtifacts: false, ...options });
+  return { code: r.exitCode, statuses: Object.fromEntries(r.results.map((n) => [n.uniqueId, n.status])), messages: r.results.map((n) => `${n.uniqueId}: ${n.status} ${n.message ?? ''}`).join('\n') };
+}
+
 describeEachEngine('simple materializations: seed, run, and a model switched between materializations (BaseSimpleMaterializations)', (engine) => {
   const files = {
     'seeds/base.csv': csv(BASE_ROWS),
@@ -79,11 +90,11 @@ describeEachEngine('simple materializations: seed, run, and a model switched bet
     for (const r of ['view_model', 'table_model', 'swappable']) expect(p.difference('base', r), r).toBe(0);
   });
 
-  it('a second run rebuilds the same relations with the same rows (nothing is appended or lost)', () => {
+  it('a second run rebuilds the same relations with the same rows (nothing is appended or lost)', async () => {
     const p = built.copy();
     const first = Object.fromEntries(['view_model', 'table_model', 'swappable'].map((r) => [r, p.rows(r, 'id')]));
-    const again = p.dbt(['run']);
-    expect(again.code, again.stdout + again.stderr).toBe(0);
+    const again = await runInProcess(p);
+    expect(again.code, again.messages).toBe(0);
     expect(Object.values(again.statuses)).toEqual(['success', 'success', 'success']);
     for (const r of ['view_model', 'table_model', 'swappable']) {
       expect(p.rows(r, 'id'), r).toEqual(first[r]);
@@ -92,13 +103,13 @@ describeEachEngine('simple materializations: seed, run, and a model switched bet
     expect(['view_model', 'table_model', 'swappable'].map((r) => p.relationType(r))).toEqual(['view', 'table', 'table']);
   });
 
-  it('switching the model table -> view -> incremental -> view replaces the relation each time, keeping its rows', () => {
+  it('switching the model table -> view -> incremental -> view replaces the relation each time, keeping its rows', async () => {
     const p = built.copy();
     expect(p.relationType('swappable')).toBe('table');
 
     for (const [materialized, type] of [['view', 'view'], ['incremental', 'table'], ['view', 'view'], ['table', 'table']] as const) {
-      const r = p.dbt(['run', '-m', 'swappable', '--vars', `materialized_var: ${materialized}`]);
-      expect(r.code, `${materialized}: ${r.stdout}${r.stderr}`).toBe(0);
+      const r = await runInProcess(p, { select: ['swappable'], vars: { materialized_var: materialized } });
+      expect(r.code, `${materialized}: ${r.messages}`).toBe(0);
       expect(r.statuses, materialized).toEqual({ 'model.base.swappable': 'success' });
       expect(p.relationType('swappable'), materialized).toBe(type);
       expect(p.difference('base', 'swappable'), materialized).toBe(0);
@@ -160,26 +171,26 @@ where id > (select max(id) from {{ this }})
     expect(p.relationType('incremental')).toBe('table');
   });
 
-  it('a run with no new rows adds nothing and rebuilds nothing (a row removed from the table stays removed)', () => {
+  it('a run with no new rows adds nothing and rebuilds nothing (a row removed from the table stays removed)', async () => {
     const p = onAdded().p.copy();
     expect(p.difference('added', 'incremental')).toBe(0);
     p.exec('delete from incremental where id = 3');
-    const again = p.dbt(['run', '--vars', 'seed_name: added']);
-    expect(again.code, again.stdout + again.stderr).toBe(0);
+    const again = await runInProcess(p, { vars: { seed_name: 'added' } });
+    expect(again.code, again.messages).toBe(0);
     expect(p.count('incremental')).toBe(19);
     expect(p.rows('incremental', 'id').map((r) => r.id)).not.toContain(3);
   });
 
-  it('--full-refresh rebuilds from the source it now reads', () => {
+  it('--full-refresh rebuilds from the source it now reads', async () => {
     const p = onAdded().p.copy();
-    const full = p.dbt(['run', '--full-refresh', '--vars', 'seed_name: base']);
-    expect(full.code, full.stdout + full.stderr).toBe(0);
+    const full = await runInProcess(p, { fullRefresh: true, vars: { seed_name: 'base' } });
+    expect(full.code, full.messages).toBe(0);
     expect(p.difference('base', 'incremental')).toBe(0);
   });
 });
 
 describeEachEngine('an incremental run whose text column changes length is not a schema change (BaseIncrementalNotSchemaChange)', (engine) => {
-  it('sync_all_columns: the second (incremental) run succeeds and keeps the one column set', () => {
+  it('sync_all_columns: the second (incremental) run succeeds and keeps the one column set', async () => {
     const p = conformanceProject({
       'models/incremental_not_schema_change.sql': `{{ config(materialized="incremental", unique_key="user_id_current_time", on_schema_change="sync_all_columns") }}
 select
@@ -192,10 +203,10 @@ select
 `,
     }, 'incremental', { engine });
     // Schema change is not evaluated on the first run, so two are needed.
-    const first = p.dbt(['run', '--select', 'incremental_not_schema_change']);
-    expect(first.code, first.stdout + first.stderr).toBe(0);
-    const second = p.dbt(['run', '--select', 'incremental_not_schema_change']);
-    expect(second.code, second.stdout + second.stderr).toBe(0);
+    const first = await runInProcess(p, { select: ['incremental_not_schema_change'] });
+    expect(first.code, first.messages).toBe(0);
+    const second = await runInProcess(p, { select: ['incremental_not_schema_change'] });
+    expect(second.code, second.messages).toBe(0);
     expect(second.statuses).toEqual({ 'model.incremental.incremental_not_schema_change': 'success' });
     expect(p.columns('incremental_not_schema_change')).toEqual(['user_id_current_time', 'platform']);
     expect(p.rows('incremental_not_schema_change').map((r) => r.platform).sort()).toContain('thisis18characters');
@@ -203,7 +214,7 @@ select
 });
 
 describeEachEngine('table materialization: adapter-specific configs are no-ops, {{ this.schema }} names the schema (BaseTableMaterialization)', (engine) => {
-  it('sort and dist are accepted and the table equals the seed it selects through this.schema', () => {
+  it('sort and dist are accepted and the table equals the seed it selects through this.schema', async () => {
     const people = ['1,Jack,Hunter,Male', '2,Kathryn,Walker,Female', '3,Gerald,Ryan,Male', '4,Bonnie,Spencer,Female', '5,Harold,Taylor,Male'];
     const p = conformanceProject({
       'seeds/seed.csv': `id,first_name,last_name,gender\n${people.join('\n')}\n`,
@@ -218,7 +229,7 @@ describeEachEngine('table materialization: adapter-specific configs are no-ops, 
 select * from {{ this.schema }}.seed
 `,
     }, undefined, { engine });
-    expect(p.dbt(['seed']).code).toBe(0);
+    await succeedingRun(p.dir, { command: 'seed' });
     const run = p.dbt(['run']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.statuses).toEqual({ 'model.conformance.materialized': 'success' });
@@ -286,21 +297,21 @@ describeEachEngine('--full-refresh on every materialization, with a view on top 
   const all = ['view', 'materialized', 'incremental'];
   // Seeded once; both cases start from a copy.
   let seeded: ConformanceProject;
-  beforeAll(() => {
+  beforeAll(async () => {
     seeded = conformanceProject(files, 'test', { engine });
-    expect(seeded.dbt(['seed']).code).toBe(0);
+    await succeedingRun(seeded.dir, { command: 'seed' });
   });
 
-  it('--full-refresh rebuilds the incremental model (a stray row goes), and a view the user put on the models still reads after', () => {
+  it('--full-refresh rebuilds the incremental model (a stray row goes), and a view the user put on the models still reads after', async () => {
     const p = seeded.copy();
-    const first = p.dbt(['run', '--full-refresh']);
-    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const first = await runInProcess(p, { fullRefresh: true });
+    expect(first.code, first.messages).toBe(0);
     expect(Object.keys(first.statuses).sort()).toEqual(all.map((m) => `model.test.${m}`).sort());
     for (const m of all) expect(p.difference('seed', m), m).toBe(0);
 
     p.exec("insert into incremental (name, some_date) values ('Hank', '2001-01-01T00:00:00')");
     expect(p.count('incremental')).toBe(p.count('seed') + 1);
-    expect(p.dbt(['run', '--full-refresh']).code).toBe(0);
+    expect((await runInProcess(p, { fullRefresh: true })).code).toBe(0);
     expect(p.difference('seed', 'incremental')).toBe(0);
 
     p.exec(`create view dependent_view as
@@ -308,20 +319,20 @@ describeEachEngine('--full-refresh on every materialization, with a view on top 
       union all select 'view', count(*) from view
       union all select 'incremental', count(*) from incremental;
       insert into seed (id, name, some_date) values (101, 'Michael', '1990-01-01T00:00:00'), (102, 'Shawn', '1991-01-01T00:00:00');`);
-    const again = p.dbt(['run', '--full-refresh']);
-    expect(again.code, again.stdout + again.stderr).toBe(0);
+    const again = await runInProcess(p, { fullRefresh: true });
+    expect(again.code, again.messages).toBe(0);
     for (const m of all) expect(p.difference('seed', m), m).toBe(0);
     const n = p.count('seed');
     expect(n).toBe(12);
     expect(p.rows('dependent_view', 'model')).toEqual([{ model: 'incremental', n }, { model: 'materialized', n }, { model: 'view', n }]);
   });
 
-  it('a staging table left behind (as by a crash) does not stop the rebuild and is gone after it', () => {
+  it('a staging table left behind (as by a crash) does not stop the rebuild and is gone after it', async () => {
     const p = seeded.copy();
-    expect(p.dbt(['run']).code).toBe(0);
+    expect((await runInProcess(p)).code).toBe(0);
     p.exec('create table incremental__mini_dbt_tmp as select 1 as id; create table materialized__mini_dbt_tmp as select 1 as id');
-    const run = p.dbt(['run', '--model', 'incremental', 'materialized', '--full-refresh']);
-    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const run = await runInProcess(p, { select: ['incremental', 'materialized'], fullRefresh: true });
+    expect(run.code, run.messages).toBe(0);
     expect(run.statuses).toEqual({ 'model.test.incremental': 'success', 'model.test.materialized': 'success' });
     expect([p.relationType('incremental__mini_dbt_tmp'), p.relationType('materialized__mini_dbt_tmp')]).toEqual([undefined, undefined]);
     for (const m of all) expect(p.difference('seed', m), m).toBe(0);
