@@ -8,10 +8,12 @@ const COMMANDS: readonly (readonly string[])[] = [
   ['source', 'freshness'], ['debug'], ['init', 'p'], ['lesson'], ['explain-order', '1'], ['deps'], ['clean'], ['clone'],
 ];
 
-/** The options of a command that take a value, read from its --help (so a new option is covered without touching this test). */
+/** The options of a command that take a value, read from its --help (so a new option is covered without touching this test); each help read once. */
+const helps = new Map<string, string>();
 function valueOptions(command: readonly string[]): string[] {
-  const help = runCli([...command, '--help']).stdout;
-  return [...help.matchAll(/^\s+(?:-\w, )?(--[\w-]+) [<[]/gm)].map((m) => m[1]!);
+  const key = command.join(' ');
+  if (!helps.has(key)) helps.set(key, runCli([...command, '--help']).stdout);
+  return [...helps.get(key)!.matchAll(/^\s+(?:-\w, )?(--[\w-]+) [<[]/gm)].map((m) => m[1]!);
 }
 
 describe('an empty argument is a usage error: one line, exit 2, nothing loaded', () => {

@@ -7,6 +7,7 @@ import { generateFeed, type FeedRow } from '../../src/feed/generate-feed.js';
 import { maxLateness, replayNightly } from '../support/revenue-oracle.js';
 import { exampleProject } from '../support/example-project.js';
 import { runCli } from '../support/run-cli.js';
+import { succeedingRun } from '../support/succeeding-run.js';
 import { warehouseSnapshot } from '../support/warehouse-snapshot.js';
 
 const FROM = '2026-09-02';
@@ -123,9 +124,9 @@ describe('replay on hand-made feeds and through the CLI', () => {
     expect(result.with_required_lookback!.final_stale).toEqual(['2026-09-02']);
   });
 
-  it('CLI: --json shape, --keep saves the simulated warehouse, bad flags are refused', () => {
+  it('CLI: --json shape, --keep saves the simulated warehouse, bad flags are refused', async () => {
     const dir = exampleProject();
-    expect(runCli(['seed', '--project-dir', dir]).code).toBe(0);
+    await succeedingRun(dir, { command: 'seed' }); // in process: only the replays are the CLI's
     const kept = join(dir, 'nightly.db');
     const r = runCli(['replay', 'daily_revenue', '--from', FROM, '--to', TO, '--weekly-backfill', '30', '--json', '--keep', kept, '--project-dir', dir]);
     expect(r.code).toBe(0);
