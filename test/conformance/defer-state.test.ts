@@ -5,6 +5,7 @@ import { conformanceProject, type ConformanceProject } from '../support/conforma
 import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 import { pgOutputYaml, pgProfilesYml } from '../support/pg-test-database.js';
 import { runCli } from '../support/run-cli.js';
+import { succeedingRun } from '../support/succeeding-run.js';
 
 /**
  * dbt's --defer and --favor-state (Slim CI), modelled on dbt-core's
@@ -34,10 +35,12 @@ function setup(engine: EngineName, files: Record<string, string> = {}) {
     writeFileSync(join(p.dir, 'profiles.yml'), pgProfilesYml(p.pg, { profile: 'default', target: 'pg', otherOutputs: `    prod:\n${pgOutputYaml({ ...p.pg, schema: prodSchema })}` }));
   }
   const prodArgs = p.pg ? ['--target', 'prod'] : ['--database', join(p.dir, 'prod.db')];
-  /** Build in prod, then keep its target/ as the state (as a CI job downloads production's artifacts). */
-  const buildProd = (...args: string[]) => {
-    const r = p.dbt(['build', ...prodArgs, ...args]);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
+  /**
+   * Build in prod, then keep its target/ as the state (as a CI job downloads production's artifacts): a set-up
+   * command no case checks the output of, so in process (the API `build` calls, writing target/ as the CLI does).
+   */
+  const buildProd = async (...exclude: string[]) => {
+    await succeedingRun(p.dir, { command: 'build', writeArtifacts: true, exclude, ...(p.pg ? { target: 'prod' } : { database: join(p.dir, 'prod.db') }) });
     cpSync(join(p.dir, 'target'), join(p.dir, 'state'), { recursive: true });
   };
   const state = join(p.dir, 'state');
@@ -53,16 +56,16 @@ describeEachEngine('--defer: an unselected node that the dev target has not buil
   // Prod built once, on first use, for the cases that only add deferred nodes to dev (never upstream or people):
   // each still finds dev without upstream, as after a fresh setup.
   let built: ReturnType<typeof setup> | undefined;
-  const prodBuilt = () => {
+  const prodBuilt = async () => {
     if (built === undefined) {
       built = setup(engine);
-      built.buildProd();
+      await built.buildProd();
     }
     return built;
   };
 
-  it('run -s reader fails without --defer (no upstream in dev) and with --defer --state reads prod\'s upstream; upstream stays unbuilt in dev', () => {
-    const { p, state, prodRelation, compiled } = prodBuilt();
+  it('run -s reader fails without --defer (no upstream in dev) and with --defer --state reads prod\'s upstream; upstream stays unbuilt in dev', async () => {
+    const { p, state, prodRelation, compiled } = await prodBuilt();
     const plain = p.dbt(['run', '-s', 'reader']);
     expect(plain.code).toBe(1);
     const deferred = p.dbt(['run', '-s', 'reader', '--defer', '--state', state]);
@@ -73,8 +76,8 @@ describeEachEngine('--defer: an unselected node that the dev target has not buil
     expect(compiled('reader')).toContain(prodRelation('upstream'));
   });
 
-  it('--defer-state is the state for deferral alone; DBT_DEFER and DBT_DEFER_STATE set them from the environment', () => {
-    const { p, state, prodRelation } = prodBuilt();
+  it('--defer-state is the state for deferral alone; DBT_DEFER and DBT_DEFER_STATE set them from the environment', async () => {
+    const { p, state, prodRelation } = await prodBuilt();
     ok(p.dbt(['run', '-s', 'reader', '--defer', '--defer-state', state]));
     expect(p.rows('reader')).toEqual([{ n: 2 }]);
     const env = runCli(['compile', '-s', 'reader', '--project-dir', p.dir], { env: { DBT_DEFER: 'true', DBT_DEFER_STATE: state } });
@@ -88,12 +91,12 @@ describeEachEngine('--defer: an unselected node that the dev target has not buil
     expect(no.stdout).not.toContain(prodRelation('upstream'));
   });
 
-  it('a node the dev target has built is read there; --favor-state reads the state\'s unless it is selected (TestRunDeferStateFavorState)', () => {
+  it('a node the dev target has built is read there; --favor-state reads the state\'s unless it is selected (TestRunDeferStateFavorState)', async () => {
     const { p, buildProd, state } = setup(engine);
-    buildProd();
+    await buildProd();
     // Dev's upstream has a third person: which of the two a read sees is its row count.
     p.write('seeds/people.csv', 'id,name\n1,alice\n2,bob\n3,carol\n');
-    ok(p.dbt(['build', '-s', 'people', 'upstream']));
+    await succeedingRun(p.dir, { command: 'build', select: ['people', 'upstream'] });
     ok(p.dbt(['run', '-s', 'reader', '--defer', '--state', state]));
     expect(p.rows('reader')).toEqual([{ n: 3 }]);
     ok(p.dbt(['run', '-s', 'reader', '--defer', '--favor-state', '--state', state]));
@@ -110,8 +113,8 @@ describeEachEngine('--defer: an unselected node that the dev target has not buil
     expect(p.dbt(['run', '-s', 'reader', '--favor-state', '--state', state]).code).toBe(1);
   });
 
-  it('an ephemeral is inlined, never deferred, and its own refs defer: loud is built from prod\'s upstream through shouted', () => {
-    const { p, state, prodRelation, compiled } = prodBuilt();
+  it('an ephemeral is inlined, never deferred, and its own refs defer: loud is built from prod\'s upstream through shouted', async () => {
+    const { p, state, prodRelation, compiled } = await prodBuilt();
     // Two independent nodes with --threads 2: on PostgreSQL side by side, each worker deferring as the main thread would.
     ok(p.dbt(['run', '-s', 'loud', 'reader', '--defer', '--state', state, '--threads', '2']));
     expect(p.rows('loud', 'id')).toEqual([{ id: 1, name: 'ALICE' }, { id: 2, name: 'BOB' }]);
@@ -120,8 +123,8 @@ describeEachEngine('--defer: an unselected node that the dev target has not buil
     expect(compiled('loud')).toContain(prodRelation('upstream'));
   });
 
-  it('test --defer runs the tests of a node dev has not built against the state\'s relation; without --defer they error', () => {
-    const { p, state } = prodBuilt();
+  it('test --defer runs the tests of a node dev has not built against the state\'s relation; without --defer they error', async () => {
+    const { p, state } = await prodBuilt();
     expect(p.dbt(['test', '-s', 'upstream']).code).toBe(1);
     const tested = p.dbt(['test', '-s', 'upstream', '--defer', '--state', state]);
     ok(tested);
@@ -129,19 +132,19 @@ describeEachEngine('--defer: an unselected node that the dev target has not buil
     // A duplicate in prod fails the state's unique test: the test really reads prod's rows.
     const prod = setup(engine);
     prod.p.write('seeds/people.csv', 'id,name\n1,alice\n1,bob\n');
-    prod.buildProd('--exclude', 'test_type:data');
+    await prod.buildProd('test_type:data');
     const failed = prod.p.dbt(['test', '-s', 'upstream', '--defer', '--state', prod.state]);
     expect(failed.code).toBe(1);
     expect(Object.entries(failed.statuses).filter(([id]) => id.startsWith('test.defer.unique_upstream_id')).map(([, s]) => s)).toEqual(['fail']);
   });
 
-  it('sources are never deferred; show and compile --defer read and name the state\'s relation', () => {
+  it('sources are never deferred; show and compile --defer read and name the state\'s relation', async () => {
     const { p, buildProd, state, prodRelation } = setup(engine, {
       'models/sources.yml': `version: 2\nsources:\n  - name: raw\n    schema: "{{ target.schema }}"\n    tables:\n      - name: people\n`,
       'models/from_source.sql': "{{ config(materialized='table') }}\nselect count(*) as n from {{ source('raw', 'people') }}\n",
     });
-    buildProd();
-    ok(p.dbt(['seed']));
+    await buildProd();
+    await succeedingRun(p.dir, { command: 'seed' });
     const compile = p.dbt(['compile', '-s', 'from_source', 'reader', '--defer', '--state', state]);
     ok(compile);
     expect(compile.stdout).toContain(prodRelation('upstream'));
@@ -151,12 +154,12 @@ describeEachEngine('--defer: an unselected node that the dev target has not buil
     expect(show.stdout).toContain('"n": 2');
   });
 
-  it('run-operation --defer: a macro\'s ref() to a node dev has not built reads the state\'s relation', () => {
+  it('run-operation --defer: a macro\'s ref() to a node dev has not built reads the state\'s relation', async () => {
     const { p, buildProd, state } = setup(engine, {
       'macros/count_upstream.sql': "{% macro count_upstream() %}\n{% set r = run_query('select count(*) as n from ' ~ ref('upstream')) %}\n{{ log('upstream rows: ' ~ r.rows[0][0], info=True) }}\n{% endmacro %}\n",
     });
-    buildProd();
-    ok(p.dbt(['seed']));
+    await buildProd();
+    await succeedingRun(p.dir, { command: 'seed' });
     expect(p.dbt(['run-operation', 'count_upstream']).code).toBe(1);
     const r = p.dbt(['run-operation', 'count_upstream', '--defer', '--state', state]);
     ok(r);
@@ -174,9 +177,9 @@ describeEachEngine('--defer: an unselected node that the dev target has not buil
     expect(p.relationType('reader')).toBeUndefined();
   });
 
-  it('a state node in another database (PostgreSQL) or a state file that is gone (SQLite) is refused before anything runs (E214, E212)', () => {
+  it('a state node in another database (PostgreSQL) or a state file that is gone (SQLite) is refused before anything runs (E214, E212)', async () => {
     const { p, buildProd, state } = setup(engine);
-    buildProd();
+    await buildProd();
     if (engine === 'postgres') {
       const path = join(state, 'manifest.json');
       const manifest = JSON.parse(readFileSync(path, 'utf8')) as { nodes: Record<string, { database?: string }> };
@@ -191,12 +194,12 @@ describeEachEngine('--defer: an unselected node that the dev target has not buil
     expect(p.relationType('reader')).toBeUndefined();
   });
 
-  it('a view that reads a deferred relation: on PostgreSQL it reads prod\'s schema; on SQLite, where a view cannot read another file, it fails with E213 and is not built', () => {
-    const { p, buildProd, state }: { p: ConformanceProject; buildProd: (...args: string[]) => void; state: string } = setup(engine, {
+  it('a view that reads a deferred relation: on PostgreSQL it reads prod\'s schema; on SQLite, where a view cannot read another file, it fails with E213 and is not built', async () => {
+    const { p, buildProd, state }: { p: ConformanceProject; buildProd: (...exclude: string[]) => Promise<void>; state: string } = setup(engine, {
       'models/peek.sql': "{{ config(materialized='view') }}\nselect count(*) as n from {{ ref('upstream') }}\n",
     });
     // A new view, not in prod yet (on SQLite, a view in prod's main file would make it unattachable: E212).
-    buildProd('--exclude', 'peek');
+    await buildProd('peek');
     const r = p.dbt(['run', '-s', 'peek', '--defer', '--state', state]);
     if (engine === 'postgres') {
       ok(r);
@@ -212,9 +215,9 @@ describeEachEngine('--defer: an unselected node that the dev target has not buil
 
 describe('--defer on SQLite: where the state\'s relations are reached', () => {
   const engine = 'sqlite';
-  it('a state whose main file holds views cannot be attached under another name: E212 names the fix', () => {
+  it('a state whose main file holds views cannot be attached under another name: E212 names the fix', async () => {
     const { p, buildProd, state } = setup(engine, { 'models/upstream.sql': "select * from {{ ref('people') }}\n" });
-    buildProd();
+    await buildProd();
     const r = p.dbt(['run', '-s', 'reader', '--defer', '--state', state]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--defer: cannot read the state's SQLite file");
@@ -243,9 +246,9 @@ describe('--defer on SQLite: where the state\'s relations are reached', () => {
     expect(both.stderr).toContain("it holds views that name its schema 'main_analytics'");
   });
 
-  it('a state built in the same warehouse file needs no attach: its relations are read as this target\'s main', () => {
+  it('a state built in the same warehouse file needs no attach: its relations are read as this target\'s main', async () => {
     const { p, state } = setup(engine, { 'models/upstream.sql': "select * from {{ ref('people') }}\n" });
-    ok(p.dbt(['build']));
+    await succeedingRun(p.dir, { command: 'build', writeArtifacts: true });
     cpSync(join(p.dir, 'target'), state, { recursive: true });
     const manifest = JSON.parse(readFileSync(join(state, 'manifest.json'), 'utf8')) as { metadata: { sqlite_warehouse: { main: string } } };
     expect(manifest.metadata.sqlite_warehouse.main).toBe(join(p.dir, 'warehouse.db'));
