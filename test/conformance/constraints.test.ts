@@ -4,6 +4,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
 import { describeEachEngine, type EngineName } from '../support/engine-under-test.js';
 import { succeedingRun } from '../support/succeeding-run.js';
+import { run as apiRun } from '../../src/api/run.js';
 
 /**
  * Conformance with dbt's model contracts and constraints, modelled on
@@ -290,7 +291,7 @@ describeEachEngine('contracts: the preflight compares names, number and types of
     });
   }
 
-  it('a column of another type fails with "data type mismatch", naming both types; the same type passes (test__constraints_*_column_data_types)', () => {
+  it('a column of another type fails with "data type mismatch", naming both types; the same type passes (test__constraints_*_column_data_types)', async () => {
     const p = conformanceProject({ 'models/my_model_data_type.sql': table('select 1 as x'), 'models/constraints_schema.yml': dataTypeYml('integer') }, 'test', { engine });
     p.write('models/constraints_schema.yml', dataTypeYml('numeric'));
     p.write('models/my_model_data_type.sql', table('select cast(1.5 as numeric) as wrong_data_type_column_name'));
@@ -307,9 +308,10 @@ describeEachEngine('contracts: the preflight compares names, number and types of
       expect(its).toMatch(new RegExp(`\\| wrong_data_type_column_name \\| ${t.shown.replace(/[[\]]/g, '\\$&')} +\\| ${t.wrong}`, 'i'));
     }
     p.write('models/constraints_schema.yml', dataTypesYml(types.map((t) => [t.model, t.schemaType])));
-    const passed = p.dbt(['run', '-s', ...models]);
-    expect(passed.code, passed.stdout + passed.stderr).toBe(0);
-    expect(passed.statuses).toEqual(Object.fromEntries(models.map((m) => [`model.test.${m}`, 'success'])));
+    // Declared right (in process: the exit code and each node's status are the checks).
+    const passed = await apiRun({ projectDir: p.dir, select: models, writeArtifacts: false });
+    expect(passed.exitCode, passed.results.map((r) => `${r.uniqueId}: ${r.status} ${r.message ?? ''}`).join('\n')).toBe(0);
+    expect(Object.fromEntries(passed.results.map((r) => [r.uniqueId, r.status]))).toEqual(Object.fromEntries(models.map((m) => [`model.test.${m}`, 'success'])));
   });
 });
 
@@ -423,7 +425,8 @@ describeEachEngine('contracts: a row that breaks a constraint fails the model an
       const out = failure(p, ['run', '-s', 'my_model']);
       expect(out).toMatch(engine === 'postgres' ? /null value in column "id"[\s\S]*violates not-null constraint/ : /NOT NULL constraint failed: [^\n]*\.?id/);
       expect(p.rows('my_model')).toEqual([{ id: 1, color: 'blue', date_day: '2019-01-01' }]);
-      expect(p.dbt(['run', '-s', 'my_model']).results[0]!.status).toBe('error');
+      // Run again (in process: the node's status is the check), it fails again.
+      expect((await apiRun({ projectDir: p.dir, select: ['my_model'], writeArtifacts: false })).results[0]!.status).toBe('error');
     });
   }
 

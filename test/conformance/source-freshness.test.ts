@@ -181,7 +181,7 @@ forEachEngine((engine) => {
       expect(byId.source_c).toMatchObject({ status: 'warn', criteria: criteria(6, null) });
       expect(byId.source_d).toMatchObject({ status: 'warn', criteria: criteria(6, 72) });
       // manifest.json gives each source its merged freshness and loaded_at_field, as dbt's does.
-      p.dbt(['seed']);
+      await succeedingRun(p.dir, { command: 'seed', writeArtifacts: true });
       const manifest = JSON.parse(readFileSync(join(p.dir, 'target/manifest.json'), 'utf8')) as { sources: Record<string, { freshness: unknown; loaded_at_field: unknown }> };
       expect(manifest.sources['source.conformance.test_source.source_c']).toMatchObject({ loaded_at_field: 'updated_at', freshness: { warn_after: { count: 6, period: 'hour' }, error_after: { count: null, period: null }, filter: null } });
       expect(manifest.sources['source.conformance.test_source.source_e']!.freshness).toBeNull();
