@@ -352,7 +352,8 @@ from (
       'models/foreign_key_model.sql': table('select 1 as id'),
       'models/constraints_schema.yml': MODEL_LEVEL_SCHEMA_YML(engine === 'sqlite' ? 'foreign_key_model' : 'public.foreign_key_model'),
     }, 'test', { engine });
-    ok(p, ['run', '-s', '+my_model']);
+    // In process, writing target/run as the CLI does: the DDL it ran is the check, not the CLI's output.
+    await succeedingRun(p.dir, { select: ['+my_model'], writeArtifacts: true });
     expect(builtDdl(p, 'my_model')).toBe(normalized(`
 create table <model_identifier> (
     id integer not null,
@@ -380,12 +381,12 @@ from (
     expect(p.rows('my_model')).toEqual([{ id: 1, color: 'blue', date_day: '2019-01-01' }]);
   });
 
-  it('a quoted reserved word as a column, with a model-level check on it (BaseConstraintQuotedColumn)', () => {
+  it('a quoted reserved word as a column, with a model-level check on it (BaseConstraintQuotedColumn)', async () => {
     const p = conformanceProject({
       'models/my_model.sql': `select\n  'blue' as {{ adapter.quote('from') }},\n  1 as id,\n  '2019-01-01' as date_day\n`,
       'models/constraints_schema.yml': QUOTED_SCHEMA_YML,
     }, 'test', { engine });
-    ok(p, ['run', '-s', 'my_model']);
+    await succeedingRun(p.dir, { select: ['my_model'], writeArtifacts: true });
     expect(builtDdl(p, 'my_model')).toBe(normalized(`
 create table <model_identifier> (
     id integer not null,
@@ -500,10 +501,10 @@ describeEachEngine('contracts: what fails before the build (test_contract_config
     expect(failure(p, ['run'])).toContain('missing in contract');
   });
 
-  it("alias_types (on by default): data_type string is the engine's text type; alias_types: false writes string as it is", () => {
+  it("alias_types (on by default): data_type string is the engine's text type; alias_types: false writes string as it is", async () => {
     const yml = (alias: boolean) => `models:\n  - name: my_model\n    config:\n      contract: {enforced: true${alias ? '' : ', alias_types: false'}}\n    columns:\n      - name: id\n        data_type: integer\n      - name: color\n        data_type: string\n      - name: date_day\n        data_type: STRING\n`;
     const p = conformanceProject({ 'models/my_model.sql': table("select 1 as id, cast('blue' as {{ dbt.type_string() }}) as color, cast('2019-01-01' as {{ dbt.type_string() }}) as date_day"), 'models/schema.yml': yml(true) }, 'test', { engine });
-    ok(p, ['run']);
+    await succeedingRun(p.dir, { writeArtifacts: true });
     expect(p.rows('my_model')).toEqual([{ id: 1, color: 'blue', date_day: '2019-01-01' }]);
     expect(builtDdl(p, 'my_model')).toContain('color text,date_day text');
     p.write('models/schema.yml', yml(false));
