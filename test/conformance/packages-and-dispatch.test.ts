@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { conformanceProject, type ConformanceProject } from '../support/conformance-project.js';
+import { run } from '../../src/api/run.js';
 import { forEachEngine } from '../support/engine-under-test.js';
 import { succeedingRun } from '../support/succeeding-run.js';
 
@@ -134,23 +135,21 @@ forEachEngine((engine) => {
       expect(ls.stdout.trim().split('\n')).toEqual(['pkg_a.staging.pkg_model']);
     });
 
-    it("a package's own tests run with its vars and its macros unqualified", () => {
-      const run = project.dbt(['test', '-s', 'pkg_model']);
-      expect(run.code, run.stdout + run.stderr).toBe(0);
-      expect(run.statuses['test.pkg_a.pkg_limit_respected']).toBe('pass');
+    it("a package's own tests run with its vars and its macros unqualified", async () => {
+      const tested = await succeedingRun(project.dir, { command: 'test', select: ['pkg_model'] });
+      expect(Object.fromEntries(tested.results.map((r) => [r.uniqueId, r.status]))['test.pkg_a.pkg_limit_respected']).toBe('pass');
     });
 
-    it("a package's generic test runs by its namespaced name (pkg_a.at_least) and fails when its condition does", () => {
-      const ok = project.dbt(['test', '-s', 'reads_package']);
-      expect(ok.code).toBe(0);
-      expect(Object.entries(ok.statuses)).toEqual([[expect.stringMatching(/^test\.root_project\.pkg_a_at_least_reads_package_2/), 'pass']]);
+    it("a package's generic test runs by its namespaced name (pkg_a.at_least) and fails when its condition does", async () => {
+      const ok = await succeedingRun(project.dir, { command: 'test', select: ['reads_package'] });
+      expect(ok.results.map((r) => [r.uniqueId, r.status])).toEqual([[expect.stringMatching(/^test\.root_project\.pkg_a_at_least_reads_package_2/), 'pass']]);
       const strict = project.copy();
       strict.write('models/schema.yml', ROOT['models/schema.yml'].replace(' n: 2', ' n: 3'));
       const failing = strict.dbt(['test', '-s', 'reads_package']);
       expect(failing.code).toBe(1);
     });
 
-    it("config() inside a generic test macro sets its fail_calc (dbt_utils' equal_rowcount), and the yml's config wins over it", () => {
+    it("config() inside a generic test macro sets its fail_calc (dbt_utils' equal_rowcount), and the yml's config wins over it", async () => {
       const p = project.copy();
       p.write('dbt_packages/pkg_a/macros/gap.sql', `{% test row_gap(model, compare_model) %}
 {{ config(fail_calc = 'sum(coalesce(gap, 0))') }}
@@ -169,8 +168,8 @@ models:
           config:
             fail_calc: count(*)
 `);
-      const run = p.dbt(['test', '-s', 'calls']);
-      const byName = Object.fromEntries(run.results.map((r) => [r.unique_id.split('.')[2], r]));
+      const tested = await run({ projectDir: p.dir, command: 'test', select: ['calls'], writeArtifacts: false });
+      const byName = Object.fromEntries(tested.results.map((r) => [r.uniqueId.split('.')[2], r]));
       // One row with gap 0: the macro's fail_calc sums it (0 failures); counting rows gives 1.
       expect(byName['pkg_a_row_gap_calls_ref_calls_']).toMatchObject({ status: 'pass', failures: 0 });
       expect(byName.gap_counted_as_rows).toMatchObject({ status: 'fail', failures: 1 });
