@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { dbtSqliteProfile } from '../support/dbt-sqlite-profile.js';
 import { runCli, type CliResult } from '../support/run-cli.js';
 import { tableRows } from '../support/warehouse-rows.js';
 
@@ -18,18 +19,6 @@ const EVALUATOR = join(MIRRORS, 'dbt-labs+dbt-project-evaluator/repo');
 const UTILS = join(MIRRORS, 'dbt-labs+dbt-utils/repo');
 const present = existsSync(EVALUATOR) && existsSync(UTILS);
 
-const PROFILES = (dir: string) => `integration_tests:
-  target: dev
-  outputs:
-    dev:
-      type: sqlite
-      threads: 1
-      database: database
-      schema: main
-      schemas_and_paths:
-        main: ${join(dir, 'warehouse.db')}
-      schema_directory: ${join(dir, 'schemas')}
-`;
 
 interface Result { unique_id: string; status: string }
 
@@ -46,7 +35,7 @@ interface Result { unique_id: string; status: string }
     // resolves a package's local dependencies, relative to the root project (integration_tests/).
     writeFileSync(join(root, 'dbt_project_evaluator/packages.yml'), 'packages:\n  - local: ../../dbt_utils\n');
     dir = join(root, 'dbt_project_evaluator/integration_tests');
-    writeFileSync(join(dir, 'profiles.yml'), PROFILES(dir));
+    writeFileSync(join(dir, 'profiles.yml'), dbtSqliteProfile(dir, 'integration_tests', 'dev'));
     deps = runCli(['deps', '--project-dir', dir, '--profiles-dir', dir]);
     build = runCli(['build', '--no-version-check', '--project-dir', dir, '--profiles-dir', dir]);
   }, 180_000);

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { dbtSqliteProfile } from '../support/dbt-sqlite-profile.js';
 import { runCli, type CliResult } from '../support/run-cli.js';
 import { tableRows } from '../support/warehouse-rows.js';
 
@@ -28,18 +29,6 @@ const KNOWN_FAILURES = {
   'test.dbt_utils_integration_tests.dbt_utils_equality_test_unpivo_9efc36535cfee0cb8ebf4dbc80c07f18.7aacbd76c7': 4,
 };
 
-const PROFILES = (dir: string) => `integration_tests:
-  target: sqlite
-  outputs:
-    sqlite:
-      type: sqlite
-      threads: 1
-      database: database
-      schema: main
-      schemas_and_paths:
-        main: ${join(dir, 'warehouse.db')}
-      schema_directory: ${join(dir, 'schemas')}
-`;
 
 interface Result { unique_id: string; status: string; failures: number | null }
 
@@ -52,7 +41,7 @@ interface Result { unique_id: string; status: string; failures: number | null }
     const root = mkdtempSync(join(tmpdir(), 'mini-dbt-utils-it-'));
     execSync(`git --git-dir=${JSON.stringify(MIRROR)} archive HEAD | tar -x -C ${JSON.stringify(root)}`);
     dir = join(root, 'integration_tests');
-    writeFileSync(join(dir, 'profiles.yml'), PROFILES(dir));
+    writeFileSync(join(dir, 'profiles.yml'), dbtSqliteProfile(dir, 'integration_tests', 'sqlite'));
     deps = runCli(['deps', '--project-dir', dir]);
     seed = runCli(['seed', '--project-dir', dir]);
     build = runCli(['build', '--full-refresh', '--project-dir', dir]);
