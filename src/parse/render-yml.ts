@@ -33,7 +33,9 @@ import { PARSE_CONTEXT } from '../invocation/run-context.js';
 import type { DocsBlock } from '../project/docs-block.js';
 import type { SnapshotDefinition } from '../project/snapshot-definition.js';
 import { docFunction } from '../compile/doc-function.js';
-import { TEST_CONFIG_KEYS, type TestNode } from '../compile/test-node.js';
+import type { TestNode } from '../compile/test-node.js';
+import { hasJinja, HOOK_KEYS, JINJA } from './yml-jinja.js';
+import { renderTests, testConfigValues } from './yml-test-entries.js';
 
 export interface YmlRendering {
   /** The project with its yml values rendered (the same object when no value holds Jinja). */
@@ -45,19 +47,9 @@ export interface YmlRendering {
 type Path = readonly (string | number)[];
 type Vars = Readonly<Record<string, unknown>>;
 
-const JINJA = /\{[{%#]/;
 /** A value that is one `{{ expression }}` and nothing else: rendered to the expression's own value. */
 const SINGLE_EXPRESSION = /^\{\{-?((?:(?!\{\{|\}\}|\{%|%\}|\{#)[\s\S])*?)-?\}\}$/;
-// Hooks and loaded_at_query render when they run, not here (dbt's schema renderer skips them too).
-const HOOK_KEYS = new Set(['pre-hook', 'post-hook', 'pre_hook', 'post_hook', 'loaded_at_query']);
 const CAPTURE = 'mini_dbt_yml_value';
-
-function hasJinja(value: unknown): boolean {
-  if (typeof value === 'string') return JINJA.test(value);
-  if (Array.isArray(value)) return value.some(hasJinja);
-  if (typeof value === 'object' && value !== null) return Object.values(value).some(hasJinja);
-  return false;
-}
 
 interface Where {
   readonly file: string;
@@ -264,49 +256,6 @@ export function renderYmlValues(
 const propertyValues = (p: NodeProperties) => [p.description, p.config, p.columns.map((c) => [c.description, c.dataType]), testConfigValues(p.tests, p.columns)];
 const sourceValues = (t: SourceTable) => [t.identifier, t.schema, t.description, t.sourceDescription, t.config, t.columns.map((c) => [c.description, c.dataType]), testConfigValues(t.tests ?? [], t.columns)];
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** A data test entry's body: `{unique: {...}}`'s mapping, or the entry itself for `{test_name: unique, ...}`. */
-function testBody(entry: unknown): { readonly key?: string; readonly body: Record<string, unknown> } | undefined {
-  if (!isRecord(entry)) return undefined;
-  if (typeof entry.test_name === 'string') return { body: entry };
-  const keys = Object.keys(entry);
-  return keys.length === 1 && isRecord(entry[keys[0]!]) ? { key: keys[0]!, body: entry[keys[0]!] as Record<string, unknown> } : undefined;
-}
-
-/** The values of data test entries dbt renders at parse: their config's, and the config keys written next to the arguments. */
-function testConfigValues(tests: readonly unknown[], columns: readonly ColumnProperties[]): unknown[] {
-  return [...tests, ...columns.flatMap((c) => c.tests)].map((entry) => {
-    const found = testBody(entry);
-    if (!found) return undefined;
-    return [found.body.config, ...TEST_CONFIG_KEYS.map((k) => found.body[k])];
-  });
-}
-
-/**
- * A data test entry with its config values rendered, as dbt's TestBuilder renders them at parse
- * (`config: {enabled: "{{ not var('x', false) }}"}` is `true`): each string value of its `config:`
- * and of the config keys next to its arguments (`severity:`, `where:`...), natively, in the yml
- * context; lists and mappings as written; the arguments are left for the test's own rendering.
- */
-function renderTestEntry(entry: unknown, renderer: YmlRenderer, where: Where, path: Path): unknown {
-  const found = testBody(entry);
-  if (!found || !hasJinja(testConfigValues([entry], []))) return entry;
-  const at: Path = found.key === undefined ? path : [...path, found.key];
-  const body: Record<string, unknown> = { ...found.body };
-  for (const key of TEST_CONFIG_KEYS) {
-    if (typeof body[key] === 'string') body[key] = renderer.value(body[key], [...at, key], where, true);
-  }
-  if (isRecord(body.config)) {
-    body.config = Object.fromEntries(Object.entries(body.config).map(([key, value]) =>
-      [key, typeof value === 'string' && !HOOK_KEYS.has(key) ? renderer.value(value, [...at, 'config', key], where, true) : value]));
-  }
-  return found.key === undefined ? body : { [found.key]: body };
-}
-
-function renderTests(tests: readonly unknown[], renderer: YmlRenderer, where: Where, path: Path): unknown[] {
-  return tests.map((entry, i) => renderTestEntry(entry, renderer, where, [...path, i]));
-}
 const snapshotValues = (s: SnapshotDefinition) => [s.description, (s.columns ?? []).map((c) => [c.description, c.dataType])];
 
 function whereOf(entry: NodeProperties | SourceTable, owner: string): Where {
@@ -319,7 +268,7 @@ function renderColumns(columns: readonly ColumnProperties[], renderer: YmlRender
     const dataType = column.dataType === undefined ? undefined : renderer.value(column.dataType, ['columns', i, 'data_type'], where, true);
     return {
       ...column,
-      tests: renderTests(column.tests, renderer, where, ['columns', i, 'data_tests']),
+      tests: renderTests(column.tests, (text, path) => renderer.value(text, path, where, true), ['columns', i, 'data_tests']),
       description: renderer.text(column.description, ['columns', i, 'description'], where),
       dataType: dataType === undefined || dataType === null ? undefined : String(dataType),
     };
@@ -343,7 +292,7 @@ function renderProperties(entries: ReadonlyMap<string, NodeProperties>, renderer
       description: renderer.text(entry.description, ['description'], where),
       config: renderConfig(entry.config, renderer, where),
       columns: renderColumns(entry.columns, renderer, where),
-      tests: renderTests(entry.tests, renderer, where, ['data_tests']),
+      tests: renderTests(entry.tests, (text, path) => renderer.value(text, path, where, true), ['data_tests']),
     });
   }
   return out;
@@ -362,7 +311,7 @@ function renderSource(table: SourceTable, renderer: YmlRenderer, idPrefix: strin
     ...(table.sourceDescription === undefined ? {} : { sourceDescription: renderer.text(table.sourceDescription, ['description'], where) }),
     config: renderConfig(table.config, renderer, where),
     columns: renderColumns(table.columns, renderer, where),
-    ...(table.tests ? { tests: renderTests(table.tests, renderer, where, ['data_tests']) } : {}),
+    ...(table.tests ? { tests: renderTests(table.tests, (text, path) => renderer.value(text, path, where, true), ['data_tests']) } : {}),
   };
 }
 
