@@ -176,18 +176,7 @@ models:
         data_type: text
 `;
 
-const dataTypeYml = (dataType: string) => `version: 2
-models:
-  - name: my_model_data_type
-    config:
-      contract:
-        enforced: true
-    columns:
-      - name: wrong_data_type_column_name
-        data_type: ${dataType}
-`;
-
-/** dataTypeYml for several models: [model, its column's data_type]. */
+/** A contract per model, its one column's data_type given: [model, data_type]. */
 const dataTypesYml = (models: readonly (readonly [string, string])[]) => `version: 2
 models:
 ${models.map(([name, dataType]) => `  - name: ${name}
@@ -198,6 +187,9 @@ ${models.map(([name, dataType]) => `  - name: ${name}
       - name: wrong_data_type_column_name
         data_type: ${dataType}
 `).join('')}`;
+
+/** The contract of my_model_data_type alone. */
+const dataTypeYml = (dataType: string) => dataTypesYml([['my_model_data_type', dataType]]);
 
 /** The "Failure in model <model>" paragraph of a run's summary (it ends at the blank log line after it). */
 function failureOf(out: string, model: string): string {
